@@ -1,0 +1,5 @@
+"""`python -m passlint` entry point."""
+
+from passlint.cli import main
+
+raise SystemExit(main())

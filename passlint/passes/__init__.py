@@ -1,0 +1,1 @@
+"""The two legalization passes, in dry-run (findings) and apply mode."""
