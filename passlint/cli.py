@@ -87,8 +87,9 @@ def _check(args: argparse.Namespace) -> int:
     findings: list[Finding] = []
     errors = 0
     files = 0
-    workspace = Workspace([os.getcwd(), *(p if os.path.isdir(p) else os.path.dirname(p) or "."
-                                          for p in args.paths)])
+    workspace = Workspace(
+        [os.getcwd(), *(p if os.path.isdir(p) else os.path.dirname(p) or "." for p in args.paths)]
+    )
     for path in _collect(args.paths):
         try:
             text = Path(path).read_text(encoding="utf-8")

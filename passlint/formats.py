@@ -28,7 +28,9 @@ def _summary(findings: Sequence[Finding], files_checked: int) -> str:
     counts = Counter(f.severity.label for f in findings)
     fixable = sum(1 for f in findings if f.fix is not None)
     detail = ", ".join(f"{n} {label}" for label, n in sorted(counts.items()))
-    text = f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail}) in {files}."
+    text = (
+        f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail}) in {files}."
+    )
     if fixable:
         text += f" {fixable} fixable with --fix."
     return text

@@ -57,7 +57,4 @@ def _overlaps(
     others: list[tuple[tuple[int, int], tuple[int, int]]],
 ) -> bool:
     start, end = span
-    for other_start, other_end in others:
-        if start < other_end and other_start < end:
-            return True
-    return False
+    return any(start < other_end and other_start < end for other_start, other_end in others)

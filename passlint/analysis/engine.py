@@ -61,12 +61,12 @@ def _postprocess(raw: list[Finding], source: SourceText, settings: Settings) -> 
         if not settings.is_selected(finding.code):
             continue
         line = finding.range.start.line
-        if finding.code in suppressed.get(line, ()) or finding.code in suppressed.get(
-            line - 1, ()
-        ):
+        if finding.code in suppressed.get(line, ()) or finding.code in suppressed.get(line - 1, ()):
             continue
         severity = settings.severity_of(finding.code, finding.severity)
-        result.append(replace(finding, severity=severity) if severity != finding.severity else finding)
+        result.append(
+            replace(finding, severity=severity) if severity != finding.severity else finding
+        )
     result.sort(key=lambda f: (f.range.start, f.code))
     return result
 

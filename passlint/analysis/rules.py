@@ -27,10 +27,16 @@ class Rule:
 
     def explain(self) -> str:
         """The full explanation, as `passlint rule CODE` prints it."""
-        parts = [f"{self.code} ({self.name})", "", f"What it checks: {self.summary}", "",
-                 f"Why it matters: {self.why}", "",
-                 f"Default severity: {self.severity.label}"
-                 + (" (opt-in: not selected by default)" if self.opt_in else "")]
+        parts = [
+            f"{self.code} ({self.name})",
+            "",
+            f"What it checks: {self.summary}",
+            "",
+            f"Why it matters: {self.why}",
+            "",
+            f"Default severity: {self.severity.label}"
+            + (" (opt-in: not selected by default)" if self.opt_in else ""),
+        ]
         parts += ["", f"Fix: {self.fix or 'none; the source must be changed by hand.'}"]
         if self.example:
             parts += ["", "Example:", "", _indent(self.example)]
@@ -45,7 +51,9 @@ def _indent(text: str) -> str:
 
 _RULES = [
     Rule(
-        "TL001", "output-aliases-input", Severity.WARNING,
+        "TL001",
+        "output-aliases-input",
+        Severity.WARNING,
         "An operand of @main's return is a block argument (an input of the module).",
         "TensorizerLegalization needs every output to be a distinct, writable buffer with a "
         "name. A returned input aliases the caller's buffer, so the pass inserts an identity "
@@ -58,20 +66,23 @@ _RULES = [
         "insert `mhlo.copy` of the input before the return and return the copy.",
     ),
     Rule(
-        "TL002", "output-aliases-constant", Severity.WARNING,
+        "TL002",
+        "output-aliases-constant",
+        Severity.WARNING,
         "An operand of @main's return is produced by a constant op.",
         "Constants are read-only; an output must be a writable buffer, so the pass inserts "
         "an identity `mhlo.copy` of the constant and names the copy. (In the StableHLO "
         "variant a splat `stablehlo.constant` is first rewritten into a broadcast: see TL007.)",
-        "%cst = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
-        "return %cst : tensor<2xf32>",
+        "%cst = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\nreturn %cst : tensor<2xf32>",
         "%cst = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
         "%output0_copy = mhlo.copy %cst : tensor<2xf32>\n"
         "return %output0_copy : tensor<2xf32>",
         "insert `mhlo.copy` of the constant before the return and return the copy.",
     ),
     Rule(
-        "TL003", "output-returned-twice", Severity.WARNING,
+        "TL003",
+        "output-returned-twice",
+        Severity.WARNING,
         "One SSA value is returned at two or more slots of @main's return.",
         "The pass names the producing op's result once per slot: the second name overwrites "
         "the first in the same `neuron.symName` slot and two outputs share one buffer.",
@@ -82,7 +93,9 @@ _RULES = [
         "copy the value for every slot after the first.",
     ),
     Rule(
-        "TL004", "output-names-mismatch", Severity.ERROR,
+        "TL004",
+        "output-names-mismatch",
+        Severity.ERROR,
         "@main's `output_names` does not have exactly one distinct string per returned value.",
         "The pass indexes `output_names` by return slot: a shorter list reads past its end, "
         "a longer one names outputs that do not exist, and duplicates give two buffers one name.",
@@ -90,7 +103,9 @@ _RULES = [
         "  return %0, %1 : tensor<4xf32>, tensor<4xf32>\n}",
     ),
     Rule(
-        "TL005", "missing-main", Severity.ERROR,
+        "TL005",
+        "missing-main",
+        Severity.ERROR,
         "The module has no `func.func @main`.",
         "TensorizerLegalization legalizes the outputs of @main and aborts without one. Lit "
         "tests and libraries legitimately have no main, so this rule is opt-in.",
@@ -98,7 +113,9 @@ _RULES = [
         opt_in=True,
     ),
     Rule(
-        "TL006", "zero-sized-output", Severity.INFORMATION,
+        "TL006",
+        "zero-sized-output",
+        Severity.INFORMATION,
         "An output of @main has a tensor type with zero elements.",
         "MHLO leaves a returned zero-element input un-copied, so the output still aliases the "
         "input (reported as a warning there); the StableHLO variant replaces zero-element "
@@ -107,7 +124,9 @@ _RULES = [
         "  return %arg0 : tensor<0x4xf32>\n}",
     ),
     Rule(
-        "TL007", "splat-output-broadcast", Severity.INFORMATION,
+        "TL007",
+        "splat-output-broadcast",
+        Severity.INFORMATION,
         "An output of @main is a splat `stablehlo.constant` (StableHLO variant).",
         "Stage A of the StableHLO variant rewrites every splat constant into a scalar "
         "constant and a `stablehlo.broadcast_in_dim`; the broadcast is a compute op, so the "
@@ -115,7 +134,9 @@ _RULES = [
         "%cst = stablehlo.constant dense<0.0> : tensor<4x4xf32>\nreturn %cst : tensor<4x4xf32>",
     ),
     Rule(
-        "TL009", "composite-decomposition-missing", Severity.ERROR,
+        "TL009",
+        "composite-decomposition-missing",
+        Severity.ERROR,
         "A returned `stablehlo.composite` names a decomposition function the module lacks.",
         "The pass names the output inside the composite's decomposition; without that "
         "function there is nothing to name and the pass fails.",
@@ -123,7 +144,9 @@ _RULES = [
         "(tensor<4xf32>) -> tensor<4xf32>\nreturn %0 : tensor<4xf32>",
     ),
     Rule(
-        "VS001", "unbound-valid-shape-symbol", Severity.WARNING,
+        "VS001",
+        "unbound-valid-shape-symbol",
+        Severity.WARNING,
         "A device kernel's TensorView valid_shape reads a `pl.dynamic` symbol that no tensor "
         "parameter's physical shape binds and no scalar parameter provides.",
         "MaterializeValidShapeSymbols turns such a symbol into a leading "
@@ -139,28 +162,36 @@ _RULES = [
         "add the symbol as a leading scalar parameter and pass the extent at every call site.",
     ),
     Rule(
-        "VS002", "compound-only-valid-shape-symbol", Severity.ERROR,
+        "VS002",
+        "compound-only-valid-shape-symbol",
+        Severity.ERROR,
         "An unbound symbol appears only inside compound valid_shape entries (`VALID * 2`).",
         "The pass can only read a symbol's value from an entry that is exactly the symbol; "
         "a compound-only symbol has no value and the pass raises an error.",
         "pl.TensorView(valid_shape=[Q, V2 * 2])",
     ),
     Rule(
-        "VS003", "conflicting-valid-shape-extents", Severity.ERROR,
+        "VS003",
+        "conflicting-valid-shape-extents",
+        Severity.ERROR,
         "A call passes different extents for two slots of the same valid_shape symbol.",
         "The symbol becomes one scalar parameter; two disagreeing extents leave no single "
         "value to pass, and the pass raises an error.",
         "r = self.k_g(a, b)   # a's valid dim is vl, b's is vm, both slots read VALID",
     ),
     Rule(
-        "VS004", "call-omits-valid-shape-argument", Severity.ERROR,
+        "VS004",
+        "call-omits-valid-shape-argument",
+        Severity.ERROR,
         "A call or submit omits the argument whose valid_shape holds a symbol's slot.",
         "The extent of the symbol is read from that argument; without it the pass has no "
         "value to pass and raises an error.",
         "h, _tid = pl.submit(self.k_h, src1)   # k_h's second parameter holds VALID",
     ),
     Rule(
-        "VS005", "scalar-param-after-use", Severity.ERROR,
+        "VS005",
+        "scalar-param-after-use",
+        Severity.ERROR,
         "A `X: pl.Scalar[pl.INDEX]` parameter comes after a parameter whose annotation reads X.",
         "pypto's parser rejects a parameter that shadows a dynamic symbol an earlier "
         "parameter's annotation already uses.",
@@ -171,20 +202,26 @@ _RULES = [
         "move the scalar parameter in front of the first parameter that reads it.",
     ),
     Rule(
-        "VS006", "undefined-valid-shape-name", Severity.ERROR,
+        "VS006",
+        "undefined-valid-shape-name",
+        Severity.ERROR,
         "A valid_shape entry names something that is neither a `pl.dynamic` symbol, an int "
         "constant, nor a parameter.",
         "The pass (and pypto's parser) cannot resolve the name, so the kernel fails to parse.",
         "pl.TensorView(valid_shape=[16, UNDEFINED])",
     ),
     Rule(
-        "E001", "mlir-syntax-error", Severity.ERROR,
+        "E001",
+        "mlir-syntax-error",
+        Severity.ERROR,
         "The MLIR text does not parse.",
         "Nothing after a syntax error can be trusted by the passes; passlint recovers at the "
         "next statement so every error in the file is reported.",
     ),
     Rule(
-        "E002", "python-syntax-error", Severity.ERROR,
+        "E002",
+        "python-syntax-error",
+        Severity.ERROR,
         "The pl source is not valid Python.",
         "The pass cannot read kernels from a file that does not parse.",
     ),

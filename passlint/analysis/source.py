@@ -63,7 +63,9 @@ class SourceText:
         if position.line >= len(starts):
             return len(self.text)
         start = starts[position.line]
-        line_end = starts[position.line + 1] - 1 if position.line + 1 < len(starts) else len(self.text)
+        line_end = (
+            starts[position.line + 1] - 1 if position.line + 1 < len(starts) else len(self.text)
+        )
         return min(start + max(position.column, 0), line_end)
 
     def span(self, rng: Range) -> tuple[int, int]:
