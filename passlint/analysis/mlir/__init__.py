@@ -1,0 +1,1 @@
+"""The MLIR front end: lexer, statement structure, lark grammar, IR and printer."""

@@ -1,0 +1,295 @@
+"""The MLIR IR: operations, values, blocks and regions, each with its source span.
+
+Spans are ``(start, end)`` character offsets into the whole file (also for `// -----`
+chunks). Operations keep their statement's tokens so the known ops the passes need
+(`func.func`, constants, fusions, composites, copies, returns) are read structurally on demand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from passlint.analysis.mlir.lexer import Tok
+from passlint.analysis.mlir.statements import Template
+from passlint.analysis.mlir.types import ShapedType, parse_shaped_type
+
+Span = tuple[int, int]
+
+
+@dataclass(eq=False)
+class Value:
+    """An SSA value: an operation result or a block argument."""
+
+    name: str
+    span: Span
+    index: int
+    uses: list[Use] = field(default_factory=list)
+
+    @property
+    def group_name(self) -> str:
+        """The name a use spells without ``#n`` (``%0`` for ``%0#1``)."""
+        return self.name.split("#", 1)[0]
+
+
+@dataclass(eq=False)
+class OpResult(Value):
+    op: Operation | None = None
+
+
+@dataclass(eq=False)
+class BlockArgument(Value):
+    """A block argument; ``owner`` is the op whose header or region block defines it."""
+
+    owner: Operation | None = None
+    type_span: Span | None = None
+    type_text: str | None = None
+
+    @property
+    def shaped_type(self) -> ShapedType | None:
+        return parse_shaped_type(self.type_text) if self.type_text else None
+
+
+@dataclass(eq=False)
+class Use:
+    name: str
+    span: Span
+    user: Operation
+    operand_index: int
+    value: Value | None = None
+
+
+@dataclass(eq=False)
+class Block:
+    label: str | None
+    label_span: Span | None
+    arguments: list[BlockArgument] = field(default_factory=list)
+    operations: list[Operation] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Region:
+    span: Span
+    parent: Operation
+    blocks: list[Block] = field(default_factory=list)
+
+    @property
+    def operations(self) -> list[Operation]:
+        return [op for block in self.blocks for op in block.operations]
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """``key = value`` in an attribute dictionary or properties (``value`` None: unit)."""
+
+    key: str
+    key_span: Span
+    value: str | None
+    value_span: Span | None
+    group: str  # "dict" or "properties"
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    span: Span
+    text: str
+
+    @property
+    def shaped(self) -> ShapedType | None:
+        return parse_shaped_type(self.text)
+
+
+@dataclass(eq=False)
+class Operation:
+    name: str
+    span: Span
+    text: str = field(repr=False)
+    toks: list[Tok] = field(repr=False)
+    template: Template = field(repr=False)
+    results: list[OpResult] = field(default_factory=list)
+    operands: list[Use] = field(default_factory=list)
+    regions: list[Region] = field(default_factory=list)
+    header_arguments: list[BlockArgument] = field(default_factory=list)
+    parent: Block | None = field(default=None, repr=False)
+    parent_op: Operation | None = field(default=None, repr=False)
+
+    # -- token access ----------------------------------------------------------------------
+    def tok_text(self, index: int) -> str:
+        tok = self.toks[index]
+        return self.text[tok.start : tok.end]
+
+    def tok_span(self, first: int, last: int | None = None) -> Span:
+        return self.toks[first].start, self.toks[first if last is None else last].end
+
+    def span_text(self, first: int, last: int) -> str:
+        return self.text[self.toks[first].start : self.toks[last].end]
+
+    # -- structure -------------------------------------------------------------------------
+    @property
+    def name_span(self) -> Span:
+        return self.tok_span(self.template.name)
+
+    @property
+    def is_generic(self) -> bool:
+        return self.template.generic
+
+    @property
+    def dialect(self) -> str:
+        return self.name.split(".", 1)[0] if "." in self.name else ""
+
+    @property
+    def header_span(self) -> Span:
+        """From the start of the statement to the end of its last non-region token."""
+        return self.span[0], self.toks[-1].end
+
+    @property
+    def location_span(self) -> Span | None:
+        loc = self.template.location
+        return None if loc is None else self.tok_span(*loc)
+
+    @property
+    def attributes(self) -> list[Attribute]:
+        groups = self.template.groups
+        out = []
+        for entry in self.template.entries:
+            key = self.tok_text(entry.key)
+            if key.startswith('"'):
+                key = key[1:-1]
+            value_span = None if entry.value is None else self.tok_span(*entry.value)
+            value = None if value_span is None else self.text[value_span[0] : value_span[1]]
+            out.append(
+                Attribute(key, self.tok_span(entry.key), value, value_span, groups[entry.group][0])
+            )
+        return out
+
+    def attribute(self, key: str) -> Attribute | None:
+        for attr in self.attributes:
+            if attr.key == key:
+                return attr
+        return None
+
+    def attribute_group_spans(self, kind: str = "dict") -> list[Span]:
+        return [
+            self.tok_span(*span) for group_kind, span in self.template.groups if group_kind == kind
+        ]
+
+    @property
+    def symbols(self) -> list[str]:
+        """Top-level ``@symbol`` references, in order (a func's own name comes first)."""
+        return [self.tok_text(i)[1:] for i in self.template.symbols]
+
+    @property
+    def words(self) -> list[str]:
+        return [self.tok_text(i) for i in self.template.words]
+
+    @property
+    def types(self) -> list[TypeRef]:
+        return [TypeRef(self.tok_span(a, b), self.span_text(a, b)) for a, b in self.template.types]
+
+    def signature_types(self) -> tuple[list[TypeRef], list[TypeRef]]:
+        """Types after the top-level ``:``: (before ``->``, after ``->``), parens removed.
+
+        ``return %a, %b : T1, T2`` gives ([T1, T2], []); ``"op"(%a) : (T) -> U`` gives
+        ([T], [U]); ``stablehlo.add %a, %b : T`` gives ([T], []).
+        """
+        colon = self.template.colon
+        if colon < 0:
+            return [], []
+        arrow = self.template.arrow if self.template.arrow > colon else -1
+        before: list[TypeRef] = []
+        after: list[TypeRef] = []
+        for a, b in self.template.types:
+            if a <= colon or _inside_location(self.template.location, a):
+                continue
+            ref = TypeRef(self.tok_span(a, b), self.span_text(a, b))
+            if arrow >= 0 and a > arrow:
+                after.append(ref)
+            else:
+                before.append(ref)
+        return _outermost(before), _outermost(after)
+
+    def walk(self) -> list[Operation]:
+        """This op and every op nested in its regions, in textual order (iterative)."""
+        out: list[Operation] = []
+        stack: list[Operation] = [self]
+        while stack:
+            op = stack.pop()
+            out.append(op)
+            nested = [inner for region in op.regions for inner in region.operations]
+            stack.extend(reversed(nested))
+        return out
+
+
+def _inside_location(location: tuple[int, int] | None, index: int) -> bool:
+    return location is not None and location[0] <= index <= location[1]
+
+
+def _outermost(types: list[TypeRef]) -> list[TypeRef]:
+    """Drop types nested in an earlier one (``tensor<complex<f32>>`` has an inner type)."""
+    out: list[TypeRef] = []
+    for ref in types:
+        if out and out[-1].span[0] <= ref.span[0] and ref.span[1] <= out[-1].span[1]:
+            continue
+        out.append(ref)
+    return out
+
+
+@dataclass(frozen=True)
+class SyntaxIssue:
+    """An E001: where, what, and optionally a related place (the opener of a bracket)."""
+
+    start: int
+    end: int
+    message: str
+    related: Span | None = None
+
+
+@dataclass(eq=False)
+class Chunk:
+    """One `// -----` piece of a file (the whole file when it is not split)."""
+
+    start: int
+    end: int
+    operations: list[Operation] = field(default_factory=list)
+    errors: list[SyntaxIssue] = field(default_factory=list)
+    aliases: dict[str, Span] = field(default_factory=dict)
+
+    def top_level_operations(self) -> list[Operation]:
+        """Ops at the top level or directly inside a top-level ``module``."""
+        out: list[Operation] = []
+        for op in self.operations:
+            if op.name in ("module", "builtin.module") and op.regions:
+                out.extend(op.regions[0].operations)
+            else:
+                out.append(op)
+        return out
+
+    def functions(self) -> dict[str, Operation]:
+        found: dict[str, Operation] = {}
+        for op in self.top_level_operations():
+            if op.name == "func.func":
+                name = function_name(op)
+                if name is not None and name not in found:
+                    found[name] = op
+        return found
+
+
+@dataclass(eq=False)
+class ParsedFile:
+    text: str
+    chunks: list[Chunk]
+
+    @property
+    def errors(self) -> list[SyntaxIssue]:
+        return [error for chunk in self.chunks for error in chunk.errors]
+
+
+def function_name(op: Operation) -> str | None:
+    """The symbol of a ``func.func`` (pretty ``@name`` or generic ``sym_name = "name"``)."""
+    if op.is_generic:
+        attr = op.attribute("sym_name")
+        return attr.value.strip('"') if attr and attr.value else None
+    symbols = op.symbols
+    if not symbols:
+        return None
+    name = symbols[0]
+    return name[1:-1] if name.startswith('"') else name

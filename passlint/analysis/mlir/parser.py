@@ -1,0 +1,290 @@
+"""MLIR text to IR: `// -----` chunks, statements, templates, def-use and E001 issues.
+
+Never raises on any input: every problem becomes a ``SyntaxIssue`` and parsing resumes at the
+next statement, so one file reports all its errors and a broken statement still defines its
+results and records its uses.
+"""
+
+from __future__ import annotations
+
+import re
+
+from passlint.analysis.mlir.ir import (
+    Block,
+    BlockArgument,
+    Chunk,
+    Operation,
+    OpResult,
+    ParsedFile,
+    Region,
+    SyntaxIssue,
+    Use,
+    Value,
+)
+from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.statements import (
+    StatementError,
+    Template,
+    parse_statement,
+)
+from passlint.analysis.mlir.structure import RegionSyntax, StatementSyntax, scan
+
+_SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
+_ISOLATED = frozenset(("func.func", "module", "builtin.module"))
+
+_DESCRIPTIONS = {
+    "VALUE_ID": "an SSA value",
+    "CARET_ID": "a block label",
+    "SYMBOL": "a symbol (@name)",
+    "HASH_ID": "an attribute alias (#name)",
+    "BANG_ID": "a type alias (!name)",
+    "STRING": "a string",
+    "HEX": "a hex number",
+    "FLOAT": "a number",
+    "INT": "an integer",
+    "BARE_ID": "an identifier",
+    "DIMS": "a dimension list",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LANGLE": "'<'",
+    "RANGLE": "'>'",
+    "EQUAL": "'='",
+    "COMMA": "','",
+    "COLON": "':'",
+    "ARROW": "'->'",
+    "PUNCT": "punctuation",
+    "REGION": "a region",
+    "LOC": "'loc'",
+    "RESOURCE_OPEN": "'{-#'",
+    "RESOURCE_CLOSE": "'#-}'",
+    "$END": "the end of the statement",
+    "OPERATION": "an operation name",
+}
+
+
+def split_chunks(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of each `// -----` chunk (one chunk when there is no marker)."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for marker in _SPLIT_MARKER.finditer(text):
+        bounds.append((start, marker.start()))
+        start = marker.end()
+    bounds.append((start, len(text)))
+    return bounds
+
+
+def parse_file(text: str) -> ParsedFile:
+    """Parse a whole .mlir file into its chunks."""
+    return ParsedFile(text, [parse_chunk(text, start, end) for start, end in split_chunks(text)])
+
+
+def parse_chunk(text: str, start: int = 0, end: int | None = None) -> Chunk:
+    end = len(text) if end is None else end
+    toks = tokenize(text, start, end)
+    statements, structure_errors = scan(text, toks)
+    chunk = Chunk(start, end)
+    chunk.errors.extend(
+        SyntaxIssue(error.start, error.end, error.message, error.related)
+        for error in structure_errors
+    )
+    builder = _Builder(text, chunk)
+    block = Block(None, None)
+    builder.fill_block_list([block], statements, parent_op=None)
+    chunk.operations = block.operations
+    _resolve(chunk.operations, {})
+    chunk.errors.sort(key=lambda issue: (issue.start, issue.end))
+    return chunk
+
+
+class _Builder:
+    def __init__(self, text: str, chunk: Chunk) -> None:
+        self.text = text
+        self.chunk = chunk
+
+    def fill_block_list(
+        self, blocks: list[Block], statements: list[StatementSyntax], parent_op: Operation | None
+    ) -> None:
+        """Append statements' ops to ``blocks[-1]``, opening a new block at each label."""
+        for statement in statements:
+            template = self._template(statement)
+            if template.kind == "label":
+                label = statement.toks[0]
+                block = Block(self._tok(label), (label.start, label.end))
+                block.arguments = [
+                    self._argument(statement.toks, argument.value, index, argument.type, parent_op)
+                    for index, argument in enumerate(template.arguments)
+                ]
+                if blocks[-1].operations or blocks[-1].label is not None:
+                    blocks.append(block)
+                else:
+                    blocks[-1] = block
+            elif template.kind == "alias":
+                alias = statement.toks[0]
+                self.chunk.aliases.setdefault(self._tok(alias), (alias.start, alias.end))
+            elif template.kind == "op":
+                op = self._operation(statement, template)
+                op.parent = blocks[-1]
+                op.parent_op = parent_op
+                blocks[-1].operations.append(op)
+
+    def _tok(self, tok: Tok) -> str:
+        return self.text[tok.start : tok.end]
+
+    def _template(self, statement: StatementSyntax) -> Template:
+        toks = statement.toks
+        for index, tok in enumerate(toks):
+            if tok.kind in ("ERROR", "BAD_STRING"):
+                message = (
+                    "unterminated string: expected '\"' before the end of the line"
+                    if tok.kind == "BAD_STRING"
+                    else f"unexpected character {self._tok(tok)!r}"
+                )
+                self.chunk.errors.append(SyntaxIssue(tok.start, tok.end, message))
+                return _fallback(self.text, toks[:index])
+        if statement.broken:
+            return _fallback(self.text, toks)
+        found = parse_statement(self.text, toks)
+        if isinstance(found, StatementError):
+            self.chunk.errors.append(self._issue(toks, found))
+            return _fallback(self.text, toks)
+        return found
+
+    def _issue(self, toks: list[Tok], error: StatementError) -> SyntaxIssue:
+        names = set(error.expected) - {"LOC"}
+        if names == {"BARE_ID", "STRING"}:
+            names = {"OPERATION"}
+        expected = [_DESCRIPTIONS.get(name, name) for name in sorted(names, key=_rank)]
+        shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
+        if error.index >= len(toks):
+            end = toks[-1].end
+            return SyntaxIssue(end, end, f"unexpected end of statement: expected {shown}")
+        tok = toks[error.index]
+        what = "a region" if tok.kind == "REGION" else repr(_clip(self._tok(tok)))
+        start, stop = (tok.start, tok.start + 1) if tok.kind == "REGION" else (tok.start, tok.end)
+        return SyntaxIssue(start, stop, f"unexpected {what}: expected {shown}")
+
+    def _operation(self, statement: StatementSyntax, template: Template) -> Operation:
+        toks = statement.toks
+        name = self._tok(toks[template.name]) if template.name >= 0 else ""
+        if template.generic or name.startswith('"'):
+            name = name[1:-1]
+        op = Operation(name, (statement.start, statement.end), self.text, toks, template)
+        index = 0
+        for value_index, count in template.results:
+            tok = toks[value_index]
+            base = self._tok(tok)
+            names = [base] if count == 1 else [f"{base}#{k}" for k in range(count)]
+            for result_name in names:
+                op.results.append(OpResult(result_name, (tok.start, tok.end), index, op=op))
+                index += 1
+        op.operands = [
+            Use(self._tok(toks[i]), (toks[i].start, toks[i].end), op, n)
+            for n, i in enumerate(template.operands)
+        ]
+        op.header_arguments = [
+            self._argument(toks, argument.value, n, argument.type, op)
+            for n, argument in enumerate(template.arguments)
+        ]
+        op.header_arguments += [
+            self._argument(toks, i, len(op.header_arguments) + n, None, op)
+            for n, i in enumerate(template.bindings)
+        ]
+        op.regions = [self._region(region, op) for region in statement.regions]
+        return op
+
+    def _argument(
+        self,
+        toks: list[Tok],
+        value: int,
+        index: int,
+        type_span: tuple[int, int] | None,
+        owner: Operation | None,
+    ) -> BlockArgument:
+        tok = toks[value]
+        argument = BlockArgument(self._tok(tok), (tok.start, tok.end), index, owner=owner)
+        if type_span is not None:
+            start, end = toks[type_span[0]].start, toks[type_span[1]].end
+            argument.type_span = (start, end)
+            argument.type_text = self.text[start:end]
+        return argument
+
+    def _region(self, syntax: RegionSyntax, owner: Operation) -> Region:
+        region = Region((syntax.start, syntax.end), owner)
+        blocks = [Block(None, None)]
+        self.fill_block_list(blocks, syntax.statements, owner)
+        region.blocks = blocks
+        return region
+
+
+def _rank(name: str) -> tuple[int, str]:
+    """Order expected terminals: closing brackets and separators first, then the rest."""
+    first = ("RPAR", "RSQB", "RANGLE", "RBRACE", "COLON", "EQUAL", "COMMA", "ARROW")
+    return (first.index(name), "") if name in first else (len(first), name)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _fallback(text: str, toks: list[Tok]) -> Template:
+    """A template for a statement that does not parse: results before `=`, every other
+    `%` token a use, the first word or string after `=` the op name."""
+    results: list[tuple[int, int]] = []
+    index = 0
+    while index < len(toks) and toks[index].kind in ("VALUE_ID", "COMMA", "COLON", "INT"):
+        if toks[index].kind == "VALUE_ID":
+            results.append((index, 1))
+        index += 1
+    if not (index < len(toks) and toks[index].kind == "EQUAL"):
+        results, index = [], 0
+    else:
+        index += 1
+    name = next((i for i in range(index, len(toks)) if toks[i].kind in ("BARE_ID", "STRING")), -1)
+    if name < 0:
+        return Template("invalid")
+    uses = tuple(i for i in range(index, len(toks)) if toks[i].kind == "VALUE_ID")
+    regions = tuple(i for i, tok in enumerate(toks) if tok.kind == "REGION")
+    return Template(
+        "op",
+        results=tuple(results),
+        name=name,
+        generic=toks[name].kind == "STRING",
+        operands=uses,
+        regions=regions,
+    )
+
+
+def _resolve(operations: list[Operation], outer: dict[str, Value]) -> None:
+    """Link every use to its definition: one scope per region, nested scopes see outer
+    values, isolated ops (func.func, module) start afresh; sibling regions reuse names."""
+    scope = dict(outer)
+    for op in operations:
+        for result in op.results:
+            scope.setdefault(result.name, result)
+            if result.name.endswith("#0"):
+                scope.setdefault(result.group_name, result)
+    for op in operations:
+        for use in op.operands:
+            value = scope.get(use.name)
+            if value is not None:
+                use.value = value
+                value.uses.append(use)
+        if not op.regions:
+            continue
+        inner = {} if op.name in _ISOLATED else scope
+        if op.header_arguments:
+            inner = dict(inner)
+            for argument in op.header_arguments:
+                inner[argument.name] = argument
+        for region in op.regions:
+            region_scope = inner
+            block_args = [arg for block in region.blocks for arg in block.arguments]
+            if block_args:
+                region_scope = dict(inner)
+                for argument in block_args:
+                    region_scope[argument.name] = argument
+            _resolve(region.operations, region_scope)

@@ -1,0 +1,353 @@
+"""Parsing one statement with the lark LALR grammar, cached by the statement's token kinds.
+
+The grammar only sees terminal kinds, so every statement with the same kind sequence has the
+same parse. A parse is reduced to a ``Template``: which token positions hold results, the op
+name, operand uses, block-argument definitions, regions, attribute groups, types and the
+location. Instantiating a template with a statement's own tokens is cheap; a model dump with
+50,000 statements has a few hundred distinct kind sequences.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer
+
+from passlint.analysis.mlir.lexer import Tok
+
+TYPE_WORDS = frozenset(("tensor", "vector", "memref", "complex", "tuple"))
+_SCALAR_TYPE = re.compile(r"(?:[su]?i\d+|f\d+|bf16|tf32|f8E\w+|f4E\w+|f6E\w+|index|none)\Z")
+
+Span = tuple[int, int]  # inclusive token index range
+
+
+@dataclass(frozen=True)
+class Argument:
+    """A block argument defined in a parenthesised list: ``%a: type loc(...)``."""
+
+    value: int
+    type: Span | None
+    list_no: int
+
+
+@dataclass(frozen=True)
+class Entry:
+    """``key = value`` in a top-level attribute group (dictionary or properties)."""
+
+    group: int
+    key: int
+    value: Span | None  # None for a unit attribute
+
+
+@dataclass(frozen=True)
+class Template:
+    kind: str  # "op", "label", "alias" or "resources"
+    results: tuple[tuple[int, int], ...] = ()
+    name: int = -1
+    generic: bool = False
+    operands: tuple[int, ...] = ()
+    arguments: tuple[Argument, ...] = ()
+    bindings: tuple[int, ...] = ()
+    regions: tuple[int, ...] = ()
+    groups: tuple[tuple[str, Span], ...] = ()  # ("dict" | "properties", braces)
+    entries: tuple[Entry, ...] = ()
+    types: tuple[Span, ...] = ()
+    colon: int = -1
+    arrow: int = -1
+    location: Span | None = None
+    symbols: tuple[int, ...] = ()
+    words: tuple[int, ...] = ()  # top-level bare words (keywords such as `attributes`)
+
+
+@dataclass(frozen=True)
+class StatementError:
+    index: int  # token index (len(toks) for the end of the statement)
+    expected: tuple[str, ...]
+
+
+class _Feeder(Lexer):
+    """A lark lexer that hands over tokens cut beforehand."""
+
+    __future_interface__ = 2
+
+    def __init__(self, lexer_conf: Any) -> None:
+        pass
+
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
+        return iter(lexer_state.text)
+
+
+@cache
+def _parser() -> Lark:
+    grammar = resources.files("passlint.analysis.mlir").joinpath("mlir.lark").read_text()
+    return Lark(grammar, parser="lalr", lexer=_Feeder, maybe_placeholders=False)
+
+
+def terminal_kinds(text: str, toks: list[Tok]) -> tuple[str, ...]:
+    """The kinds the grammar sees: ``loc`` before ``(`` is the LOC keyword."""
+    kinds = [tok.kind for tok in toks]
+    for i, tok in enumerate(toks):
+        if (
+            tok.kind == "BARE_ID"
+            and tok.end - tok.start == 3
+            and text.startswith("loc", tok.start)
+            and i + 1 < len(toks)
+            and toks[i + 1].kind == "LPAR"
+        ):
+            kinds[i] = "LOC"
+    return tuple(kinds)
+
+
+_cache: dict[tuple[str, ...], Template | StatementError] = {}
+
+
+def parse_statement(text: str, toks: list[Tok]) -> Template | StatementError:
+    """The template of a statement, or the first error with the expected terminals."""
+    kinds = terminal_kinds(text, toks)
+    found = _cache.get(kinds)
+    if found is None:
+        found = _parse_kinds(kinds, text, toks)
+        _cache[kinds] = found
+    return found
+
+
+def _parse_kinds(kinds: tuple[str, ...], text: str, toks: list[Tok]) -> Template | StatementError:
+    stream = [Token(kind, kind, start_pos=i) for i, kind in enumerate(kinds)]
+    try:
+        tree = _parser().parse(stream)
+    except UnexpectedToken as error:
+        index = error.token.start_pos if error.token.type != "$END" else len(kinds)
+        return StatementError(
+            index if isinstance(index, int) else len(kinds), tuple(sorted(error.expected))
+        )
+    except UnexpectedEOF as error:
+        return StatementError(len(kinds), tuple(sorted(error.expected)))
+    except (UnexpectedCharacters, UnexpectedInput):
+        return StatementError(0, ())
+    return _Builder(kinds, text, toks).build(tree)
+
+
+def _index(node: Tree[Token] | Token) -> int:
+    if isinstance(node, Token):
+        return int(node.start_pos or 0)
+    return _index(node.children[0])
+
+
+def _last_index(node: Tree[Token] | Token) -> int:
+    if isinstance(node, Token):
+        return int(node.start_pos or 0)
+    return _last_index(node.children[-1])
+
+
+class _Builder:
+    """Reduce a parse tree to a Template (token positions by role)."""
+
+    def __init__(self, kinds: tuple[str, ...], text: str, toks: list[Tok]) -> None:
+        self.kinds = kinds
+        self.text = text
+        self.toks = toks
+        self.operands: list[int] = []
+        self.arguments: list[Argument] = []
+        self.bindings: list[int] = []
+        self.regions: list[int] = []
+        self.types: list[Span] = []
+        self.list_no = 0
+
+    def build(self, tree: Tree[Token]) -> Template:
+        rule = tree.data
+        if rule == "block_label":
+            if len(tree.children) > 2:
+                self._arg_list(tree.children[1], defines=True)
+            return Template(
+                "label", name=0, arguments=tuple(self.arguments), types=tuple(self.types)
+            )
+        if rule == "alias_definition":
+            return Template("alias", name=0)
+        if rule == "resources":
+            return Template("resources")
+        results: list[tuple[int, int]] = []
+        operation = tree.children[-1]
+        assert isinstance(operation, Tree)
+        if rule == "defining_statement":
+            results_node = tree.children[0]
+            assert isinstance(results_node, Tree)
+            for result in results_node.children:
+                if isinstance(result, Tree):
+                    value = _index(result.children[0])
+                    count = 1
+                    if len(result.children) == 3:
+                        count_tok = self.toks[_index(result.children[2])]
+                        count = int(self.text[count_tok.start : count_tok.end])
+                    results.append((value, count))
+        generic = operation.data == "generic_operation"
+        children = operation.children
+        items = children[1:]
+        if generic:
+            operand_list = children[1]
+            assert isinstance(operand_list, Tree)
+            for child in operand_list.children:
+                if isinstance(child, Tree):
+                    self.operands.append(_index(child))
+            items = children[2:]
+        groups: list[tuple[str, Span]] = []
+        entries: list[Entry] = []
+        colon = arrow = -1
+        location: Span | None = None
+        symbols: list[int] = []
+        words: list[int] = []
+        self._sequence(items, defines=True)
+        for child in items:
+            if isinstance(child, Token):
+                continue
+            if child.data == "dictionary":
+                groups.append(("dict", (_index(child), _last_index(child))))
+                entries.extend(self._entries(child, len(groups) - 1))
+            elif child.data == "angle" and _is_properties(child):
+                inner = child.children[1]
+                assert isinstance(inner, Tree)
+                groups.append(("properties", (_index(inner), _last_index(inner))))
+                entries.extend(self._entries(inner, len(groups) - 1))
+            elif child.data == "atom":
+                index = _index(child)
+                kind = self.kinds[index]
+                if kind == "COLON" and colon < 0:
+                    colon = index
+                elif kind == "ARROW" and arrow < 0:
+                    arrow = index
+                elif kind == "SYMBOL":
+                    symbols.append(index)
+                elif kind == "BARE_ID":
+                    words.append(index)
+            elif child.data == "location":
+                location = (_index(child), _last_index(child))
+        return Template(
+            "op",
+            results=tuple(results),
+            name=0 if not results else _index(operation),
+            generic=generic,
+            operands=tuple(self.operands),
+            arguments=tuple(self.arguments),
+            bindings=tuple(self.bindings),
+            regions=tuple(self.regions),
+            groups=tuple(groups),
+            entries=tuple(entries),
+            types=tuple(self.types),
+            colon=colon,
+            arrow=arrow,
+            location=location,
+            symbols=tuple(symbols),
+            words=tuple(words),
+        )
+
+    # -- walking -------------------------------------------------------------------------
+    def _sequence(self, items: list[Tree[Token] | Token], defines: bool) -> None:
+        """Visit a sequence of items, recording uses, definitions, regions and types."""
+        previous_word = ""
+        for i, child in enumerate(items):
+            if isinstance(child, Token):
+                if child.type == "REGION":
+                    self.regions.append(int(child.start_pos or 0))
+                previous_word = ""
+                continue
+            rule = child.data
+            if rule == "use":
+                self.operands.append(_index(child))
+            elif rule == "atom":
+                index = _index(child)
+                kind = self.kinds[index]
+                word = self._text(index) if kind in ("BARE_ID", "BANG_ID") else ""
+                nxt = items[i + 1] if i + 1 < len(items) else None
+                has_angle = isinstance(nxt, Tree) and nxt.data == "angle"
+                if kind == "BANG_ID" or (word in TYPE_WORDS and has_angle):
+                    end = _last_index(nxt) if has_angle and nxt is not None else index
+                    self.types.append((index, end))
+                elif kind == "BARE_ID" and _SCALAR_TYPE.match(word):
+                    self.types.append((index, index))
+                previous_word = word
+                continue
+            elif rule == "arg_list":
+                self._arg_list(child, defines=defines)
+            elif rule == "successor":
+                if len(child.children) > 1:
+                    self._arg_list(child.children[1], defines=False)
+            elif rule == "angle":
+                if previous_word in TYPE_WORDS:
+                    self._sequence(child.children[1:-1], defines=False)
+                else:
+                    self._sequence(child.children[1:-1], defines=False)
+            elif rule in ("square", "dictionary"):
+                self._sequence(child.children[1:-1], defines=False)
+            elif rule == "location":
+                pass
+            previous_word = ""
+
+    def _arg_list(self, node: Tree[Token] | Token, defines: bool) -> None:
+        assert isinstance(node, Tree)
+        list_no = self.list_no
+        self.list_no += 1
+        for entry in node.children:
+            if isinstance(entry, Token):
+                continue
+            if entry.data == "argument":
+                value = _index(entry.children[0])
+                rest = [c for c in entry.children[2:]]
+                if defines:
+                    self.arguments.append(Argument(value, self._type_span(rest), list_no))
+                else:
+                    self.operands.append(value)
+                self._sequence(rest, defines=False)
+            elif entry.data == "binding":
+                value = _index(entry.children[0])
+                if defines:
+                    self.bindings.append(value)
+                else:
+                    self.operands.append(value)
+                self._sequence(entry.children[2:], defines=False)
+            else:
+                self._sequence(entry.children, defines=defines)
+
+    def _type_span(self, items: list[Tree[Token] | Token]) -> Span | None:
+        """Token range of a type: the items before any location or attribute dictionary."""
+        kept = [
+            item
+            for item in items
+            if not (isinstance(item, Tree) and item.data in ("location", "dictionary"))
+        ]
+        if not kept:
+            return None
+        return (_index(kept[0]), _last_index(kept[-1]))
+
+    def _entries(self, group: Tree[Token], group_no: int) -> list[Entry]:
+        """``key = value`` entries of a dictionary, split at its top-level commas."""
+        entries: list[Entry] = []
+        current: list[Tree[Token] | Token] = []
+        for child in [*group.children[1:-1], None]:
+            if child is None or (isinstance(child, Token) and child.type == "COMMA"):
+                if current:
+                    key = _index(current[0])
+                    if len(current) >= 3 and self.kinds[_index(current[1])] == "EQUAL":
+                        entries.append(
+                            Entry(group_no, key, (_index(current[2]), _last_index(current[-1])))
+                        )
+                    else:
+                        entries.append(Entry(group_no, key, None))
+                current = []
+            else:
+                current.append(child)
+        return entries
+
+    def _text(self, index: int) -> str:
+        tok = self.toks[index]
+        return self.text[tok.start : tok.end]
+
+
+def _is_properties(angle: Tree[Token]) -> bool:
+    children = angle.children
+    return len(children) == 3 and isinstance(children[1], Tree) and children[1].data == "dictionary"

@@ -1,0 +1,306 @@
+"""Cutting a token stream into statements and regions (the parse units), with recovery.
+
+A statement is one operation with its regions: its tokens are the operation's own, and each
+region it owns is replaced by one ``REGION`` placeholder token whose span covers the braces.
+Regions hold statements of their own. Statements are thus independently parsable and can be
+cached by their token kinds. Newlines end a statement at bracket depth 0 unless the next line
+continues it (design section 8); ``{`` opens a region or a dictionary depending on what follows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from passlint.analysis.mlir.lexer import Tok
+
+_OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LANGLE": "RANGLE", "LBRACE": "RBRACE"}
+_CLOSERS = frozenset(_OPENERS.values())
+_CONTINUATION_KINDS = frozenset(("COLON", "ARROW", "LPAR", "LANGLE", "LBRACE"))
+_CONTINUATION_WORDS = frozenset(
+    ("cond", "do", "reducer", "attributes", "loc", "applies", "across", "init", "else", "then")
+)
+_DICT_KEY_FOLLOWERS = frozenset(("EQUAL", "COMMA", "RBRACE"))
+_SPELLING = {
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "LANGLE": "'<'",
+    "RANGLE": "'>'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+}
+
+
+@dataclass
+class StructureError:
+    """A bracket-level error: where, what, and optionally the opener it concerns."""
+
+    start: int
+    end: int
+    message: str
+    related: tuple[int, int] | None = None
+
+
+@dataclass
+class RegionSyntax:
+    start: int
+    end: int
+    statements: list[StatementSyntax] = field(default_factory=list)
+
+
+@dataclass
+class StatementSyntax:
+    """Tokens of one statement (regions replaced by ``REGION`` tokens) and its regions."""
+
+    toks: list[Tok]
+    regions: list[RegionSyntax]
+    broken: bool = False  # a bracket error was reported inside it already
+
+    @property
+    def start(self) -> int:
+        return self.toks[0].start
+
+    @property
+    def end(self) -> int:
+        return self.toks[-1].end
+
+
+def text_of(text: str, tok: Tok) -> str:
+    return text[tok.start : tok.end]
+
+
+class _Scanner:
+    def __init__(self, text: str, toks: list[Tok]) -> None:
+        self.text = text
+        self.toks = toks
+        self.pos = 0
+        self.errors: list[StructureError] = []
+
+    # -- helpers -------------------------------------------------------------------------
+    def _peek_significant(self, index: int) -> int:
+        """Index of the first non-newline token at or after ``index`` (len(toks) at the end)."""
+        toks = self.toks
+        while index < len(toks) and toks[index].kind == "NL":
+            index += 1
+        return index
+
+    def _word(self, index: int) -> str:
+        return self.text[self.toks[index].start : self.toks[index].end]
+
+    def _is_region_brace(self, index: int) -> bool:
+        """Does the ``{`` at ``index`` open a region (rather than a dictionary)?"""
+        toks = self.toks
+        if index > 0 and toks[index - 1].kind == "LANGLE":
+            return False
+        nxt = index + 1
+        same_line = nxt < len(toks) and toks[nxt].kind != "NL"
+        nxt = self._peek_significant(nxt)
+        if nxt >= len(toks):
+            return False
+        kind = toks[nxt].kind
+        if kind in ("VALUE_ID", "CARET_ID"):
+            return True
+        if kind in ("BARE_ID", "STRING"):
+            after = nxt + 1
+            if after < len(toks) and toks[after].kind in _DICT_KEY_FOLLOWERS:
+                return False
+            if kind == "STRING":
+                return after < len(toks) and toks[after].kind == "LPAR"
+            return not same_line or after >= len(toks) or toks[after].kind != "NL"
+        return False
+
+    def _continues(self, index: int) -> bool:
+        """Does the line starting at token ``index`` continue the previous statement?"""
+        if index >= len(self.toks):
+            return False
+        tok = self.toks[index]
+        if tok.kind in _CONTINUATION_KINDS:
+            return True
+        return tok.kind == "BARE_ID" and self._word(index) in _CONTINUATION_WORDS
+
+    def _starts_statement(self, index: int) -> bool:
+        """Does the line at ``index`` look like a new operation (used to recover)?"""
+        toks = self.toks
+        i = index
+        if i < len(toks) and toks[i].kind == "CARET_ID":
+            return True
+        while i < len(toks) and toks[i].kind == "VALUE_ID":
+            i += 1
+            if i < len(toks) and toks[i].kind == "COLON":
+                i += 2
+            if i < len(toks) and toks[i].kind == "COMMA":
+                i += 1
+                continue
+            break
+        if i == index:
+            return False
+        return (
+            i + 1 < len(toks)
+            and toks[i].kind == "EQUAL"
+            and toks[i + 1].kind in ("BARE_ID", "STRING")
+        )
+
+    # -- scanning --------------------------------------------------------------------------
+    def scan_body(self, closing: bool) -> list[StatementSyntax]:
+        """Statements up to the ``}`` closing the current region (not consumed) or the end."""
+        statements: list[StatementSyntax] = []
+        toks = self.toks
+        while True:
+            self.pos = self._peek_significant(self.pos)
+            if self.pos >= len(toks):
+                return statements
+            kind = toks[self.pos].kind
+            if kind == "RBRACE":
+                if closing:
+                    return statements
+                tok = toks[self.pos]
+                self.errors.append(
+                    StructureError(tok.start, tok.end, "unexpected '}': no region is open here")
+                )
+                self.pos += 1
+                continue
+            if kind == "RESOURCE_OPEN":
+                statements.append(self._scan_resources())
+                continue
+            statement = self._scan_statement()
+            if statement is not None:
+                statements.append(statement)
+
+    def _scan_resources(self) -> StatementSyntax:
+        toks = self.toks
+        begin = self.pos
+        self.pos += 1
+        while self.pos < len(toks) and toks[self.pos].kind != "RESOURCE_CLOSE":
+            self.pos += 1
+        if self.pos >= len(toks):
+            opener = toks[begin]
+            self.errors.append(
+                StructureError(
+                    len(self.text),
+                    len(self.text),
+                    "unexpected end of file: expected '#-}' closing the resource section",
+                    (opener.start, opener.end),
+                )
+            )
+            body = [t for t in toks[begin:] if t.kind != "NL"]
+        else:
+            self.pos += 1
+            body = [t for t in toks[begin : self.pos] if t.kind != "NL"]
+        return StatementSyntax(body, [])
+
+    def _scan_statement(self) -> StatementSyntax | None:
+        toks = self.toks
+        out: list[Tok] = []
+        regions: list[RegionSyntax] = []
+        stack: list[int] = []  # indices (into toks) of open brackets
+        is_label = toks[self.pos].kind == "CARET_ID"
+        errors_before = len(self.errors)
+        while self.pos < len(toks):
+            tok = toks[self.pos]
+            kind = tok.kind
+            if kind == "NL":
+                if stack:
+                    nxt = self._peek_significant(self.pos)
+                    if (
+                        nxt < len(toks)
+                        and self._starts_statement(nxt)
+                        and toks[stack[-1]].kind != "LBRACE"
+                    ):
+                        self._unclosed(stack)
+                        break
+                    self.pos += 1
+                    continue
+                nxt = self._peek_significant(self.pos)
+                if self._continues(nxt) and not is_label:
+                    self.pos = nxt
+                    continue
+                break
+            if kind == "RBRACE" and (not stack or toks[stack[-1]].kind != "LBRACE"):
+                if stack:
+                    self._unclosed(stack)
+                break  # closes the enclosing region: leave it for the region scanner
+            if kind == "LBRACE" and self._is_region_brace(self.pos):
+                regions.append(self._scan_region())
+                region = regions[-1]
+                out.append(Tok("REGION", region.start, region.end))
+                continue
+            if kind == "RESOURCE_OPEN" and not out:
+                break
+            self.pos += 1
+            if kind in _OPENERS:
+                stack.append(self.pos - 1)
+            elif kind in _CLOSERS:
+                if stack and _OPENERS[toks[stack[-1]].kind] == kind:
+                    stack.pop()
+                else:
+                    expected = (
+                        f", expected {_SPELLING[_OPENERS[toks[stack[-1]].kind]]}" if stack else ""
+                    )
+                    self.errors.append(
+                        StructureError(
+                            tok.start,
+                            tok.end,
+                            f"unbalanced {_SPELLING[kind]}: no matching opening bracket{expected}",
+                        )
+                    )
+                    continue
+            out.append(tok)
+            if is_label and kind == "COLON" and not stack:
+                break
+        if stack and self.pos >= len(toks):
+            self._unclosed(stack)
+        if not out:
+            return None
+        return StatementSyntax(
+            out,
+            regions,
+            broken=len(self.errors) > errors_before
+            and any(e.start >= out[0].start for e in self.errors[errors_before:]),
+        )
+
+    def _unclosed(self, stack: list[int]) -> None:
+        """Report the innermost bracket left open where the statement is cut."""
+        opener = self.toks[stack[-1]]
+        last = self.pos - 1
+        while last > 0 and self.toks[last].kind == "NL":
+            last -= 1
+        where = self.toks[last].end if last >= 0 else 0
+        closer = _SPELLING[_OPENERS[opener.kind]]
+        cut = "end of file" if self.pos >= len(self.toks) else "end of statement"
+        self.errors.append(
+            StructureError(
+                where,
+                where,
+                f"unexpected {cut}: expected {closer} closing the "
+                f"{_SPELLING[opener.kind]} opened here",
+                (opener.start, opener.end),
+            )
+        )
+        stack.clear()
+
+    def _scan_region(self) -> RegionSyntax:
+        opener = self.toks[self.pos]
+        self.pos += 1
+        statements = self.scan_body(closing=True)
+        if self.pos < len(self.toks):
+            end = self.toks[self.pos].end
+            self.pos += 1
+        else:
+            end = len(self.text)
+            self.errors.append(
+                StructureError(
+                    end,
+                    end,
+                    "unexpected end of file: expected '}' closing the region opened here",
+                    (opener.start, opener.end),
+                )
+            )
+        return RegionSyntax(opener.start, end, statements)
+
+
+def scan(text: str, toks: list[Tok]) -> tuple[list[StatementSyntax], list[StructureError]]:
+    """Top-level statements of a chunk and the structural errors found on the way."""
+    scanner = _Scanner(text, toks)
+    statements = scanner.scan_body(closing=False)
+    return statements, scanner.errors
