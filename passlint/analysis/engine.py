@@ -40,9 +40,7 @@ def analyze(
     settings = settings or Settings()
     language = language_of(path, text)
     if language == "mlir":
-        from passlint.passes import tensorizer_legalization
-
-        raw = tensorizer_legalization.check_text(path, text, settings.pipeline)
+        raw = _mlir_findings(path, text, settings)
     elif language == "pl":
         from passlint.passes import materialize_valid_shape_symbols
 
@@ -50,6 +48,18 @@ def analyze(
     else:
         return []
     return _postprocess(raw, SourceText(text), settings)
+
+
+def _mlir_findings(path: str, text: str, settings: Settings) -> list[Finding]:
+    from passlint.analysis.mlir.parser import parse_file
+    from passlint.analysis.mlir.syntax_findings import syntax_findings
+    from passlint.passes import tensorizer_legalization
+
+    parsed = parse_file(text)
+    source = SourceText(text)
+    return syntax_findings(path, parsed, source) + tensorizer_legalization.check(
+        path, parsed, source, settings.pipeline
+    )
 
 
 def _postprocess(raw: list[Finding], source: SourceText, settings: Settings) -> list[Finding]:
