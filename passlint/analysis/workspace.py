@@ -17,10 +17,13 @@ class Workspace:
     def __init__(self, roots: Iterable[str | os.PathLike[str]] = ()) -> None:
         self.roots = [Path(root).resolve() for root in roots]
         self._overlay: dict[Path, str] = {}
+        self._python_files: list[str] | None = None
 
     def set_overlay(self, path: str, text: str | None) -> None:
         """Record (or, with None, forget) the unsaved text of an open document."""
         key = Path(path).resolve()
+        if (key in self._overlay) != (text is not None):
+            self._python_files = None
         if text is None:
             self._overlay.pop(key, None)
         else:
@@ -41,3 +44,58 @@ class Workspace:
             return resolved.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
+
+    # -- Python modules (pl cross-file resolution) -----------------------------------------
+
+    def find_module(self, name: str, importer: str, level: int = 0) -> str | None:
+        """The file of ``import name`` seen from ``importer``, if it lies inside the roots.
+
+        ``level`` counts the leading dots of a relative import. An absolute name is looked
+        up next to the importing file first, then below each root.
+        """
+        parts = [part for part in name.split(".") if part]
+        importer_dir = Path(importer).resolve().parent
+        if level > 0:
+            base = importer_dir
+            for _ in range(level - 1):
+                base = base.parent
+            bases = [base]
+        else:
+            bases = [importer_dir, *self.roots]
+        for base in bases:
+            for candidate in _module_files(base, parts):
+                if self.contains(candidate) and (candidate in self._overlay or candidate.is_file()):
+                    return str(candidate)
+        return None
+
+    def python_files(self) -> list[str]:
+        """Every ``.py`` file below the roots (hidden and cache folders skipped), plus
+        unsaved documents; sorted, computed once until ``forget_files``."""
+        if self._python_files is None:
+            found: set[Path] = {p for p in self._overlay if p.suffix == ".py" and self.contains(p)}
+            roots = [r for r in self.roots if not any(o in r.parents for o in self.roots)]
+            for root in dict.fromkeys(roots):
+                if root.is_file():
+                    if root.suffix == ".py":
+                        found.add(root)
+                    continue
+                for folder, subfolders, files in os.walk(root):
+                    subfolders[:] = [d for d in subfolders if d not in _SKIPPED_DIRS]
+                    subfolders[:] = [d for d in subfolders if not d.startswith(".")]
+                    found.update(Path(folder, f) for f in files if f.endswith(".py"))
+            self._python_files = sorted(str(p) for p in found)
+        return list(self._python_files)
+
+    def forget_files(self) -> None:
+        """Drop the cached file listing (files were created or deleted)."""
+        self._python_files = None
+
+
+_SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist"})
+
+
+def _module_files(base: Path, parts: list[str]) -> list[Path]:
+    if not parts:
+        return [base / "__init__.py"]
+    stem = base.joinpath(*parts)
+    return [stem.with_name(stem.name + ".py"), stem / "__init__.py"]

@@ -1,11 +1,533 @@
-"""MaterializeValidShapeSymbols over pl kernel sources: dry run (findings + source fixes)."""
+"""MaterializeValidShapeSymbols over pl kernel sources: dry run (findings + source fixes).
+
+For each device kernel (InCore, AIC, AIV, Spmd) the pass finds the ``pl.dynamic`` symbols
+its TensorView valid_shapes read that nothing binds (VS001), symbols only inside compound
+entries (VS002), scalar params declared after a use (VS005) and undefined names (VS006);
+at every call of such a kernel it reads the extents the pass would prepend, reporting
+disagreeing (VS003) or missing (VS004) arguments. The VS001 fix edits the kernel and its
+call sites in every workspace file.
+"""
 
 from __future__ import annotations
 
-from passlint.analysis.findings import Finding
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from passlint.analysis.findings import Finding, Fix, Location, Range, TextEdit
+from passlint.analysis.pl.extents import Extent, ExtentReader
+from passlint.analysis.pl.model import (
+    CallSite,
+    Dynamic,
+    Function,
+    Module,
+    Param,
+    SyntaxProblem,
+    TensorView,
+)
+from passlint.analysis.pl.positions import Positions
+from passlint.analysis.pl.resolve import (
+    RDynamic,
+    Resolved,
+    Resolver,
+    RFunction,
+    RParam,
+    RView,
+    load_module,
+    names_in,
+)
+from passlint.analysis.rules import RULES
+from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
+from passlint.passes import materialize_valid_shape_symbols_edits as edits
 
 
 def check_text(path: str, text: str, workspace: Workspace | None) -> list[Finding]:
-    """Findings of the pass for one pl source (placeholder until the pass lands)."""
-    return []
+    """Findings of the pass for one pl source (non-pl text gives none)."""
+    try:
+        loaded = load_module(path, text)
+    except RecursionError:
+        return []
+    if isinstance(loaded, SyntaxProblem):
+        if "pypto" not in text:
+            return []
+        rng = SourceText(text).range(*loaded.span)
+        message = f"Python syntax error: {loaded.message}; the pl source cannot be analysed."
+        return [Finding("E002", RULES["E002"].severity, path, rng, message)]
+    if loaded is None:
+        return []
+    try:
+        return _Pass(loaded, workspace).run()
+    except RecursionError:
+        return []
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A valid_shape entry that is exactly one unbound symbol."""
+
+    param: Param
+    dim: int
+    entry: ast.expr
+    view_module: Module
+    via: str | None
+
+
+@dataclass
+class Symbol:
+    dynamic: Dynamic
+    slots: list[Slot] = field(default_factory=list)
+
+
+@dataclass
+class KernelAnalysis:
+    kernel: Function
+    module: Module
+    symbols: list[Symbol] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    compound_only: list[tuple[Dynamic, Param, ast.expr, Module, str | None]] = field(
+        default_factory=list
+    )
+
+
+@dataclass
+class SiteResult:
+    site: CallSite
+    module: Module
+    texts: list[str] | None
+    findings: list[Finding] = field(default_factory=list)
+
+
+class _Pass:
+    def __init__(self, module: Module, workspace: Workspace | None) -> None:
+        self.module = module
+        self.workspace = workspace
+        self.resolver = Resolver(module, workspace)
+        self.reader = ExtentReader(self.resolver)
+        self._analyses: dict[int, KernelAnalysis] = {}
+        self._callees: dict[int, RFunction | None] = {}
+
+    def pos(self, module: Module) -> Positions:
+        return self.reader.positions(module)
+
+    def range(self, module: Module, node: ast.AST) -> Range:
+        pos = self.pos(module)
+        return pos.source.range(*pos.span(node))
+
+    def run(self) -> list[Finding]:
+        findings: list[Finding] = []
+        for kernel in self.module.kernels:
+            analysis = self.analysis(kernel, self.module)
+            findings.extend(analysis.findings)
+            for dynamic, param, entry, view_module, via in analysis.compound_only:
+                findings.append(
+                    self._compound_only(analysis, dynamic, param, entry, view_module, via)
+                )
+            if analysis.symbols:
+                findings.extend(self._unbound(analysis))
+        for function in self.module.functions:
+            for site in function.calls:
+                callee = self.callee(site, self.module)
+                if callee is None or not callee.function.is_device_kernel:
+                    continue
+                analysis = self.analysis(callee.function, callee.module)
+                if analysis.symbols:
+                    findings.extend(self.site_result(site, self.module, analysis).findings)
+        findings.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))
+        return findings
+
+    def callee(self, site: CallSite, module: Module) -> RFunction | None:
+        key = id(site)
+        if key not in self._callees:
+            self._callees[key] = self.resolver.callee(site, module)
+        return self._callees[key]
+
+    # -- kernels ---------------------------------------------------------------------------
+
+    def analysis(self, kernel: Function, module: Module) -> KernelAnalysis:
+        found = self._analyses.get(id(kernel))
+        if found is None:
+            found = self._analyze(kernel, module)
+            self._analyses[id(kernel)] = found
+        return found
+
+    def _analyze(self, kernel: Function, module: Module) -> KernelAnalysis:
+        result = KernelAnalysis(kernel, module)
+        late = self._late_params(result)
+
+        def resolve(name: str, index: int) -> Resolved | None:
+            for param in kernel.params:
+                if param.name == name and param.index < index:
+                    return RParam(param)
+            if name in late:
+                return RParam(late[name])
+            return self.resolver.resolve(name, module, kernel.parent)
+
+        bound: set[Dynamic] = set()
+        for param in kernel.params:
+            if param.tensor is None or param.tensor.shape is None:
+                continue
+            for entry in param.tensor.shape:
+                for name in names_in(entry):
+                    resolved = resolve(name.id, param.index)
+                    if isinstance(resolved, RDynamic):
+                        bound.add(resolved.dynamic)
+
+        symbols: dict[Dynamic, Symbol] = {}
+        compound: dict[Dynamic, tuple[Param, ast.expr, Module, str | None]] = {}
+        for param in kernel.params:
+            view, view_module, via = self._view(param, module, kernel, resolve)
+            if view is None or view.valid_shape is None:
+                continue
+            own = view_module is module and via is None
+            for dim, entry in enumerate(view.valid_shape):
+                for name in names_in(entry):
+                    resolved = (
+                        resolve(name.id, param.index)
+                        if own
+                        else self.resolver.resolve(name.id, view_module, None)
+                    )
+                    if resolved is None:
+                        node: ast.AST = name if own else (param.tensor.view_ref or name)  # type: ignore[union-attr]
+                        result.findings.append(self._undefined(kernel, param, name.id, node))
+                        continue
+                    if not isinstance(resolved, RDynamic) or resolved.dynamic in bound:
+                        continue
+                    dynamic = resolved.dynamic
+                    if entry is name:
+                        symbol = symbols.setdefault(dynamic, Symbol(dynamic))
+                        symbol.slots.append(Slot(param, dim, entry, view_module, via))
+                    else:
+                        compound.setdefault(dynamic, (param, entry, view_module, via))
+        result.symbols = list(symbols.values())
+        result.compound_only = [
+            (dynamic, *where) for dynamic, where in compound.items() if dynamic not in symbols
+        ]
+        return result
+
+    def _view(
+        self, param: Param, module: Module, kernel: Function, resolve: object
+    ) -> tuple[TensorView | None, Module, str | None]:
+        tensor = param.tensor
+        if tensor is None:
+            return None, module, None
+        if tensor.view is not None:
+            return tensor.view, module, None
+        ref = tensor.view_ref
+        if isinstance(ref, ast.Name):
+            resolved = self.resolver.resolve(ref.id, module, kernel.parent)
+            if isinstance(resolved, RView):
+                return resolved.view, resolved.module, ref.id
+        return None, module, None
+
+    def _late_params(self, result: KernelAnalysis) -> dict[str, Param]:
+        """VS005: params named like a name an earlier param's annotation reads."""
+        kernel = result.kernel
+        readers: dict[str, Param] = {}
+        late: dict[str, Param] = {}
+        for param in kernel.params:
+            reader = readers.get(param.name)
+            if reader is not None and param.name not in late:
+                late[param.name] = param
+                result.findings.append(self._late(result, param, reader))
+            for name in sorted(param.reads):
+                readers.setdefault(name, param)
+        return late
+
+    # -- findings of a kernel ----------------------------------------------------------------
+
+    def _late(self, result: KernelAnalysis, param: Param, reader: Param) -> Finding:
+        kernel, module = result.kernel, result.module
+        resolved = self.resolver.resolve(param.name, module, kernel.parent)
+        what = f"'{param.name}'"
+        if isinstance(resolved, RDynamic):
+            what = f"the dynamic symbol {_symbol_words(resolved.dynamic)}"
+        message = (
+            f"Parameter '{param.name}' of kernel '{kernel.name}' comes after parameter "
+            f"'{reader.name}', whose annotation already reads {what}; pypto's parser rejects "
+            f"a parameter that shadows a name an earlier annotation uses. Move '{param.name}' "
+            f"in front of '{reader.name}'."
+        )
+        pos = self.pos(module)
+        fix = Fix(
+            f"Move parameter '{param.name}' in front of '{reader.name}'",
+            tuple(edits.move_param(kernel, module, pos, param, reader)),
+        )
+        return Finding(
+            "VS005",
+            RULES["VS005"].severity,
+            module.path,
+            pos.source.range(*param.span),
+            message,
+            fix=fix,
+        )
+
+    def _undefined(self, kernel: Function, param: Param, name: str, node: ast.AST) -> Finding:
+        message = (
+            f"The valid_shape of parameter '{param.name}' of kernel '{kernel.name}' names "
+            f"'{name}', which is neither a `pl.dynamic` symbol, an int constant nor a "
+            f'parameter; define it (e.g. `{name} = pl.dynamic("{name}")`) or use an int.'
+        )
+        return Finding(
+            "VS006",
+            RULES["VS006"].severity,
+            self.module.path,
+            self.range(self.module, node),
+            message,
+        )
+
+    def _compound_only(
+        self,
+        result: KernelAnalysis,
+        dynamic: Dynamic,
+        param: Param,
+        entry: ast.expr,
+        view_module: Module,
+        via: str | None,
+    ) -> Finding:
+        kernel, module = result.kernel, result.module
+        entry_text = ast.unparse(entry)
+        message = (
+            f"Kernel '{kernel.name}' uses valid_shape symbol {_symbol_words(dynamic)} only "
+            f"inside the compound entry '{entry_text}' of parameter '{param.name}', so "
+            "MaterializeValidShapeSymbols cannot read its value from a call site. Declare the "
+            "symbol on its own in some parameter's valid_shape, bind it by a physical "
+            f"dimension, or pass the extent as a `{edits.scalar_annotation(module)}` parameter."
+        )
+        node, related = self._entry_place(param, entry, view_module, via, module)
+        related += self._symbol_related(dynamic, self._sites_of(kernel, module))
+        return Finding(
+            "VS002",
+            RULES["VS002"].severity,
+            module.path,
+            self.range(module, node),
+            message,
+            related=tuple(related),
+        )
+
+    def _entry_place(
+        self, param: Param, entry: ast.expr, view_module: Module, via: str | None, module: Module
+    ) -> tuple[ast.AST, list[Location]]:
+        if view_module is module and via is None:
+            return entry, []
+        assert param.tensor is not None and param.tensor.view_ref is not None
+        note = f"the valid_shape entry in the TensorView '{via}'"
+        return param.tensor.view_ref, [
+            Location(view_module.path, self.range(view_module, entry), note)
+        ]
+
+    def _symbol_related(self, dynamic: Dynamic, sites: list[SiteResult]) -> list[Location]:
+        related = [
+            Location(
+                dynamic.path,
+                self._module_range(dynamic.path, dynamic.span),
+                f"symbol '{dynamic.symbol}' is declared here",
+            )
+        ]
+        for site in sites:
+            call = ast.unparse(site.site.node.func)
+            if site.texts is None:
+                note = f"called here ({call}); no statically known extent"
+            else:
+                note = f"called here ({call}); the fix passes {', '.join(site.texts)}"
+            related.append(
+                Location(site.module.path, self.range(site.module, site.site.node), note)
+            )
+        return related
+
+    def _module_range(self, path: str, span: tuple[int, int]) -> Range:
+        module = self.resolver.module_at(path) or self.module
+        return self.pos(module).source.range(*span)
+
+    def _unbound(self, analysis: KernelAnalysis) -> list[Finding]:
+        kernel, module = analysis.kernel, analysis.module
+        sites = self._sites_of(kernel, module)
+        blocked = [s for s in sites if s.texts is None]
+        fix = None
+        names = [symbol.dynamic.name for symbol in analysis.symbols]
+        if not blocked:
+            pos = self.pos(module)
+            changes: list[TextEdit] = [edits.leading_params(kernel, module, pos, names)]
+            for site in sites:
+                assert site.texts is not None
+                changes.append(
+                    edits.call_extents(site.site, site.module, self.pos(site.module), site.texts)
+                )
+            plural = "s" if len(names) > 1 else ""
+            calls = f"{len(sites)} call site{'s' if len(sites) != 1 else ''}"
+            fix = Fix(
+                f"Add leading parameter{plural} {', '.join(names)} to '{kernel.name}' and pass "
+                f"the extent{plural} at {calls}",
+                tuple(changes),
+            )
+        annotation = edits.scalar_annotation(module)
+        findings = []
+        for symbol in analysis.symbols:
+            slot = symbol.slots[0]
+            message = (
+                f"Kernel '{kernel.name}' reads valid_shape symbol {_symbol_words(symbol.dynamic)} "
+                f"at parameter '{slot.param.name}' (dim {slot.dim}), but no physical dimension "
+                "and no scalar parameter binds it, so MaterializeValidShapeSymbols will add it "
+                f"as a leading parameter. Declare `{symbol.dynamic.name}: {annotation}` as the "
+                f"kernel's first parameter and pass the extent at every call site."
+            )
+            if blocked:
+                listed = ", ".join(self._where(s) for s in blocked)
+                message += (
+                    " No fix is offered until these calls supply one statically known extent: "
+                    f"{listed}."
+                )
+            node, related = self._entry_place(
+                slot.param, slot.entry, slot.view_module, slot.via, module
+            )
+            related += self._symbol_related(symbol.dynamic, sites)
+            findings.append(
+                Finding(
+                    "VS001",
+                    RULES["VS001"].severity,
+                    module.path,
+                    self.range(module, node),
+                    message,
+                    related=tuple(related),
+                    fix=fix,
+                )
+            )
+        return findings
+
+    def _where(self, site: SiteResult) -> str:
+        start = self.range(site.module, site.site.node).start
+        call = ast.unparse(site.site.node.func)
+        name = Path(site.module.path).name
+        return f"{name}:{start.line + 1}:{start.column + 1} ({call}(...))"
+
+    # -- call sites ------------------------------------------------------------------------
+
+    def _sites_of(self, kernel: Function, module: Module) -> list[SiteResult]:
+        analysis = self.analysis(kernel, module)
+        found: list[tuple[CallSite, Module]] = []
+        for function in module.functions:
+            for site in function.calls:
+                if site.target_name == kernel.name:
+                    callee = self.callee(site, module)
+                    if callee is not None and callee.function is kernel:
+                        found.append((site, module))
+        if kernel.program is None and kernel.parent is None and self.workspace is not None:
+            found.extend(self._foreign_sites(kernel, module))
+        return [self.site_result(site, m, analysis) for site, m in found]
+
+    def _foreign_sites(self, kernel: Function, module: Module) -> list[tuple[CallSite, Module]]:
+        assert self.workspace is not None
+        found: list[tuple[CallSite, Module]] = []
+        for path in self.workspace.python_files():
+            if self.resolver.same_file(path, module.path):
+                continue
+            text = self.workspace.read(path)
+            if text is None or kernel.name not in text or "pypto" not in text:
+                continue
+            other = self.resolver.module_at(path)
+            if other is None:
+                continue
+            for function in other.functions:
+                for site in function.calls:
+                    if site.target_name != kernel.name:
+                        continue
+                    callee = self.callee(site, other)
+                    if callee is not None and callee.function is kernel:
+                        found.append((site, other))
+        return found
+
+    def site_result(self, site: CallSite, module: Module, analysis: KernelAnalysis) -> SiteResult:
+        result = SiteResult(site, module, [])
+        texts: list[str] = []
+        resolved = not site.starred
+        for symbol in analysis.symbols:
+            value: Extent | None = None
+            value_slot: Slot | None = None
+            for slot in symbol.slots:
+                arg = _argument(site, slot.param)
+                if arg is None:
+                    if not site.starred:
+                        result.findings.append(self._omitted(site, module, analysis, symbol, slot))
+                    resolved = False
+                    break
+                extents = self.reader.of_argument(arg, site.caller, module)
+                effective = extents.effective if extents is not None else None
+                candidate = (
+                    effective[slot.dim]
+                    if effective is not None and slot.dim < len(effective)
+                    else None
+                )
+                if candidate is None:
+                    resolved = False
+                    continue
+                if value is None:
+                    value, value_slot = candidate, slot
+                elif value.key != candidate.key:
+                    assert value_slot is not None
+                    result.findings.append(
+                        self._conflict(
+                            site, module, analysis, symbol, (value, value_slot), (candidate, slot)
+                        )
+                    )
+                    resolved = False
+                    break
+            if value is None:
+                resolved = False
+            else:
+                texts.append(value.text)
+        result.texts = texts if resolved else None
+        return result
+
+    def _call_words(self, site: CallSite, kernel: Function) -> str:
+        if site.form == "call":
+            return f"The call to kernel '{kernel.name}'"
+        return f"pl.{site.form} of kernel '{kernel.name}'"
+
+    def _omitted(
+        self, site: CallSite, module: Module, analysis: KernelAnalysis, symbol: Symbol, slot: Slot
+    ) -> Finding:
+        annotation = edits.scalar_annotation(analysis.module)
+        message = (
+            f"{self._call_words(site, analysis.kernel)} does not supply argument "
+            f"'{slot.param.name}' (parameter {slot.param.index}), whose valid_shape holds "
+            f"symbol {_symbol_words(symbol.dynamic)} (dim {slot.dim}), so "
+            "MaterializeValidShapeSymbols has no extent to pass. Pass the argument explicitly "
+            "(a runtime-allocated pl.Out has no caller-side valid_shape), or bind the symbol by "
+            f"a physical dimension or a leading `{symbol.dynamic.name}: {annotation}` parameter."
+        )
+        return Finding(
+            "VS004", RULES["VS004"].severity, module.path, self.range(module, site.node), message
+        )
+
+    def _conflict(
+        self,
+        site: CallSite,
+        module: Module,
+        analysis: KernelAnalysis,
+        symbol: Symbol,
+        first: tuple[Extent, Slot],
+        second: tuple[Extent, Slot],
+    ) -> Finding:
+        (a, a_slot), (b, b_slot) = first, second
+        message = (
+            f"{self._call_words(site, analysis.kernel)} supplies different extents for "
+            f"valid_shape symbol {_symbol_words(symbol.dynamic)}: '{a.text}' (argument for "
+            f"'{a_slot.param.name}', dim {a_slot.dim}) and '{b.text}' (argument for "
+            f"'{b_slot.param.name}', dim {b_slot.dim}). Pass arguments whose valid_shape "
+            "agrees at those positions."
+        )
+        return Finding(
+            "VS003", RULES["VS003"].severity, module.path, self.range(module, site.node), message
+        )
+
+
+def _argument(site: CallSite, param: Param) -> ast.expr | None:
+    if param.index < len(site.args):
+        return site.args[param.index]
+    return site.keywords.get(param.name)
+
+
+def _symbol_words(dynamic: Dynamic) -> str:
+    if dynamic.name == dynamic.symbol:
+        return f"'{dynamic.symbol}'"
+    return f"'{dynamic.symbol}' (Python name '{dynamic.name}')"

@@ -1,0 +1,1 @@
+"""The pl front end: Python ``ast`` (never executed) -> kernels, params, symbols, call sites."""

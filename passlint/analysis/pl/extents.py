@@ -1,0 +1,237 @@
+"""Where a call argument's valid_shape and shape come from, read statically.
+
+Sources: ``pl.slice(t, shape, offset, valid_shape)`` (positional or keyword), subscript
+slices ``t[a:b, ...]``, ``pl.tensor.view``, ``pl.set_validshape``, ``pl.create_tensor``,
+the caller's parameter annotations (TensorView inline or through a variable), following
+simple local assignments (``a = ...``) made before the call in the calling function.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass
+
+from passlint.analysis.pl.frontend import pl_name
+from passlint.analysis.pl.model import Function, Module
+from passlint.analysis.pl.positions import Positions
+from passlint.analysis.pl.resolve import Resolver, RView
+from passlint.analysis.source import SourceText
+
+_MAX_DEPTH = 32
+
+
+@dataclass(frozen=True)
+class Extent:
+    """One dimension's extent: source text to pass, and a structural key to compare."""
+
+    text: str
+    key: str
+
+
+Dims = tuple[Extent | None, ...]
+
+
+@dataclass(frozen=True)
+class ArgExtents:
+    """The valid_shape (None: not declared) and physical shape of an actual argument."""
+
+    valid: Dims | None
+    shape: Dims | None
+
+    @property
+    def effective(self) -> Dims | None:
+        return self.valid if self.valid is not None else self.shape
+
+
+class ExtentReader:
+    """Reads argument extents inside the functions of pl modules."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self._positions: dict[int, Positions] = {}
+
+    def positions(self, module: Module) -> Positions:
+        found = self._positions.get(id(module))
+        if found is None:
+            found = Positions(SourceText(module.text))
+            self._positions[id(module)] = found
+        return found
+
+    def of_argument(self, node: ast.expr, caller: Function, module: Module) -> ArgExtents | None:
+        """The extents of ``node`` (an argument of a call in ``caller``); None if unknown."""
+        at = self.positions(module).start(node)
+        return self._of(node, caller, module, at, 0)
+
+    def _of(
+        self, node: ast.expr, caller: Function, module: Module, at: int, depth: int
+    ) -> ArgExtents | None:
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(node, ast.Name):
+            return self._of_name(node.id, caller, module, at, depth)
+        if isinstance(node, ast.Call):
+            return self._of_call(node, caller, module, at, depth)
+        if isinstance(node, ast.Subscript):
+            return self._of_subscript(node, caller, module, at, depth)
+        return None
+
+    def _of_name(
+        self, name: str, caller: Function, module: Module, at: int, depth: int
+    ) -> ArgExtents | None:
+        latest = None
+        for assignment in caller.assignments:
+            if (
+                assignment.name == name
+                and assignment.end <= at
+                and (latest is None or assignment.start >= latest.start)
+            ):
+                latest = assignment
+        if latest is not None:
+            if latest.value is None:
+                return None
+            return self._of(latest.value, caller, module, latest.start, depth + 1)
+        param = caller.param(name)
+        if param is None or param.tensor is None:
+            return None
+        tensor = param.tensor
+        shape = self._dims(tensor.shape, module, caller)
+        view, view_module = tensor.view, module
+        if view is None and tensor.view_ref is not None and isinstance(tensor.view_ref, ast.Name):
+            resolved = self.resolver.resolve(tensor.view_ref.id, module, caller.parent)
+            if isinstance(resolved, RView):
+                view, view_module = resolved.view, resolved.module
+        valid = None
+        if view is not None and view.valid_shape is not None:
+            valid = self._dims(view.valid_shape, view_module, caller)
+        return ArgExtents(valid, shape)
+
+    def _of_call(
+        self, node: ast.Call, caller: Function, module: Module, at: int, depth: int
+    ) -> ArgExtents | None:
+        name = pl_name(node.func, module.aliases)
+        args = node.args
+        keywords = {k.arg: k.value for k in node.keywords if k.arg is not None}
+        if name == "no_dep" and len(args) == 1:
+            return self._of(args[0], caller, module, at, depth + 1)
+        if name in ("slice", "tensor.slice"):
+            shape_node = args[1] if len(args) > 1 else keywords.get("shape")
+            valid_node = args[3] if len(args) > 3 else keywords.get("valid_shape")
+            return ArgExtents(
+                self._list(valid_node, module, caller), self._list(shape_node, module, caller)
+            )
+        if name in ("tensor.view", "view"):
+            shape_node = args[1] if len(args) > 1 else keywords.get("shape")
+            if shape_node is None:
+                return self._of(args[0], caller, module, at, depth + 1) if args else None
+            valid_node = keywords.get("valid_shape")
+            return ArgExtents(
+                self._list(valid_node, module, caller), self._list(shape_node, module, caller)
+            )
+        if name in ("set_validshape", "tensor.set_validshape"):
+            rows = args[1] if len(args) > 1 else keywords.get("valid_rows")
+            cols = args[2] if len(args) > 2 else keywords.get("valid_cols")
+            if rows is None or cols is None:
+                return None
+            source = self._of(args[0], caller, module, at, depth + 1) if args else None
+            valid = (self._extent(rows, module, caller), self._extent(cols, module, caller))
+            return ArgExtents(valid, source.shape if source is not None else None)
+        if name in ("create_tensor", "tensor.create", "tensor.create_tensor"):
+            shape_node = args[0] if args else keywords.get("shape")
+            valid_node = keywords.get("valid_shape")
+            return ArgExtents(
+                self._list(valid_node, module, caller), self._list(shape_node, module, caller)
+            )
+        return None
+
+    def _of_subscript(
+        self, node: ast.Subscript, caller: Function, module: Module, at: int, depth: int
+    ) -> ArgExtents | None:
+        items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if not all(isinstance(item, ast.Slice) for item in items):
+            return None
+        source = self._of(node.value, caller, module, at, depth + 1)
+        source_shape = source.shape if source is not None else None
+        dims: list[Extent | None] = []
+        for index, item in enumerate(items):
+            assert isinstance(item, ast.Slice)
+            base = None
+            if source_shape is not None and index < len(source_shape):
+                base = source_shape[index]
+            dims.append(self._slice_length(item, base, module, caller))
+        if source_shape is not None:
+            dims.extend(source_shape[len(items) :])
+        elif not dims:
+            return None
+        return ArgExtents(None, tuple(dims))
+
+    def _slice_length(
+        self, item: ast.Slice, base: Extent | None, module: Module, caller: Function
+    ) -> Extent | None:
+        if item.step is not None:
+            return None
+        lower = item.lower
+        lower_is_zero = lower is None or (isinstance(lower, ast.Constant) and lower.value == 0)
+        if item.upper is None:
+            if base is None:
+                return None
+            if lower_is_zero:
+                return base
+            upper: ast.expr = ast.parse(base.text, mode="eval").body
+        else:
+            upper = item.upper
+            if lower_is_zero:
+                return self._extent(upper, module, caller)
+        assert lower is not None
+        if (
+            isinstance(upper, ast.Constant)
+            and isinstance(lower, ast.Constant)
+            and type(upper.value) is int
+            and type(lower.value) is int
+        ):
+            return self._synthetic(ast.Constant(upper.value - lower.value), module, caller)
+        return self._synthetic(ast.BinOp(upper, ast.Sub(), lower), module, caller)
+
+    # -- extents ---------------------------------------------------------------------------
+
+    def _list(self, node: ast.expr | None, module: Module, caller: Function) -> Dims | None:
+        if not isinstance(node, ast.List | ast.Tuple):
+            return None
+        return self._dims(tuple(node.elts), module, caller)
+
+    def _dims(
+        self, entries: tuple[ast.expr, ...] | None, module: Module, caller: Function
+    ) -> Dims | None:
+        if entries is None:
+            return None
+        return tuple(self._extent(entry, module, caller) for entry in entries)
+
+    def _extent(self, node: ast.expr, module: Module, caller: Function) -> Extent | None:
+        if isinstance(node, ast.Starred):
+            return None
+        text = self.positions(module).segment(node)
+        if "\n" in text:
+            text = ast.unparse(node)
+        return Extent(text, self._key(node, module, caller))
+
+    def _synthetic(self, node: ast.expr, module: Module, caller: Function) -> Extent:
+        return Extent(ast.unparse(node), self._key(node, module, caller))
+
+    def _key(self, node: ast.expr, module: Module, caller: Function) -> str:
+        """``ast.dump`` with module int constants folded in (``T`` == ``16``)."""
+        ints = module.scope.ints
+        if not ints or not any(isinstance(n, ast.Name) and n.id in ints for n in ast.walk(node)):
+            return ast.dump(node)
+        folded = _FoldInts(ints, {a.name for a in caller.assignments}).visit(copy.deepcopy(node))
+        return ast.dump(folded)
+
+
+class _FoldInts(ast.NodeTransformer):
+    def __init__(self, ints: dict[str, int], local: set[str]) -> None:
+        self.ints = ints
+        self.local = local
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id in self.ints and node.id not in self.local:
+            return ast.Constant(self.ints[node.id])
+        return node

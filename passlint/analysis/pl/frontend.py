@@ -1,0 +1,499 @@
+"""Python ``ast`` -> the pl model (programs, kernels, params, symbols, call sites).
+
+The text is parsed, never imported, compiled to bytecode or executed.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from passlint.analysis.pl.model import (
+    Assignment,
+    CallSite,
+    Direction,
+    Dynamic,
+    Function,
+    ImportRef,
+    Module,
+    ModuleRef,
+    Param,
+    Program,
+    Scope,
+    SyntaxProblem,
+    TensorAnnotation,
+    TensorView,
+)
+from passlint.analysis.pl.positions import Positions
+from passlint.analysis.source import SourceText
+
+PL = "pypto.language"
+PLD = "pypto.language.distributed"
+TENSOR_TYPES = frozenset({"Tensor", "DistributedTensor"})
+
+_Def = ast.FunctionDef | ast.AsyncFunctionDef
+_SCOPE_BARRIERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def parse_text(path: str, text: str) -> ast.Module | SyntaxProblem:
+    """Parse ``text`` with ``ast`` or describe the syntax error (character columns)."""
+    try:
+        return ast.parse(text, filename=path, type_comments=False)
+    except SyntaxError as error:
+        return _syntax_problem(text, error)
+    except (ValueError, RecursionError, MemoryError) as error:
+        return SyntaxProblem(f"cannot parse the file: {error}", (0, min(len(text), 1)))
+
+
+def _syntax_problem(text: str, error: SyntaxError) -> SyntaxProblem:
+    source = SourceText(text)
+    from passlint.analysis.findings import Position
+
+    line = max((error.lineno or 1) - 1, 0)
+    column = max((error.offset or 1) - 1, 0)
+    start = source.offset(Position(line, column))
+    end = start
+    if error.end_lineno is not None and error.end_offset is not None and error.end_offset > 0:
+        end = source.offset(Position(error.end_lineno - 1, error.end_offset - 1))
+    if end <= start:
+        end = min(start + 1, len(text))
+        if end == start and start > 0:  # at the very end: underline the last character
+            start -= 1
+    return SyntaxProblem(error.msg or "invalid syntax", (start, end))
+
+
+def collect_aliases(tree: ast.Module) -> tuple[dict[str, str], bool]:
+    """Local names of pypto imports -> dotted paths, and whether pypto.language is imported."""
+    aliases: dict[str, str] = {}
+    is_pl = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name != "pypto" and not alias.name.startswith("pypto."):
+                    continue
+                if alias.name == PL or alias.name.startswith(PL + "."):
+                    is_pl = True
+                if alias.asname:
+                    aliases[alias.asname] = alias.name
+                else:
+                    aliases["pypto"] = "pypto"
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            module = node.module
+            if module != "pypto" and not module.startswith("pypto."):
+                continue
+            for alias in node.names:
+                full = f"{module}.{alias.name}"
+                if full == PL or full.startswith(PL + ".") or module.startswith(PL):
+                    is_pl = True
+                if alias.name != "*":
+                    aliases[alias.asname or alias.name] = full
+    return aliases, is_pl
+
+
+def canonical(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    """``pl.tensor.view`` -> ``pypto.language.tensor.view`` (None for non-pypto names)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in aliases:
+        return None
+    parts.append(aliases[node.id])
+    return ".".join(reversed(parts))
+
+
+def pl_name(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    """The name below ``pypto.language`` / ``pypto.language.distributed`` (``tensor.view``)."""
+    full = canonical(node, aliases)
+    if full is None:
+        return None
+    for prefix in (PLD + ".", PL + "."):
+        if full.startswith(prefix):
+            return full[len(prefix) :]
+    return None
+
+
+def build_module(path: str, text: str, tree: ast.Module) -> Module | None:
+    """The model of a parsed text, or None when it does not import pypto.language."""
+    aliases, is_pl = collect_aliases(tree)
+    if not is_pl:
+        return None
+    return _Builder(path, text, tree, aliases).build()
+
+
+class _Builder:
+    def __init__(self, path: str, text: str, tree: ast.Module, aliases: dict[str, str]) -> None:
+        self.path = path
+        self.text = text
+        self.tree = tree
+        self.aliases = aliases
+        self.pos = Positions(SourceText(text))
+        self.functions: list[Function] = []
+
+    def build(self) -> Module:
+        module = Module(self.path, self.text, self.tree, self.aliases, Scope())
+        for stmt in _flat_statements(self.tree.body):
+            self._scope_statement(module.scope, stmt)
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                function = self._function(stmt, program=None, parent=None, in_class=False)
+                module.scope.functions[stmt.name] = function
+            elif isinstance(stmt, ast.ClassDef) and self._is_program(stmt):
+                program = Program(stmt.name, stmt)
+                for item in _flat_statements(stmt.body):
+                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                        method = self._function(item, stmt.name, None, in_class=True)
+                        program.methods[item.name] = method
+                module.programs.append(program)
+        module.functions = self.functions
+        return module
+
+    # -- scopes ----------------------------------------------------------------------------
+
+    def _scope_statement(self, scope: Scope, stmt: ast.stmt) -> None:
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                self._bind_target(scope, target, stmt.value, stmt)
+        elif isinstance(stmt, ast.AnnAssign):
+            self._bind_target(scope, stmt.target, stmt.value, stmt)
+        elif isinstance(stmt, ast.AugAssign):
+            self._bind_target(scope, stmt.target, None, stmt)
+        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            scope.defined.add(stmt.name)
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                local = alias.asname or alias.name.split(".")[0]
+                scope.defined.add(local)
+                if not alias.name.startswith("pypto"):
+                    scope.modules[local] = ModuleRef(alias.name if alias.asname else local, 0)
+        elif isinstance(stmt, ast.ImportFrom):
+            for alias in stmt.names:
+                if alias.name == "*":
+                    scope.star_import = True
+                    continue
+                local = alias.asname or alias.name
+                scope.defined.add(local)
+                if (stmt.module or "").startswith("pypto") and stmt.level == 0:
+                    continue
+                scope.imports[local] = ImportRef(
+                    stmt.module or "", alias.name, stmt.level, self.pos.span(stmt)
+                )
+        for bound in _loop_targets(stmt):
+            for name in _names_in_target(bound):
+                scope.defined.add(name)
+
+    def _bind_target(
+        self, scope: Scope, target: ast.expr, value: ast.expr | None, stmt: ast.stmt
+    ) -> None:
+        if not isinstance(target, ast.Name):
+            for name in _names_in_target(target):
+                scope.defined.add(name)
+            return
+        name = target.id
+        scope.defined.add(name)
+        scope.dynamics.pop(name, None)
+        scope.ints.pop(name, None)
+        scope.views.pop(name, None)
+        if value is None:
+            return
+        integer = _int_value(value)
+        if integer is not None:
+            scope.ints[name] = integer
+        elif isinstance(value, ast.Call):
+            called = pl_name(value.func, self.aliases)
+            if called == "dynamic":
+                symbol = _dynamic_symbol(value)
+                if symbol is not None:
+                    scope.dynamics[name] = Dynamic(self.path, name, symbol, self.pos.span(stmt))
+            elif called == "TensorView":
+                scope.views[name] = value
+
+    # -- functions -------------------------------------------------------------------------
+
+    def _is_program(self, node: ast.ClassDef) -> bool:
+        for decorator in node.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if pl_name(target, self.aliases) == "program":
+                return True
+        return False
+
+    def _function(
+        self, node: _Def, program: str | None, parent: Function | None, in_class: bool
+    ) -> Function:
+        func_type, decorated, is_jit = self._decorators(node)
+        function = Function(node.name, node, func_type, is_jit, program, parent)
+        function.decorated = decorated
+        self.functions.append(function)
+        self._params(function, in_class)
+        self._body(function)
+        return function
+
+    def _decorators(self, node: _Def) -> tuple[str, bool, bool]:
+        func_type, decorated, is_jit = "Opaque", False, False
+        for decorator in node.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            name = pl_name(target, self.aliases) or ""
+            if name == "jit" or name.startswith("jit."):
+                is_jit = True
+            elif name == "function":
+                decorated = True
+                if isinstance(decorator, ast.Call):
+                    func_type = self._function_type(decorator)
+        return func_type, decorated, is_jit
+
+    def _function_type(self, decorator: ast.Call) -> str:
+        for keyword in decorator.keywords:
+            if keyword.arg == "type":
+                name = pl_name(keyword.value, self.aliases) or ""
+                if name.startswith("FunctionType."):
+                    return name[len("FunctionType.") :]
+                return "Unknown"
+        return "Opaque"
+
+    def _params(self, function: Function, in_class: bool) -> None:
+        args = function.node.args
+        ordered = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        if in_class and ordered and ordered[0].annotation is None:
+            function.has_self = True
+            ordered = ordered[1:]
+        for index, arg in enumerate(ordered):
+            function.params.append(self._param(arg, index))
+
+    def _param(self, arg: ast.arg, index: int) -> Param:
+        annotation = arg.annotation
+        span = self.pos.span(arg)
+        if annotation is None:
+            return Param(arg.arg, index, arg, span, "other", "in", None, None, frozenset())
+        reads = frozenset(n.id for n in ast.walk(annotation) if isinstance(n, ast.Name))
+        direction: Direction = "in"
+        inner = annotation
+        if isinstance(inner, ast.Subscript):
+            wrapper = pl_name(inner.value, self.aliases)
+            if wrapper in ("Out", "InOut"):
+                direction = "out" if wrapper == "Out" else "inout"
+                inner = inner.slice
+        tensor = self.tensor_annotation(inner)
+        if tensor is not None:
+            return Param(arg.arg, index, arg, span, "tensor", direction, tensor, None, reads)
+        if isinstance(inner, ast.Subscript) and pl_name(inner.value, self.aliases) == "Scalar":
+            dtype = inner.slice
+            return Param(arg.arg, index, arg, span, "scalar", direction, None, dtype, reads)
+        return Param(arg.arg, index, arg, span, "other", direction, None, None, reads)
+
+    def tensor_annotation(self, node: ast.expr) -> TensorAnnotation | None:
+        if not isinstance(node, ast.Subscript):
+            return None
+        if pl_name(node.value, self.aliases) not in TENSOR_TYPES:
+            return None
+        items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        shape = _entries(items[0]) if items else None
+        dtype = items[1] if len(items) > 1 else None
+        view: TensorView | None = None
+        view_ref: ast.expr | None = None
+        for item in items[2:]:
+            if isinstance(item, ast.Call) and pl_name(item.func, self.aliases) == "TensorView":
+                view, view_ref = tensor_view(item), item
+                break
+            if isinstance(item, ast.Name | ast.Attribute) and pl_name(item, self.aliases) is None:
+                view_ref = item
+                break
+        return TensorAnnotation(node, shape, dtype, view, view_ref)
+
+    # -- bodies ----------------------------------------------------------------------------
+
+    def _body(self, function: Function) -> None:
+        for stmt in _flat_statements(function.node.body):
+            self._scope_statement(function.scope, stmt)
+            self._assignments(function, stmt)
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                nested = self._function(stmt, None, function, in_class=False)
+                function.scope.functions[stmt.name] = nested
+        for call in _calls_in(function.node.body):
+            site = self._call_site(function, call)
+            if site is not None:
+                function.calls.append(site)
+
+    def _assignments(self, function: Function, stmt: ast.stmt) -> None:
+        start, end = self.pos.span(stmt)
+        records = function.assignments
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    records.append(Assignment(target.id, stmt.value, start, end))
+                else:
+                    records.extend(
+                        Assignment(n, None, start, end) for n in _names_in_target(target)
+                    )
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            if stmt.value is not None:
+                records.append(Assignment(stmt.target.id, stmt.value, start, end))
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            records.append(Assignment(stmt.target.id, None, start, end))
+        for bound in _loop_targets(stmt):
+            bound_end = self.pos.end(bound)
+            records.extend(Assignment(n, None, start, bound_end) for n in _names_in_target(bound))
+        for node in _walrus_in(stmt):
+            if isinstance(node.target, ast.Name):
+                records.append(Assignment(node.target.id, None, start, self.pos.end(node)))
+
+    def _call_site(self, caller: Function, call: ast.Call) -> CallSite | None:
+        called = pl_name(call.func, self.aliases)
+        args = list(call.args)
+        form: str = "call"
+        if called in ("submit", "spmd_submit"):
+            if not args or isinstance(args[0], ast.Starred):
+                return None
+            form = called
+            target: ast.expr = args.pop(0)
+        elif called is not None or canonical(call.func, self.aliases) is not None:
+            return None
+        else:
+            target = call.func
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            kind = "self" if target.value.id == "self" else "module"
+            alias: str | None = None if kind == "self" else target.value.id
+            name = target.attr
+        elif isinstance(target, ast.Name):
+            kind, alias, name = "name", None, target.id
+        else:
+            return None
+        unwrapped = tuple(self._unwrap(arg) for arg in args)
+        keywords = {k.arg: self._unwrap(k.value) for k in call.keywords if k.arg is not None}
+        starred = any(isinstance(a, ast.Starred) for a in args) or any(
+            k.arg is None for k in call.keywords
+        )
+        firsts = [self.pos.start(a) for a in args] + [self.pos.start(k) for k in call.keywords]
+        insert_at = min(firsts) if firsts else -1
+        return CallSite(
+            call,
+            self.pos.span(call),
+            form,  # type: ignore[arg-type]
+            kind,  # type: ignore[arg-type]
+            name,
+            alias,
+            unwrapped,
+            keywords,
+            starred,
+            insert_at,
+            caller,
+        )
+
+    def _unwrap(self, node: ast.expr) -> ast.expr:
+        while (
+            isinstance(node, ast.Call)
+            and len(node.args) == 1
+            and pl_name(node.func, self.aliases) == "no_dep"
+        ):
+            node = node.args[0]
+        return node
+
+
+def tensor_view(node: ast.Call) -> TensorView:
+    """The parts of a ``pl.TensorView(...)`` call (keywords only)."""
+    valid: tuple[ast.expr, ...] | None = None
+    stride: tuple[ast.expr, ...] | None = None
+    layout: ast.expr | None = None
+    for keyword in node.keywords:
+        if keyword.arg == "valid_shape":
+            valid = _entries(keyword.value)
+        elif keyword.arg == "stride":
+            stride = _entries(keyword.value)
+        elif keyword.arg == "layout":
+            layout = keyword.value
+    return TensorView(node, valid, stride, layout)
+
+
+def _entries(node: ast.expr) -> tuple[ast.expr, ...] | None:
+    if isinstance(node, ast.List | ast.Tuple):
+        return tuple(node.elts)
+    return None
+
+
+def _int_value(node: ast.expr) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int_value(node.operand)
+        return None if inner is None else -inner
+    return None
+
+
+def _dynamic_symbol(call: ast.Call) -> str | None:
+    if call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+        return call.args[0].value
+    for keyword in call.keywords:
+        if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
+            value = keyword.value.value
+            return value if isinstance(value, str) else None
+    return None
+
+
+def _names_in_target(target: ast.AST) -> Iterator[str]:
+    for node in ast.walk(target):
+        if isinstance(node, ast.Name):
+            yield node.id
+
+
+def _loop_targets(stmt: ast.stmt) -> list[ast.AST]:
+    if isinstance(stmt, ast.For | ast.AsyncFor):
+        return [stmt.target]
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        return [item.optional_vars for item in stmt.items if item.optional_vars is not None]
+    return []
+
+
+def _walrus_in(stmt: ast.stmt) -> Iterator[ast.NamedExpr]:
+    for node in _shallow_nodes(stmt):
+        if isinstance(node, ast.NamedExpr):
+            yield node
+
+
+def _flat_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Statements of a block in source order, entering compound statements (not defs)."""
+    stack: list[Iterator[ast.stmt]] = [iter(body)]
+    while stack:
+        stmt = next(stack[-1], None)
+        if stmt is None:
+            stack.pop()
+            continue
+        yield stmt
+        if isinstance(stmt, _SCOPE_BARRIERS):
+            continue
+        blocks: list[list[ast.stmt]] = []
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, name, None)
+            if isinstance(block, list):
+                blocks.append(block)
+        for handler in getattr(stmt, "handlers", ()):
+            blocks.append(handler.body)
+        for case in getattr(stmt, "cases", ()):
+            blocks.append(case.body)
+        for block in reversed(blocks):
+            stack.append(iter(block))
+
+
+def _shallow_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
+    """The expression nodes of one statement itself (not of its nested blocks or defs)."""
+    stack: list[ast.AST] = []
+    for name, value in ast.iter_fields(stmt):
+        if name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            continue
+        if isinstance(value, ast.AST):
+            stack.append(value)
+        elif isinstance(value, list):
+            stack.extend(v for v in value if isinstance(v, ast.AST))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, _SCOPE_BARRIERS):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _calls_in(body: list[ast.stmt]) -> list[ast.Call]:
+    calls: list[ast.Call] = []
+    for stmt in _flat_statements(body):
+        if isinstance(stmt, _SCOPE_BARRIERS):
+            continue
+        calls.extend(node for node in _shallow_nodes(stmt) if isinstance(node, ast.Call))
+    calls.sort(key=lambda c: (c.lineno, c.col_offset))
+    return calls

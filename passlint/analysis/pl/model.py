@@ -1,0 +1,177 @@
+"""The data model of a pl source: programs, functions, params, symbols, scopes, call sites.
+
+Everything refers back to ``ast`` nodes of the analysed text and to character offsets in it
+(``Span`` = (start, end)); nothing here is executed.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Literal
+
+Span = tuple[int, int]
+ParamKind = Literal["tensor", "scalar", "other"]
+Direction = Literal["in", "out", "inout"]
+CallForm = Literal["call", "submit", "spmd_submit"]
+TargetKind = Literal["self", "name", "module"]
+
+DEVICE_KERNEL_TYPES = frozenset({"InCore", "AIC", "AIV", "Spmd"})
+
+
+@dataclass(frozen=True)
+class Dynamic:
+    """``NAME = pl.dynamic("SYMBOL")``: a symbolic dimension, by Python name and string."""
+
+    path: str
+    name: str
+    symbol: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class ImportRef:
+    """``from MODULE import NAME as local`` (``level`` counts leading dots)."""
+
+    module: str
+    name: str
+    level: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class ModuleRef:
+    """``import MODULE as local`` of a (possibly workspace) module."""
+
+    module: str
+    level: int
+
+
+@dataclass
+class Scope:
+    """Names a module or a function body defines, as far as the pass cares about them."""
+
+    dynamics: dict[str, Dynamic] = field(default_factory=dict)
+    ints: dict[str, int] = field(default_factory=dict)
+    views: dict[str, ast.Call] = field(default_factory=dict)
+    functions: dict[str, Function] = field(default_factory=dict)
+    imports: dict[str, ImportRef] = field(default_factory=dict)
+    modules: dict[str, ModuleRef] = field(default_factory=dict)
+    defined: set[str] = field(default_factory=set)
+    star_import: bool = False
+
+
+@dataclass(frozen=True)
+class TensorView:
+    """A ``pl.TensorView(...)`` call: its valid_shape entries (None when absent)."""
+
+    node: ast.Call
+    valid_shape: tuple[ast.expr, ...] | None
+    stride: tuple[ast.expr, ...] | None
+    layout: ast.expr | None
+
+
+@dataclass(frozen=True)
+class TensorAnnotation:
+    """``pl.Tensor[[shape], dtype, view?]`` (or ``pld.DistributedTensor[...]``)."""
+
+    node: ast.expr
+    shape: tuple[ast.expr, ...] | None
+    dtype: ast.expr | None
+    view: TensorView | None
+    view_ref: ast.expr | None
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    index: int
+    node: ast.arg
+    span: Span
+    kind: ParamKind
+    direction: Direction
+    tensor: TensorAnnotation | None
+    dtype: ast.expr | None
+    reads: frozenset[str]
+
+
+@dataclass
+class Assignment:
+    """``name = value`` in a function body (value None when it is not a simple binding)."""
+
+    name: str
+    value: ast.expr | None
+    start: int
+    end: int
+
+
+@dataclass
+class CallSite:
+    """A call that may launch a kernel: ``self.k(...)``, ``k(...)``, ``pl.submit(self.k, ...)``."""
+
+    node: ast.Call
+    span: Span
+    form: CallForm
+    target_kind: TargetKind
+    target_name: str
+    module_alias: str | None
+    args: tuple[ast.expr, ...]
+    keywords: dict[str, ast.expr]
+    starred: bool
+    insert_at: int
+    caller: Function
+
+
+@dataclass
+class Function:
+    name: str
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    func_type: str
+    is_jit: bool
+    program: str | None
+    parent: Function | None
+    params: list[Param] = field(default_factory=list)
+    has_self: bool = False
+    calls: list[CallSite] = field(default_factory=list)
+    assignments: list[Assignment] = field(default_factory=list)
+    scope: Scope = field(default_factory=Scope)
+    decorated: bool = False
+
+    @property
+    def is_device_kernel(self) -> bool:
+        return self.decorated and not self.is_jit and self.func_type in DEVICE_KERNEL_TYPES
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+@dataclass
+class Program:
+    name: str
+    node: ast.ClassDef
+    methods: dict[str, Function] = field(default_factory=dict)
+
+
+@dataclass
+class Module:
+    """One analysed pl source."""
+
+    path: str
+    text: str
+    tree: ast.Module
+    aliases: dict[str, str]
+    scope: Scope
+    programs: list[Program] = field(default_factory=list)
+    functions: list[Function] = field(default_factory=list)
+
+    @property
+    def kernels(self) -> list[Function]:
+        return [f for f in self.functions if f.is_device_kernel]
+
+
+@dataclass(frozen=True)
+class SyntaxProblem:
+    """Why a text is not valid Python: message and the character span to underline."""
+
+    message: str
+    span: Span

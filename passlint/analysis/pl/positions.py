@@ -1,0 +1,46 @@
+"""Map ``ast`` node positions (1-based lines, UTF-8 byte columns) to character offsets."""
+
+from __future__ import annotations
+
+import ast
+
+from passlint.analysis.source import SourceText
+
+
+class Positions:
+    """Character offsets of ``ast`` nodes in one text; non-ASCII lines are decoded lazily."""
+
+    def __init__(self, source: SourceText) -> None:
+        self.source = source
+        self._starts = source.line_starts
+        self._ascii: dict[int, bool] = {}
+
+    def offset(self, lineno: int, col_offset: int) -> int:
+        """The character offset of (1-based line, UTF-8 byte column)."""
+        line = min(max(lineno - 1, 0), len(self._starts) - 1)
+        start = self._starts[line]
+        is_ascii = self._ascii.get(line)
+        if is_ascii is None:
+            is_ascii = self.source.line_text(line).isascii()
+            self._ascii[line] = is_ascii
+        if is_ascii:
+            return start + col_offset
+        encoded = self.source.line_text(line).encode("utf-8")
+        return start + len(encoded[:col_offset].decode("utf-8", errors="replace"))
+
+    def start(self, node: ast.AST) -> int:
+        return self.offset(getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
+
+    def end(self, node: ast.AST) -> int:
+        end_line = getattr(node, "end_lineno", None)
+        end_col = getattr(node, "end_col_offset", None)
+        if end_line is None or end_col is None:
+            return self.start(node)
+        return self.offset(end_line, end_col)
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        return self.start(node), self.end(node)
+
+    def segment(self, node: ast.AST) -> str:
+        start, end = self.span(node)
+        return self.source.text[start:end]
