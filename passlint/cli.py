@@ -40,6 +40,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--pipeline", choices=PIPELINES, default="auto")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
 
+    legalize = commands.add_parser("legalize", help="print the module after the pass")
+    legalize.add_argument("file")
+    legalize.add_argument("--pipeline", choices=PIPELINES, default="auto")
+
+    serve = commands.add_parser("serve", help="start the language server", add_help=False)
+    serve.add_argument("server_args", nargs=argparse.REMAINDER)
+
     commands.add_parser("rules", help="list the rule catalog")
     explain = commands.add_parser("rule", help="explain one rule")
     explain.add_argument("code")
@@ -57,6 +64,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR if exit_.code not in (0, None) else EXIT_CLEAN
     if args.command == "check":
         return _check(args)
+    if args.command == "legalize":
+        return _legalize(args)
+    if args.command == "serve":
+        from passlint.server.app import run
+
+        return run(args.server_args)
     if args.command == "rules":
         for rule in RULES.values():
             default = " (opt-in)" if rule.opt_in else ""
@@ -110,6 +123,18 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     if findings and not args.exit_zero:
         return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _legalize(args: argparse.Namespace) -> int:
+    from passlint.passes.tensorizer_apply import legalize_text
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"passlint: cannot read {args.file}: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    sys.stdout.write(legalize_text(text, args.pipeline))
     return EXIT_CLEAN
 
 

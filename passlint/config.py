@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 from passlint.analysis.findings import Severity
 from passlint.analysis.rules import RULES, default_selected
 
 Pipeline = Literal["auto", "mhlo", "stablehlo"]
 PIPELINES: tuple[Pipeline, ...] = ("auto", "mhlo", "stablehlo")
+
+
+DEFAULT_EXCLUDE = (".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", "build")
 
 
 class ConfigError(ValueError):
@@ -29,6 +35,9 @@ class Settings:
     ignore: tuple[str, ...] = ()
     severity: dict[str, Severity] = field(default_factory=dict)
     pipeline: Pipeline = "auto"
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    max_file_size: int = 64 * 1024 * 1024
 
     def __post_init__(self) -> None:
         for prefix in (*(self.select or ()), *self.extend_select, *self.ignore, *self.severity):
@@ -55,3 +64,112 @@ class Settings:
 def _longest_match(code: str, prefixes: tuple[str, ...]) -> int:
     """Length of the longest prefix in ``prefixes`` that ``code`` starts with, else -1."""
     return max((len(prefix) for prefix in prefixes if code.startswith(prefix)), default=-1)
+
+
+_KEYS = {
+    "select",
+    "extend-select",
+    "ignore",
+    "severity",
+    "pipeline",
+    "exclude",
+    "extend-exclude",
+    "max-file-size",
+}
+
+
+def settings_from_mapping(mapping: Mapping[str, Any], origin: str = "settings") -> Settings:
+    """Settings from a ``[tool.passlint]`` table or the LSP ``passlint`` section.
+
+    Keys may be spelled with dashes or underscores (``extend-select`` / ``extend_select``);
+    unknown keys, codes, severities and pipelines raise ConfigError naming ``origin``.
+    """
+    table = {str(key).replace("_", "-"): value for key, value in mapping.items()}
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise ConfigError(
+            f"{origin}: unknown key{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join(repr(k) for k in unknown)}"
+        )
+    try:
+        severity = {
+            str(code).upper(): Severity.parse(str(level))
+            for code, level in _table(table.get("severity", {}), "severity").items()
+        }
+        select = table.get("select")
+        return Settings(
+            select=None if select is None else _codes(select, "select"),
+            extend_select=_codes(table.get("extend-select", ()), "extend-select"),
+            ignore=_codes(table.get("ignore", ()), "ignore"),
+            severity=severity,
+            pipeline=str(table.get("pipeline", "auto")),  # type: ignore[arg-type]
+            exclude=_strings(table.get("exclude", DEFAULT_EXCLUDE), "exclude"),
+            extend_exclude=_strings(table.get("extend-exclude", ()), "extend-exclude"),
+            max_file_size=_size(table.get("max-file-size", 64 * 1024 * 1024)),
+        )
+    except (ConfigError, ValueError) as error:
+        raise ConfigError(f"{origin}: {error}") from None
+
+
+def _table(value: Any, key: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{key!r} must be a table of CODE = severity")
+    return value
+
+
+def _strings(value: Any, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{key!r} must be a list of strings")
+    return tuple(value)
+
+
+def _codes(value: Any, key: str) -> tuple[str, ...]:
+    return tuple(code.strip().upper() for code in _strings(value, key) if code.strip())
+
+
+def _size(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ConfigError("'max-file-size' must be a positive number of bytes")
+    return value
+
+
+def find_config_file(start: str | Path) -> Path | None:
+    """The nearest ``passlint.toml``, or ``pyproject.toml`` with a ``[tool.passlint]`` table,
+    in ``start`` (a folder or a file's folder) or its parents."""
+    folder = Path(start).resolve()
+    if not folder.is_dir():
+        folder = folder.parent
+    for candidate in (folder, *folder.parents):
+        own = candidate / "passlint.toml"
+        if own.is_file():
+            return own
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file() and "passlint" in _read_toml(pyproject).get("tool", {}):
+            return pyproject
+    return None
+
+
+def load_config_file(path: str | Path) -> Settings:
+    """Settings from a passlint.toml (top-level keys) or pyproject.toml ([tool.passlint])."""
+    path = Path(path)
+    data = _read_toml(path, strict=True)
+    table = data if path.name == "passlint.toml" else data.get("tool", {}).get("passlint", {})
+    return settings_from_mapping(table, str(path))
+
+
+def load_settings(start: str | Path) -> Settings:
+    """Settings of the project around ``start`` (defaults when there is no configuration)."""
+    found = find_config_file(start)
+    return Settings() if found is None else load_config_file(found)
+
+
+def _read_toml(path: Path, strict: bool = False) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        if strict:
+            raise ConfigError(f"{path}: {error}") from None
+        return {}

@@ -1,0 +1,1 @@
+"""The language server: turns Findings into LSP types and schedules the analysis."""
