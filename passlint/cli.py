@@ -44,8 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     legalize.add_argument("file")
     legalize.add_argument("--pipeline", choices=PIPELINES, default="auto")
 
-    serve = commands.add_parser("serve", help="start the language server", add_help=False)
-    serve.add_argument("server_args", nargs=argparse.REMAINDER)
+    commands.add_parser("serve", help="start the language server (see `passlint serve -h`)")
 
     commands.add_parser("rules", help="list the rule catalog")
     explain = commands.add_parser("rule", help="explain one rule")
@@ -57,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["--check"]:
         args_list[0] = "check"
+    if args_list[:1] == ["serve"]:
+        from passlint.server.app import run
+
+        return run(args_list[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(args_list)
@@ -66,10 +69,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _check(args)
     if args.command == "legalize":
         return _legalize(args)
-    if args.command == "serve":
-        from passlint.server.app import run
-
-        return run(args.server_args)
     if args.command == "rules":
         for rule in RULES.values():
             default = " (opt-in)" if rule.opt_in else ""

@@ -203,10 +203,19 @@ class _Builder:
         symbols: list[int] = []
         words: list[int] = []
         self._sequence(items, defines=True)
+        previous: Tree[Token] | Token | None = None
         for child in items:
+            after_equal = (
+                isinstance(previous, Tree)
+                and previous.data == "atom"
+                and self.kinds[_index(previous)] == "EQUAL"
+            )
+            previous = child
             if isinstance(child, Token):
                 continue
-            if child.data == "dictionary":
+            if child.data == "dictionary" and after_equal:
+                pass  # a custom group's value (`window = {...}`), not the attribute dictionary
+            elif child.data == "dictionary":
                 groups.append(("dict", (_index(child), _last_index(child))))
                 entries.extend(self._entries(child, len(groups) - 1))
             elif child.data == "angle" and _is_properties(child):
@@ -219,7 +228,7 @@ class _Builder:
                 kind = self.kinds[index]
                 if kind == "COLON" and colon < 0:
                     colon = index
-                elif kind == "ARROW" and arrow < 0:
+                elif kind == "ARROW" and arrow < 0 and colon >= 0:
                     arrow = index
                 elif kind == "SYMBOL":
                     symbols.append(index)

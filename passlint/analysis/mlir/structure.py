@@ -20,6 +20,11 @@ _CONTINUATION_WORDS = frozenset(
     ("cond", "do", "reducer", "attributes", "loc", "applies", "across", "init", "else", "then")
 )
 _DICT_KEY_FOLLOWERS = frozenset(("EQUAL", "COMMA", "RBRACE"))
+_RESULT_KINDS = frozenset(("VALUE_ID", "COLON", "INT", "COMMA", "EQUAL"))
+# Deeper nesting is reported as E001 instead of being followed: the builder, the resolver and
+# the statement parser walk regions and brackets recursively, and real IR nests a few levels.
+MAX_REGION_DEPTH = 100
+MAX_BRACKET_DEPTH = 128
 _SPELLING = {
     "LPAR": "'('",
     "RPAR": "')'",
@@ -75,6 +80,7 @@ class _Scanner:
         self.text = text
         self.toks = toks
         self.pos = 0
+        self.depth = 0  # regions open around the statement being scanned
         self.errors: list[StructureError] = []
 
     # -- helpers -------------------------------------------------------------------------
@@ -108,6 +114,18 @@ class _Scanner:
             if kind == "STRING":
                 return after < len(toks) and toks[after].kind == "LPAR"
             return not same_line or after >= len(toks) or toks[after].kind != "NL"
+        return False
+
+    @staticmethod
+    def _is_generic(out: list[Tok]) -> bool:
+        """Is the statement cut so far (``out``) a generic op (``"name"(...)``)?
+
+        A generic op's regions are always inside ``( )``, so a ``{`` at its top level is its
+        attribute dictionary, even when the next line starts with a bare word (a unit attribute).
+        """
+        for tok in out:
+            if tok.kind not in _RESULT_KINDS:
+                return tok.kind == "STRING"
         return False
 
     def _continues(self, index: int) -> bool:
@@ -195,19 +213,15 @@ class _Scanner:
         regions: list[RegionSyntax] = []
         stack: list[int] = []  # indices (into toks) of open brackets
         is_label = toks[self.pos].kind == "CARET_ID"
-        errors_before = len(self.errors)
+        broken = False  # errors in the statement's own tokens (not in its regions)
         while self.pos < len(toks):
             tok = toks[self.pos]
             kind = tok.kind
             if kind == "NL":
                 if stack:
                     nxt = self._peek_significant(self.pos)
-                    if (
-                        nxt < len(toks)
-                        and self._starts_statement(nxt)
-                        and toks[stack[-1]].kind != "LBRACE"
-                    ):
-                        self._unclosed(stack)
+                    if nxt < len(toks) and self._starts_statement(nxt):
+                        broken |= self._unclosed(stack)
                         break
                     self.pos += 1
                     continue
@@ -218,9 +232,13 @@ class _Scanner:
                 break
             if kind == "RBRACE" and (not stack or toks[stack[-1]].kind != "LBRACE"):
                 if stack:
-                    self._unclosed(stack)
+                    broken |= self._unclosed(stack)
                 break  # closes the enclosing region: leave it for the region scanner
-            if kind == "LBRACE" and self._is_region_brace(self.pos):
+            if (
+                kind == "LBRACE"
+                and (stack or not self._is_generic(out))
+                and self._is_region_brace(self.pos)
+            ):
                 regions.append(self._scan_region())
                 region = regions[-1]
                 out.append(Tok("REGION", region.start, region.end))
@@ -230,6 +248,16 @@ class _Scanner:
             self.pos += 1
             if kind in _OPENERS:
                 stack.append(self.pos - 1)
+                if len(stack) == MAX_BRACKET_DEPTH + 1:
+                    broken = True
+                    self.errors.append(
+                        StructureError(
+                            tok.start,
+                            tok.end,
+                            f"nesting too deep: more than {MAX_BRACKET_DEPTH} brackets "
+                            "open in one statement",
+                        )
+                    )
             elif kind in _CLOSERS:
                 if stack and _OPENERS[toks[stack[-1]].kind] == kind:
                     stack.pop()
@@ -237,6 +265,7 @@ class _Scanner:
                     expected = (
                         f", expected {_SPELLING[_OPENERS[toks[stack[-1]].kind]]}" if stack else ""
                     )
+                    broken = True
                     self.errors.append(
                         StructureError(
                             tok.start,
@@ -249,22 +278,24 @@ class _Scanner:
             if is_label and kind == "COLON" and not stack:
                 break
         if stack and self.pos >= len(toks):
-            self._unclosed(stack)
+            broken |= self._unclosed(stack)
         if not out:
             return None
-        return StatementSyntax(
-            out,
-            regions,
-            broken=len(self.errors) > errors_before
-            and any(e.start >= out[0].start for e in self.errors[errors_before:]),
-        )
+        return StatementSyntax(out, regions, broken=broken)
 
-    def _unclosed(self, stack: list[int]) -> None:
-        """Report the innermost bracket left open where the statement is cut."""
+    def _unclosed(self, stack: list[int]) -> bool:
+        """Report the innermost bracket left open where the statement is cut.
+
+        Not when an unterminated string ends the statement: its error says it all (the
+        brackets it swallowed are its consequence). True when the statement is broken.
+        """
         opener = self.toks[stack[-1]]
         last = self.pos - 1
         while last > 0 and self.toks[last].kind == "NL":
             last -= 1
+        stack.clear()
+        if last >= 0 and self.toks[last].kind == "BAD_STRING":
+            return False
         where = self.toks[last].end if last >= 0 else 0
         closer = _SPELLING[_OPENERS[opener.kind]]
         cut = "end of file" if self.pos >= len(self.toks) else "end of statement"
@@ -277,12 +308,25 @@ class _Scanner:
                 (opener.start, opener.end),
             )
         )
-        stack.clear()
+        return True
 
     def _scan_region(self) -> RegionSyntax:
         opener = self.toks[self.pos]
         self.pos += 1
-        statements = self.scan_body(closing=True)
+        if self.depth >= MAX_REGION_DEPTH:
+            self.errors.append(
+                StructureError(
+                    opener.start,
+                    opener.end,
+                    f"nesting too deep: more than {MAX_REGION_DEPTH} nested regions",
+                )
+            )
+            statements: list[StatementSyntax] = []
+            self._skip_to_closing_brace()
+        else:
+            self.depth += 1
+            statements = self.scan_body(closing=True)
+            self.depth -= 1
         if self.pos < len(self.toks):
             end = self.toks[self.pos].end
             self.pos += 1
@@ -297,6 +341,20 @@ class _Scanner:
                 )
             )
         return RegionSyntax(opener.start, end, statements)
+
+    def _skip_to_closing_brace(self) -> None:
+        """Move to the ``}`` matching an already consumed ``{`` (or to the end), flatly."""
+        toks = self.toks
+        depth = 1
+        while self.pos < len(toks):
+            kind = toks[self.pos].kind
+            if kind == "LBRACE":
+                depth += 1
+            elif kind == "RBRACE":
+                depth -= 1
+                if depth == 0:
+                    return
+            self.pos += 1
 
 
 def scan(text: str, toks: list[Tok]) -> tuple[list[StatementSyntax], list[StructureError]]:
