@@ -260,13 +260,18 @@ def _fallback(text: str, toks: list[Tok]) -> Template:
 
 def _resolve(operations: list[Operation], outer: dict[str, Value]) -> None:
     """Link every use to its definition: one scope per region, nested scopes see outer
-    values, isolated ops (func.func, module) start afresh; sibling regions reuse names."""
-    scope = dict(outer)
+    values, isolated ops (func.func, module) start afresh; sibling regions reuse names.
+
+    A region's own definitions shadow the outer ones of the same name (an outer value
+    defined after the region, as MLIR allows); within one region the first definition wins.
+    """
+    own: dict[str, Value] = {}
     for op in operations:
         for result in op.results:
-            scope.setdefault(result.name, result)
+            own.setdefault(result.name, result)
             if result.name.endswith("#0"):
-                scope.setdefault(result.group_name, result)
+                own.setdefault(result.group_name, result)
+    scope = {**outer, **own}
     for op in operations:
         for use in op.operands:
             value = scope.get(use.name)

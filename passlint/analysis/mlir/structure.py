@@ -107,6 +107,9 @@ class _Scanner:
         kind = toks[nxt].kind
         if kind in ("VALUE_ID", "CARET_ID"):
             return True
+        if kind == "RBRACE":
+            # `{}` is an empty dictionary; an empty region is printed across lines (`{\n}`).
+            return not same_line
         if kind in ("BARE_ID", "STRING"):
             after = nxt + 1
             if after < len(toks) and toks[after].kind in _DICT_KEY_FOLLOWERS:
