@@ -11,6 +11,7 @@ call sites in every workspace file.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -106,6 +107,7 @@ class _Pass:
         self.reader = ExtentReader(self.resolver)
         self._analyses: dict[int, KernelAnalysis] = {}
         self._callees: dict[int, RFunction | None] = {}
+        self._call_index: dict[int, dict[str, list[CallSite]]] = {}
 
     def pos(self, module: Module) -> Positions:
         return self.reader.positions(module)
@@ -176,17 +178,17 @@ class _Pass:
         symbols: dict[Dynamic, Symbol] = {}
         compound: dict[Dynamic, tuple[Param, ast.expr, Module, str | None]] = {}
         for param in kernel.params:
-            view, view_module, via = self._view(param, module, kernel, resolve)
+            view, view_module, via = self._view(param, module, kernel)
             if view is None or view.valid_shape is None:
                 continue
             own = view_module is module and via is None
             for dim, entry in enumerate(view.valid_shape):
                 for name in names_in(entry):
-                    resolved = (
-                        resolve(name.id, param.index)
-                        if own
-                        else self.resolver.resolve(name.id, view_module, None)
-                    )
+                    if own:
+                        resolved = resolve(name.id, param.index)
+                    else:
+                        found = self.resolver.resolve(name.id, view_module, None)
+                        resolved = self._rebound(found, kernel, param, resolve)
                     if resolved is None:
                         node: ast.AST = name if own else (param.tensor.view_ref or name)  # type: ignore[union-attr]
                         result.findings.append(self._undefined(kernel, param, name.id, node))
@@ -205,8 +207,26 @@ class _Pass:
         ]
         return result
 
+    def _rebound(
+        self,
+        resolved: Resolved | None,
+        kernel: Function,
+        param: Param,
+        resolve: Callable[[str, int], Resolved | None],
+    ) -> Resolved | None:
+        """A symbol inside a view variable is bound by an earlier parameter holding the
+        same ``pl.dynamic`` under its Python name (the parser re-points the shared DynVar)."""
+        if not isinstance(resolved, RDynamic):
+            return resolved
+        name = resolved.dynamic.name
+        earlier = [p for p in kernel.params if p.index < param.index]
+        for other in earlier:
+            if other.name == name and resolve(name, other.index) == resolved:
+                return RParam(other)
+        return resolved
+
     def _view(
-        self, param: Param, module: Module, kernel: Function, resolve: object
+        self, param: Param, module: Module, kernel: Function
     ) -> tuple[TensorView | None, Module, str | None]:
         tensor = param.tensor
         if tensor is None:
@@ -405,12 +425,10 @@ class _Pass:
     def _sites_of(self, kernel: Function, module: Module) -> list[SiteResult]:
         analysis = self.analysis(kernel, module)
         found: list[tuple[CallSite, Module]] = []
-        for function in module.functions:
-            for site in function.calls:
-                if site.target_name == kernel.name:
-                    callee = self.callee(site, module)
-                    if callee is not None and callee.function is kernel:
-                        found.append((site, module))
+        for site in self._calls_named(module).get(kernel.name, ()):
+            callee = self.callee(site, module)
+            if callee is not None and callee.function is kernel:
+                found.append((site, module))
         if kernel.program is None and kernel.parent is None and self.workspace is not None:
             found.extend(self._foreign_sites(kernel, module))
         return [self.site_result(site, m, analysis) for site, m in found]
@@ -427,13 +445,21 @@ class _Pass:
             other = self.resolver.module_at(path)
             if other is None:
                 continue
-            for function in other.functions:
+            for site in self._calls_named(other).get(kernel.name, ()):
+                callee = self.callee(site, other)
+                if callee is not None and callee.function is kernel:
+                    found.append((site, other))
+        return found
+
+    def _calls_named(self, module: Module) -> dict[str, list[CallSite]]:
+        """The call sites of a module grouped by the called name (built once per module)."""
+        found = self._call_index.get(id(module))
+        if found is None:
+            found = {}
+            for function in module.functions:
                 for site in function.calls:
-                    if site.target_name != kernel.name:
-                        continue
-                    callee = self.callee(site, other)
-                    if callee is not None and callee.function is kernel:
-                        found.append((site, other))
+                    found.setdefault(site.target_name, []).append(site)
+            self._call_index[id(module)] = found
         return found
 
     def site_result(self, site: CallSite, module: Module, analysis: KernelAnalysis) -> SiteResult:

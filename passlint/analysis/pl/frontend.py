@@ -66,7 +66,7 @@ def collect_aliases(tree: ast.Module) -> tuple[dict[str, str], bool]:
     """Local names of pypto imports -> dotted paths, and whether pypto.language is imported."""
     aliases: dict[str, str] = {}
     is_pl = False
-    for node in ast.walk(tree):
+    for node in _all_statements(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name != "pypto" and not alias.name.startswith("pypto."):
@@ -469,6 +469,25 @@ def _flat_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             blocks.append(case.body)
         for block in reversed(blocks):
             stack.append(iter(block))
+
+
+def _all_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, also inside function and class bodies (expressions not visited)."""
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        if isinstance(stmt, ast.Import | ast.ImportFrom | ast.Expr | ast.Assign | ast.Return):
+            continue
+        blocks: list[list[ast.stmt]] = []
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, name, None)
+            if isinstance(block, list):
+                blocks.append(block)
+        blocks.extend(handler.body for handler in getattr(stmt, "handlers", ()))
+        blocks.extend(case.body for case in getattr(stmt, "cases", ()))
+        for block in reversed(blocks):
+            stack.extend(reversed(block))
 
 
 def _shallow_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:

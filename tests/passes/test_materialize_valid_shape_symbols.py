@@ -1,0 +1,275 @@
+"""MaterializeValidShapeSymbols dry run: every case of valid_shape_cases.py, exact ranges and
+messages, the no-finding forms, syntax errors, and never executing the analysed file."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from passlint.analysis.findings import Finding
+from passlint.analysis.workspace import Workspace
+from passlint.passes.materialize_valid_shape_symbols import check_text
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "pl"
+CASES = DATA / "valid_shape_cases.py"
+
+
+def check(path: Path, workspace: Workspace | None = None) -> list[Finding]:
+    return check_text(str(path), path.read_text(), workspace)
+
+
+def spans(findings: list[Finding]) -> list[tuple[str, int, int, int, int]]:
+    return [
+        (f.code, f.range.start.line, f.range.start.column, f.range.end.line, f.range.end.column)
+        for f in findings
+    ]
+
+
+@pytest.fixture(scope="module")
+def cases() -> dict[tuple[str, int, int], Finding]:
+    return {(f.code, f.range.start.line, f.range.start.column): f for f in check(CASES)}
+
+
+def test_every_case_has_exactly_the_expected_findings() -> None:
+    assert spans(check(CASES)) == [
+        ("VS001", 20, 80, 20, 85),  # A: k_a x dim 1
+        ("VS002", 46, 80, 46, 86),  # E: k_e `V2 * 2`
+        ("VS001", 52, 71, 52, 76),  # F: k_f y dim 0 (the bare slot)
+        ("VS001", 57, 82, 57, 87),  # G: k_g x dim 1
+        ("VS001", 64, 74, 64, 79),  # H: k_h o dim 0
+        ("VS001", 69, 77, 69, 79),  # L: k_l V2 first
+        ("VS001", 69, 81, 69, 86),  # L: k_l VALID second
+        ("VS001", 74, 51, 74, 55),  # M: the VIEW variable in k_m's annotation
+        ("VS001", 79, 81, 79, 82),  # N: `n` in k_n's valid_shape
+        ("VS003", 94, 13, 94, 31),  # main: self.k_g(a, b_bad)
+        ("VS004", 98, 22, 98, 47),  # main: pl.submit(self.k_h, src1)
+    ]
+    # B (physical dim), C (earlier scalar param) and K (Group) produce nothing: no finding
+    # lies on lines 26-27 (k_b), 32-33 (k_c) or 84 (g_k).
+
+
+def test_case_a_message_related_and_fix(cases: dict[tuple[str, int, int], Finding]) -> None:
+    finding = cases[("VS001", 20, 80)]
+    assert finding.message == (
+        "Kernel 'k_a' reads valid_shape symbol 'VALID' at parameter 'x' (dim 1), but no "
+        "physical dimension and no scalar parameter binds it, so MaterializeValidShapeSymbols "
+        "will add it as a leading parameter. Declare `VALID: pl.Scalar[pl.INDEX]` as the "
+        "kernel's first parameter and pass the extent at every call site."
+    )
+    assert [(r.range.start.line, r.message) for r in finding.related] == [
+        (9, "symbol 'VALID' is declared here")
+    ]
+    assert finding.fix is not None
+    assert [(e.range.start.line, e.range.start.column, e.new_text) for e in finding.fix.edits] == [
+        (20, 18, "VALID: pl.Scalar[pl.INDEX], ")
+    ]
+
+
+def test_case_e_compound_only(cases: dict[tuple[str, int, int], Finding]) -> None:
+    finding = cases[("VS002", 46, 80)]
+    assert finding.message == (
+        "Kernel 'k_e' uses valid_shape symbol 'V2' only inside the compound entry 'V2 * 2' of "
+        "parameter 'x', so MaterializeValidShapeSymbols cannot read its value from a call site. "
+        "Declare the symbol on its own in some parameter's valid_shape, bind it by a physical "
+        "dimension, or pass the extent as a `pl.Scalar[pl.INDEX]` parameter."
+    )
+    assert finding.fix is None
+    assert finding.related[0].range.start.line == 10
+
+
+def test_case_g_conflicting_extents(cases: dict[tuple[str, int, int], Finding]) -> None:
+    vs003 = cases[("VS003", 94, 13)]
+    assert vs003.message == (
+        "The call to kernel 'k_g' supplies different extents for valid_shape symbol 'VALID': "
+        "'vl' (argument for 'x', dim 1) and 'vm' (argument for 'y', dim 0). Pass arguments "
+        "whose valid_shape agrees at those positions."
+    )
+    vs001 = cases[("VS001", 57, 82)]
+    assert vs001.fix is None
+    assert vs001.message.endswith(
+        "No fix is offered until these calls supply one statically known extent: "
+        "valid_shape_cases.py:95:14 (self.k_g(...))."
+    )
+    calls = [(r.range.start.line, r.message) for r in vs001.related[1:]]
+    assert calls == [
+        (93, "called here (self.k_g); the fix passes vl"),
+        (94, "called here (self.k_g); no statically known extent"),
+    ]
+
+
+def test_case_h_submit_omits_the_argument(cases: dict[tuple[str, int, int], Finding]) -> None:
+    vs004 = cases[("VS004", 98, 22)]
+    assert vs004.message == (
+        "pl.submit of kernel 'k_h' does not supply argument 'o' (parameter 1), whose "
+        "valid_shape holds symbol 'VALID' (dim 0), so MaterializeValidShapeSymbols has no "
+        "extent to pass. Pass the argument explicitly (a runtime-allocated pl.Out has no "
+        "caller-side valid_shape), or bind the symbol by a physical dimension or a leading "
+        "`VALID: pl.Scalar[pl.INDEX]` parameter."
+    )
+    assert cases[("VS001", 64, 74)].fix is None
+
+
+def test_case_l_two_symbols_one_fix_in_slot_order(
+    cases: dict[tuple[str, int, int], Finding],
+) -> None:
+    first, second = cases[("VS001", 69, 77)], cases[("VS001", 69, 81)]
+    assert "'V2' at parameter 'x' (dim 0)" in first.message
+    assert "'VALID' at parameter 'x' (dim 1)" in second.message
+    assert first.fix == second.fix and first.fix is not None
+    assert [e.new_text for e in first.fix.edits] == [
+        "V2: pl.Scalar[pl.INDEX], VALID: pl.Scalar[pl.INDEX], "
+    ]
+
+
+def test_case_m_view_variable_and_physical_extent(
+    cases: dict[tuple[str, int, int], Finding],
+) -> None:
+    finding = cases[("VS001", 74, 51)]
+    assert finding.related[0].message == "the valid_shape entry in the TensorView 'VIEW'"
+    assert (finding.related[0].range.start.line, finding.related[0].range.start.column) == (12, 38)
+    assert finding.fix is not None
+    assert [(e.range.start.line, e.new_text) for e in finding.fix.edits] == [
+        (74, "VALID: pl.Scalar[pl.INDEX], "),
+        (95, "128, "),  # r3 = self.k_m(src): no valid_shape on src -> physical 128
+    ]
+
+
+def test_case_n_python_name_differs_from_symbol(
+    cases: dict[tuple[str, int, int], Finding],
+) -> None:
+    finding = cases[("VS001", 79, 81)]
+    assert "valid_shape symbol 'REMOTE_N' (Python name 'n')" in finding.message
+    assert "Declare `n: pl.Scalar[pl.INDEX]`" in finding.message
+    assert finding.fix is not None
+    assert [(e.range.start.line, e.new_text) for e in finding.fix.edits] == [
+        (79, "n: pl.Scalar[pl.INDEX], "),
+        (96, "vl, "),  # r4 = self.k_n(a): REMOTE_N := vl
+    ]
+
+
+def test_case_d_late_scalar_param() -> None:
+    [finding] = check(DATA / "late_scalar_param.py")
+    assert spans([finding]) == [("VS005", 16, 8, 16, 39)]
+    assert finding.message == (
+        "Parameter 'LATE_VALID' of kernel 'kernel' comes after parameter 'x', whose annotation "
+        "already reads the dynamic symbol 'LATE_VALID'; pypto's parser rejects a parameter that "
+        "shadows a name an earlier annotation uses. Move 'LATE_VALID' in front of 'x'."
+    )
+
+
+def test_softmax_prepare_and_cross_file() -> None:
+    [finding] = check(DATA / "softmax_prepare.py")
+    assert spans([finding]) == [("VS001", 13, 49, 13, 54)]
+    workspace = Workspace([DATA / "cross_file"])
+    [finding] = check(DATA / "cross_file" / "kernels.py", workspace)
+    assert "'VALID_COLS' at parameter 'x' (dim 1)" in finding.message
+    callers = [(Path(r.path).name, r.range.start.line, r.message) for r in finding.related[1:]]
+    assert callers == [
+        ("program.py", 19, "called here (scale_rows); the fix passes cols"),
+        ("program.py", 22, "called here (scale_rows); the fix passes width"),
+    ]
+    assert check(DATA / "cross_file" / "program.py", workspace) == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["constant_valid_shapes.py", "scalar_params.py", "physical_dims.py", "jit_code.py"],
+)
+def test_no_finding_at_all(name: str) -> None:
+    path = DATA / "clean" / name
+    assert check(path, Workspace([path.parent])) == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        DATA / "softmax_prepare.fixed.py",
+        DATA / "late_scalar_param.fixed.py",
+        DATA / "cross_file_fixed" / "kernels.py",
+        DATA / "cross_file_fixed" / "program.py",
+        DATA / "forms" / "call_forms.fixed.py",
+    ],
+)
+def test_already_materialized_sources_produce_nothing(path: Path) -> None:
+    assert check(path, Workspace([path.parent])) == []
+
+
+def test_vs006_and_compound_inside_a_call() -> None:
+    findings = check(DATA / "forms" / "undefined.py")
+    assert spans(findings) == [("VS006", 7, 66, 7, 75), ("VS002", 7, 77, 7, 89)]
+    assert findings[0].message == (
+        "The valid_shape of parameter 'x' of kernel 'k' names 'UNDEFINED', which is neither a "
+        "`pl.dynamic` symbol, an int constant nor a parameter; define it (e.g. "
+        '`UNDEFINED = pl.dynamic("UNDEFINED")`) or use an int.'
+    )
+    assert "compound entry 'pl.min(V, 4)'" in findings[1].message
+
+
+def test_nested_kernel_and_local_symbol() -> None:
+    [finding] = check(DATA / "forms" / "nested.py")
+    assert spans([finding]) == [("VS001", 9, 70, 9, 71)]
+    assert finding.fix is not None
+    assert [e.new_text for e in finding.fix.edits] == ["R: pl.Scalar[pl.INDEX], ", "n, "]
+
+
+def test_unresolvable_call_lists_the_call_and_offers_no_fix() -> None:
+    text = textwrap.dedent(
+        """\
+        import pypto.language as pl
+        V = pl.dynamic("V")
+
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(x: pl.Tensor[[8], pl.FP32, pl.TensorView(valid_shape=[V])]):
+            return x
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(src: pl.Tensor[[8], pl.FP32]):
+            a = make(src)
+            return k(a)
+        """
+    )
+    [finding] = check_text("u.py", text, None)
+    assert finding.fix is None
+    assert finding.message.endswith("extent: u.py:11:12 (k(...)).")
+
+
+def test_syntax_error_is_e002_with_its_exact_position() -> None:
+    text = "import pypto.language as pl\n\ndef k(x:\n    return x\n"
+    [finding] = check_text("bad.py", text, None)
+    assert finding.code == "E002"
+    assert (finding.range.start.line, finding.range.start.column) == (2, 5)
+    assert finding.message.startswith("Python syntax error: ")
+
+
+def test_non_pl_text_gives_nothing() -> None:
+    assert check_text("plain.py", "import os\nprint(os.name)\n", None) == []
+    assert check_text("broken.py", "def (:\n", None) == []
+
+
+def test_analysis_never_executes_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    marker = tmp_path / "marker.txt"
+    monkeypatch.setenv("PASSLINT_MARKER", str(marker))
+    findings = check(DATA / "side_effect.py", Workspace([DATA]))
+    assert [f.code for f in findings] == ["VS001"]
+    assert not marker.exists()
+
+
+def test_results_are_deterministic() -> None:
+    first = check(CASES)
+    assert all(check(CASES) == first for _ in range(3))
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(DATA.rglob("*.py")),
+    ids=lambda p: str(p.relative_to(DATA)),
+)
+def test_no_crash_on_any_truncation(path: Path) -> None:
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    for end in range(len(lines) + 1):
+        check_text(str(path), "".join(lines[:end]), Workspace([path.parent]))
+    for cut in range(0, len(text), 7):
+        check_text(str(path), text[:cut] + text[cut + 3 :], None)
