@@ -1,0 +1,93 @@
+"""`passlint check` on pl sources, through a subprocess: text and JSON, files and folders."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "pl"
+
+
+def run(
+    cwd: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "passlint", "check", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_text_format_for_a_file(tmp_path: Path) -> None:
+    shutil.copy(DATA / "softmax_prepare.py", tmp_path)
+    result = run(tmp_path, "softmax_prepare.py")
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(
+        "softmax_prepare.py:14:50: VS001 Kernel 'softmax_prepare' reads valid_shape symbol "
+        "'VALID' at parameter 'sij' (dim 1)"
+    )
+    assert lines[-1].startswith("Found 1 finding")
+
+
+def test_json_format_for_a_file(tmp_path: Path) -> None:
+    shutil.copy(DATA / "late_scalar_param.py", tmp_path)
+    result = run(tmp_path, "--format", "json", "late_scalar_param.py")
+    assert result.returncode == 1, result.stderr
+    document = json.loads(result.stdout)
+    [finding] = document["findings"]
+    assert finding["code"] == "VS005"
+    assert finding["name"] == "scalar-param-after-use"
+    assert finding["severity"] == "error"
+    assert finding["range"] == {
+        "start": {"line": 17, "column": 9},
+        "end": {"line": 17, "column": 40},
+    }
+    assert finding["fix"]["title"] == "Move parameter 'LATE_VALID' in front of 'x'"
+    assert len(finding["fix"]["edits"]) == 2
+
+
+def test_folder_with_cross_file_kernel_and_non_pl_files(tmp_path: Path) -> None:
+    folder = tmp_path / "proj"
+    shutil.copytree(DATA / "cross_file", folder)
+    (folder / "helper.py").write_text("import os\nprint(os.getcwd())\n")
+    (folder / "broken_plain.py").write_text("def (:\n")
+    result = run(tmp_path, "--format", "json", "proj")
+    assert result.returncode == 1, result.stderr
+    findings = json.loads(result.stdout)["findings"]
+    assert [(Path(f["path"]).name, f["code"]) for f in findings] == [("kernels.py", "VS001")]
+    edited = sorted(Path(e["path"]).name for e in findings[0]["fix"]["edits"])
+    assert edited == ["kernels.py", "program.py", "program.py"]
+    text = run(tmp_path, "proj")
+    assert text.returncode == 1
+    assert text.stdout.splitlines()[-1].startswith("Found 1 finding")
+    assert "2 files" in text.stdout.splitlines()[-1]
+
+
+def test_clean_folder_and_cases_folder(tmp_path: Path) -> None:
+    shutil.copytree(DATA / "clean", tmp_path / "clean")
+    result = run(tmp_path, "clean")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("All checks passed")
+    shutil.copy(DATA / "valid_shape_cases.py", tmp_path)
+    result = run(tmp_path, "--format", "json", "valid_shape_cases.py")
+    codes = [f["code"] for f in json.loads(result.stdout)["findings"]]
+    assert codes == ["VS001"] + ["VS002"] + ["VS001"] * 7 + ["VS003", "VS004"]
+
+
+def test_syntax_error_and_no_execution(tmp_path: Path) -> None:
+    (tmp_path / "bad.py").write_text("import pypto.language as pl\n\ndef k(x:\n    return x\n")
+    shutil.copy(DATA / "side_effect.py", tmp_path)
+    marker = tmp_path / "marker.txt"
+    result = run(tmp_path, ".", env={"PASSLINT_MARKER": str(marker)})
+    assert result.returncode == 1, result.stderr
+    assert "bad.py:3:6: E002 Python syntax error" in result.stdout
+    assert "side_effect.py:14:71: VS001" in result.stdout
+    assert not marker.exists()
