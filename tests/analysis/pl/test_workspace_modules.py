@@ -1,0 +1,43 @@
+"""Workspace module lookup for pl imports and the listing of Python files in the roots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from passlint.analysis.workspace import Workspace
+
+
+def test_find_module_next_to_the_importer_then_in_roots(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "kernels.py").write_text("")
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "kernels.py").write_text("")
+    importer = str(tmp_path / "app" / "main.py")
+    workspace = Workspace([tmp_path])
+    assert workspace.find_module("kernels", importer) == str(tmp_path / "app" / "kernels.py")
+    assert workspace.find_module("pkg.kernels", importer) == str(tmp_path / "pkg" / "kernels.py")
+    assert workspace.find_module("pkg", importer) == str(tmp_path / "pkg" / "__init__.py")
+    assert workspace.find_module("kernels", str(tmp_path / "pkg" / "x.py"), level=1) == str(
+        tmp_path / "pkg" / "kernels.py"
+    )
+    assert workspace.find_module("missing", importer) is None
+
+
+def test_find_module_stays_inside_the_roots(tmp_path: Path) -> None:
+    (tmp_path / "outside.py").write_text("")
+    (tmp_path / "ws").mkdir()
+    workspace = Workspace([tmp_path / "ws"])
+    assert workspace.find_module("outside", str(tmp_path / "ws" / "m.py")) is None
+    assert workspace.find_module("outside", str(tmp_path / "ws" / "m.py"), level=2) is None
+
+
+def test_python_files_skip_hidden_and_cache_folders_and_include_overlays(tmp_path: Path) -> None:
+    for name in ("a.py", "sub/b.py", ".venv/c.py", "__pycache__/d.py", "sub/e.txt"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    workspace = Workspace([tmp_path, tmp_path / "sub"])
+    assert workspace.python_files() == [str(tmp_path / "a.py"), str(tmp_path / "sub" / "b.py")]
+    workspace.set_overlay(str(tmp_path / "new.py"), "import pypto.language as pl\n")
+    assert str(tmp_path / "new.py") in workspace.python_files()
+    assert workspace.read(str(tmp_path / "new.py")) == "import pypto.language as pl\n"
