@@ -21,10 +21,14 @@ def test_cli_prints_the_legalized_module() -> None:
     path = DATA / "mlir" / "handmade__mhlo_fusion_hybrid.mlir"
     result = subprocess.run(
         [sys.executable, "-m", "passlint", "legalize", str(path)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0
-    assert result.stdout == (DATA / "tl" / "handmade__mhlo_fusion_hybrid.legalized.mlir").read_text()
+    assert (
+        result.stdout == (DATA / "tl" / "handmade__mhlo_fusion_hybrid.legalized.mlir").read_text()
+    )
 
 
 def test_stage_a_rewrites_splats_keeping_the_name_and_location() -> None:
@@ -36,7 +40,9 @@ func.func @main() -> (tensor<4x4xf32>, tensor<f32>) {
   return %cst, %0 : tensor<4x4xf32>, tensor<f32>
 }
 """
-    assert legalize_text(text) == """\
+    assert (
+        legalize_text(text)
+        == """\
 func.func @main() -> (tensor<4x4xf32>, tensor<f32>) {
   %cst_scalar = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc1)
   %cst = stablehlo.broadcast_in_dim %cst_scalar, dims = [] {neuron.symName = [@output0]} : (tensor<f32>) -> tensor<4x4xf32> loc(#loc1)
@@ -45,6 +51,7 @@ func.func @main() -> (tensor<4x4xf32>, tensor<f32>) {
   return %cst, %0 : tensor<4x4xf32>, tensor<f32>
 }
 """
+    )
 
 
 def test_stage_b_and_copies_in_stablehlo() -> None:
@@ -54,7 +61,9 @@ func.func @main(%arg0: tensor<0x4xf32>, %arg1: tensor<4xf32>) -> (tensor<0x4xf32
   return %arg0, %0, %arg1 : tensor<0x4xf32>, tensor<2x0xf32>, tensor<4xf32>
 }
 """
-    assert legalize_text(text) == """\
+    assert (
+        legalize_text(text)
+        == """\
 func.func @main(%arg0: tensor<0x4xf32>, %arg1: tensor<4xf32>) -> (tensor<0x4xf32>, tensor<2x0xf32>, tensor<4xf32>) {
   %0 = stablehlo.custom_call @AwsNeuronZeroSizedOp() {neuron.actual_shape = array<i64: 2, 0>, neuron.symName = [@output1]} : () -> tensor<2x0xf32>
   %output0_zero = stablehlo.custom_call @AwsNeuronZeroSizedOp() {neuron.actual_shape = array<i64: 0, 4>, neuron.symName = [@output0]} : () -> tensor<0x4xf32>
@@ -62,6 +71,7 @@ func.func @main(%arg0: tensor<0x4xf32>, %arg1: tensor<4xf32>) -> (tensor<0x4xf32
   return %output0_zero, %0, %output2_copy : tensor<0x4xf32>, tensor<2x0xf32>, tensor<4xf32>
 }
 """
+    )
 
 
 def test_mhlo_copies_have_no_actual_shape_and_zero_inputs_stay() -> None:
@@ -71,7 +81,9 @@ func.func @main(%arg0: tensor<0x4xf32>, %arg1: tensor<4xf32>) -> (tensor<0x4xf32
   return %arg0, %arg1, %cst : tensor<0x4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 """
-    assert legalize_text(text) == """\
+    assert (
+        legalize_text(text)
+        == """\
 func.func @main(%arg0: tensor<0x4xf32>, %arg1: tensor<4xf32>) -> (tensor<0x4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %cst = mhlo.constant dense<1.000000e+00> : tensor<4xf32>
   %output1_copy = mhlo.copy %arg1 {neuron.symName = [@output1]} : tensor<4xf32>
@@ -79,6 +91,7 @@ func.func @main(%arg0: tensor<0x4xf32>, %arg1: tensor<4xf32>) -> (tensor<0x4xf32
   return %arg0, %output1_copy, %output2_copy : tensor<0x4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 """
+    )
 
 
 def test_copy_skips_actual_shape_when_the_source_op_has_one() -> None:
@@ -111,7 +124,7 @@ func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 }
 """
     out = legalize_text(text)
-    assert '{neuron.symName = [@keep, @output0]}' in out
+    assert "{neuron.symName = [@keep, @output0]}" in out
 
 
 def test_generic_file_gets_generic_ops() -> None:
@@ -123,9 +136,18 @@ def test_generic_file_gets_generic_ops() -> None:
 }) : () -> ()
 """
     out = legalize_text(text)
-    assert '%0_scalar = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>' in out
-    assert '%0 = "stablehlo.broadcast_in_dim"(%0_scalar) <{broadcast_dimensions = array<i64>}> {neuron.symName = [@output0]} : (tensor<f32>) -> tensor<4xf32>' in out
-    assert '%output1_copy = "mhlo.copy"(%1) {neuron.actual_shape = array<i64: 4>, neuron.symName = [@output1]} : (tensor<4xf32>) -> tensor<4xf32>' in out
+    assert (
+        '%0_scalar = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>'
+        in out
+    )
+    assert (
+        '%0 = "stablehlo.broadcast_in_dim"(%0_scalar) <{broadcast_dimensions = array<i64>}> {neuron.symName = [@output0]} : (tensor<f32>) -> tensor<4xf32>'
+        in out
+    )
+    assert (
+        '%output1_copy = "mhlo.copy"(%1) {neuron.actual_shape = array<i64: 4>, neuron.symName = [@output1]} : (tensor<4xf32>) -> tensor<4xf32>'
+        in out
+    )
     assert '"func.return"(%0, %output1_copy)' in out
 
 

@@ -38,7 +38,9 @@ def test_tl001_fix_inserts_one_copy_line_and_replaces_only_that_operand() -> Non
     [finding] = check(INPUT)
     assert finding.fix is not None
     assert finding.fix.title == "Copy %arg0 into %output0_copy for output 0 ('output0')"
-    assert fix_one(INPUT, finding) == """\
+    assert (
+        fix_one(INPUT, finding)
+        == """\
 module {
   func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
     %output0_copy = mhlo.copy %arg0 : tensor<4xf32>
@@ -46,6 +48,7 @@ module {
   }
 }
 """
+    )
 
 
 def test_fix_is_idempotent_and_clears_the_diagnostic() -> None:
@@ -67,7 +70,9 @@ def test_generic_form_file_gets_a_generic_copy() -> None:
     [finding] = check(text)
     assert finding.code == "TL001"
     assert span_text(text, finding) == "%arg0"
-    assert fix_one(text, finding) == """\
+    assert (
+        fix_one(text, finding)
+        == """\
 "builtin.module"() ({
   "func.func"() <{function_type = (tensor<4xf32>) -> tensor<4xf32>, sym_name = "main"}> ({
   ^bb0(%arg0: tensor<4xf32>):
@@ -76,6 +81,7 @@ def test_generic_form_file_gets_a_generic_copy() -> None:
   }) : () -> ()
 }) : () -> ()
 """
+    )
 
 
 def test_fresh_name_avoids_names_used_in_main() -> None:
@@ -85,13 +91,16 @@ func.func @main(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   return %arg0, %output0_copy : tensor<4xf32>, tensor<4xf32>
 }
 """
-    assert fix_all(text) == """\
+    assert (
+        fix_all(text)
+        == """\
 func.func @main(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %output0_copy = stablehlo.abs %arg0 : tensor<4xf32>
   %output0_copy_1 = mhlo.copy %arg0 : tensor<4xf32>
   return %output0_copy_1, %output0_copy : tensor<4xf32>, tensor<4xf32>
 }
 """
+    )
 
 
 def test_output_names_name_the_outputs_and_the_copies() -> None:
@@ -104,13 +113,16 @@ func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<2xf32>) -> (tensor<4xf32>, t
     assert [f.code for f in findings] == ["TL001", "TL001"]
     assert "output 0 ('first')" in findings[0].message
     assert "output 1 ('second out')" in findings[1].message
-    assert fix_all(text) == """\
+    assert (
+        fix_all(text)
+        == """\
 func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<2xf32>) -> (tensor<4xf32>, tensor<2xf32>) attributes {output_names = ["first", "second out"]} {
   %first_copy = mhlo.copy %arg0 : tensor<4xf32>
   %second_out_copy = mhlo.copy %arg1 : tensor<2xf32>
   return %first_copy, %second_out_copy : tensor<4xf32>, tensor<2xf32>
 }
 """
+    )
 
 
 CONSTANTS = """\
@@ -207,7 +219,9 @@ func.func @main(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4
         "output 1 ('output1') returns %0, already returned as output 0 ('output0')"
     )
     assert findings[0].related[0].message == "first returned as output 0"
-    assert fix_all(text) == """\
+    assert (
+        fix_all(text)
+        == """\
 func.func @main(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %0 = stablehlo.sine %arg0 : tensor<4xf32>
   %output1_copy = mhlo.copy %0 : tensor<4xf32>
@@ -215,6 +229,7 @@ func.func @main(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4
   return %0, %output1_copy, %output2_copy : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 """
+    )
 
 
 def test_input_returned_twice_gets_one_copy_per_slot() -> None:

@@ -10,7 +10,9 @@ from passlint.config import Settings
 PATH = "test.mlir"
 
 
-def check(text: str, pipeline: str = "auto", select: tuple[str, ...] | None = None) -> list[Finding]:
+def check(
+    text: str, pipeline: str = "auto", select: tuple[str, ...] | None = None
+) -> list[Finding]:
     settings = Settings(pipeline=pipeline, select=select)  # type: ignore[arg-type]
     return engine.analyze(PATH, text, settings)
 
