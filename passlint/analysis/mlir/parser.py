@@ -111,7 +111,17 @@ class _Builder:
         """Append statements' ops to ``blocks[-1]``, opening a new block at each label."""
         for statement in statements:
             template = self._template(statement)
-            if template.kind == "label":
+            if template.kind == "label" and parent_op is None:
+                label = statement.toks[0]
+                self.chunk.errors.append(
+                    SyntaxIssue(
+                        label.start,
+                        label.end,
+                        f"unexpected block label {self._tok(label)!r}: "
+                        "expected an operation (labels belong inside a region)",
+                    )
+                )
+            elif template.kind == "label":
                 label = statement.toks[0]
                 block = Block(self._tok(label), (label.start, label.end))
                 block.arguments = [
@@ -243,6 +253,10 @@ def _fallback(text: str, toks: list[Tok]) -> Template:
         results, index = [], 0
     else:
         index += 1
+    if toks and toks[0].kind == "RESOURCE_OPEN":
+        return Template("resources")
+    if toks and toks[0].kind == "CARET_ID":
+        return Template("label", name=0)  # a broken label still starts its block
     name = next((i for i in range(index, len(toks)) if toks[i].kind in ("BARE_ID", "STRING")), -1)
     if name < 0:
         return Template("invalid")

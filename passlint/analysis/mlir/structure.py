@@ -146,6 +146,14 @@ class _Scanner:
         i = index
         if i < len(toks) and toks[i].kind == "CARET_ID":
             return True
+        if i + 1 < len(toks):
+            # `dialect.op %x ...`, `return %x`, `"dialect.op"(...)`: an op without results.
+            first, second = toks[i].kind, toks[i + 1].kind
+            if first == "BARE_ID" and second == "VALUE_ID":
+                word = self._word(i)
+                return "." in word or word == "return"
+            if first == "STRING" and second == "LPAR":
+                return True
         while i < len(toks) and toks[i].kind == "VALUE_ID":
             i += 1
             if i < len(toks) and toks[i].kind == "COLON":
@@ -204,11 +212,9 @@ class _Scanner:
                     (opener.start, opener.end),
                 )
             )
-            body = [t for t in toks[begin:] if t.kind != "NL"]
-        else:
-            self.pos += 1
-            body = [t for t in toks[begin : self.pos] if t.kind != "NL"]
-        return StatementSyntax(body, [])
+            return StatementSyntax([t for t in toks[begin:] if t.kind != "NL"], [], broken=True)
+        self.pos += 1
+        return StatementSyntax([t for t in toks[begin : self.pos] if t.kind != "NL"], [])
 
     def _scan_statement(self) -> StatementSyntax | None:
         toks = self.toks
