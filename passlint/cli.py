@@ -1,26 +1,39 @@
-"""The command line: `passlint check | rules | rule` (and `--check`, the headless mode)."""
+"""The command line: `passlint check | legalize | serve | rules | rule` (and `--check`).
+
+Exit codes of `check`: 0 clean, 1 findings at or above ``--fail-on`` (or, with ``--diff``,
+a diff), 2 usage, configuration or internal error, or a file that could not be checked.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from passlint import __version__
-from passlint.analysis import engine
-from passlint.analysis.findings import Finding
+from passlint.analysis.findings import Finding, Severity
 from passlint.analysis.rules import RULES
-from passlint.analysis.workspace import Workspace
-from passlint.config import PIPELINES, ConfigError, Settings
-from passlint.formats import render_json, render_text
+from passlint.config import (
+    PIPELINES,
+    Settings,
+    find_config_file,
+    load_config_file,
+    with_overrides,
+)
+from passlint.report import FORMATS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+FAIL_ON = ("error", "warning", "information", "hint")
 
 
 def _codes(text: str) -> tuple[str, ...]:
     return tuple(code.strip().upper() for code in text.split(",") if code.strip())
+
+
+def _patterns(text: str) -> tuple[str, ...]:
+    return tuple(pattern.strip() for pattern in text.split(",") if pattern.strip())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,14 +44,41 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"passlint {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    check = commands.add_parser("check", help="check .mlir files and pl sources")
+    check = commands.add_parser(
+        "check",
+        help="check .mlir files and pl sources",
+        description="Check .mlir files and pl sources (files or folders; - reads stdin).",
+    )
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
-    check.add_argument("--format", choices=["text", "json"], default="text")
+    check.add_argument("--format", choices=FORMATS, default="text")
     check.add_argument("--select", type=_codes, default=None, help="comma-separated codes")
     check.add_argument("--extend-select", type=_codes, default=(), help="codes to add")
     check.add_argument("--ignore", type=_codes, default=(), help="codes to skip")
-    check.add_argument("--pipeline", choices=PIPELINES, default="auto")
+    check.add_argument("--pipeline", choices=PIPELINES, default=None)
+    check.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        default="warning",
+        help="exit 1 only for findings this severe or more (default: warning)",
+    )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
+    check.add_argument("--fix", action="store_true", help="apply every fix to the files")
+    check.add_argument(
+        "--diff", action="store_true", help="print the fixes as a diff, change nothing"
+    )
+    check.add_argument("-q", "--quiet", action="store_true", help="print findings only")
+    check.add_argument(
+        "--statistics", action="store_true", help="count findings per rule instead of listing"
+    )
+    check.add_argument("--stdin-filename", metavar="PATH", help="the name of the text on stdin")
+    check.add_argument("--config", metavar="FILE", help="passlint.toml or pyproject.toml to use")
+    check.add_argument("--exclude", type=_patterns, default=None, help="replace exclude")
+    check.add_argument("--extend-exclude", type=_patterns, default=(), help="add to exclude")
+    check.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="apply exclusions to files named on the command line too (for pre-commit)",
+    )
 
     legalize = commands.add_parser("legalize", help="print the module after the pass")
     legalize.add_argument("file")
@@ -46,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("serve", help="start the language server (see `passlint serve -h`)")
 
-    commands.add_parser("rules", help="list the rule catalog")
+    rules = commands.add_parser("rules", help="list the rule catalog")
+    rules.add_argument("--format", choices=["text", "markdown"], default="text")
     explain = commands.add_parser("rule", help="explain one rule")
     explain.add_argument("code")
     return parser
@@ -65,64 +106,75 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(args_list)
     except SystemExit as exit_:
         return EXIT_ERROR if exit_.code not in (0, None) else EXIT_CLEAN
-    if args.command == "check":
-        return _check(args)
-    if args.command == "legalize":
-        return _legalize(args)
-    if args.command == "rules":
-        for rule in RULES.values():
-            default = " (opt-in)" if rule.opt_in else ""
-            print(f"{rule.code:6} {rule.name:34} {rule.severity.label}{default}")
+    try:
+        if args.command == "check":
+            from passlint.check import run_check
+
+            return run_check(args)
+        if args.command == "legalize":
+            return _legalize(args)
+        if args.command == "rules":
+            return _rules(args)
+        if args.command == "rule":
+            found = RULES.get(args.code.upper())
+            if found is None:
+                print(f"passlint: unknown rule {args.code!r}", file=sys.stderr)
+                return EXIT_ERROR
+            print(found.explain(), end="")
+            return EXIT_CLEAN
+    except KeyboardInterrupt:
+        print("passlint: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`passlint check | head`): nothing more to say.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_CLEAN
-    if args.command == "rule":
-        found = RULES.get(args.code.upper())
-        if found is None:
-            print(f"passlint: unknown rule {args.code!r}", file=sys.stderr)
-            return EXIT_ERROR
-        print(found.explain(), end="")
-        return EXIT_CLEAN
+    except Exception as error:  # the promise is exit 2 with a message, never a traceback
+        print(f"passlint: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        if os.environ.get("PASSLINT_DEBUG"):
+            raise
+        return EXIT_ERROR
     parser.print_help(sys.stderr)
     return EXIT_ERROR
 
 
-def _check(args: argparse.Namespace) -> int:
-    try:
-        settings = Settings(
-            select=args.select,
-            extend_select=args.extend_select,
-            ignore=args.ignore,
-            pipeline=args.pipeline,
-        )
-    except ConfigError as error:
-        print(f"passlint: {error}", file=sys.stderr)
-        return EXIT_ERROR
-    findings: list[Finding] = []
-    errors = 0
-    files = 0
-    workspace = Workspace(
-        [os.getcwd(), *(p if os.path.isdir(p) else os.path.dirname(p) or "." for p in args.paths)]
-    )
-    for path in _collect(args.paths):
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            print(f"passlint: cannot read {path}: {error}", file=sys.stderr)
-            errors += 1
-            continue
-        if engine.language_of(path, text) is None:
-            continue
-        files += 1
-        findings.extend(engine.analyze(path, text, settings, workspace))
-    for missing in (p for p in args.paths if not os.path.exists(p)):
-        print(f"passlint: {missing}: no such file or directory", file=sys.stderr)
-        errors += 1
-    output = render_json(findings) if args.format == "json" else render_text(findings, files)
-    sys.stdout.write(output)
-    if errors:
-        return EXIT_ERROR
-    if findings and not args.exit_zero:
-        return EXIT_FINDINGS
+def _rules(args: argparse.Namespace) -> int:
+    if args.format == "markdown":
+        from passlint.report.rules_doc import render_rules_markdown
+
+        sys.stdout.write(render_rules_markdown())
+        return EXIT_CLEAN
+    for rule in RULES.values():
+        default = " (opt-in)" if rule.opt_in else ""
+        print(f"{rule.code:6} {rule.name:34} {rule.severity.label}{default}")
     return EXIT_CLEAN
+
+
+def load_check_settings(args: argparse.Namespace, start: str) -> tuple[Settings, str]:
+    """Settings for `check` and the project root (the configuration file's folder, else
+    the current folder); flags override the file. Raises ConfigError."""
+    config = args.config or find_config_file(start)
+    base = Settings() if config is None else load_config_file(config)
+    root = os.getcwd() if config is None else str(Path(config).resolve().parent)
+    settings = with_overrides(
+        base,
+        select=args.select,
+        extend_select=args.extend_select,
+        ignore=args.ignore,
+        pipeline=args.pipeline,
+        exclude=args.exclude,
+        extend_exclude=args.extend_exclude,
+    )
+    return settings, root
+
+
+def fail_threshold(name: str) -> Severity:
+    return Severity.parse(name)
+
+
+def failing(findings: Sequence[Finding], fail_on: str) -> bool:
+    threshold = fail_threshold(fail_on)
+    return any(f.severity <= threshold for f in findings)
 
 
 def _legalize(args: argparse.Namespace) -> int:
@@ -135,16 +187,3 @@ def _legalize(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     sys.stdout.write(legalize_text(text, args.pipeline))
     return EXIT_CLEAN
-
-
-def _collect(paths: Sequence[str]) -> Iterator[str]:
-    """Files named directly, and every .mlir / .py file below named folders, sorted."""
-    for path in paths:
-        if os.path.isdir(path):
-            for folder, subfolders, files in os.walk(path):
-                subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
-                for name in sorted(files):
-                    if name.endswith((".mlir", ".py")):
-                        yield os.path.join(folder, name)
-        elif os.path.exists(path):
-            yield path

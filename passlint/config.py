@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -173,3 +173,28 @@ def _read_toml(path: Path, strict: bool = False) -> dict[str, Any]:
         if strict:
             raise ConfigError(f"{path}: {error}") from None
         return {}
+
+
+def with_overrides(
+    base: Settings,
+    *,
+    select: tuple[str, ...] | None = None,
+    extend_select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    pipeline: str | None = None,
+    exclude: tuple[str, ...] | None = None,
+    extend_exclude: tuple[str, ...] = (),
+) -> Settings:
+    """``base`` (from a configuration file) with command-line flags on top, as ruff does:
+    ``select`` replaces the file's ``select`` and ``extend-select``; ``extend-select``,
+    ``ignore`` and ``extend-exclude`` add to the file's; ``pipeline`` and ``exclude``
+    replace. Raises ConfigError for unknown codes or pipelines."""
+    return replace(
+        base,
+        select=base.select if select is None else select,
+        extend_select=(base.extend_select if select is None else ()) + extend_select,
+        ignore=base.ignore + ignore,
+        pipeline=base.pipeline if pipeline is None else pipeline,  # type: ignore[arg-type]
+        exclude=base.exclude if exclude is None else exclude,
+        extend_exclude=base.extend_exclude + extend_exclude,
+    )

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from passlint.analysis.findings import Finding
+from passlint.analysis.findings import Finding, Fix, TextEdit
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
@@ -17,7 +17,7 @@ Language = Literal["mlir", "pl"]
 _PL_IMPORT = re.compile(
     r"^\s*(?:import\s+pypto\.language\b|from\s+pypto(?:\.language)?\s+import\b)", re.MULTILINE
 )
-_SUPPRESS = re.compile(r"(?://|#)\s*passlint:\s*ignore\[([A-Z0-9, ]+)\]")
+_SUPPRESS = re.compile(r"(?://|#)\s*passlint:\s*ignore\[([A-Za-z0-9, ]+)\]")
 _SUPPRESS_FILE = re.compile(r"(?://|#)\s*passlint:\s*ignore-file\b")
 
 
@@ -47,7 +47,7 @@ def analyze(
         raw = materialize_valid_shape_symbols.check_text(path, text, workspace)
     else:
         return []
-    return _postprocess(raw, SourceText(text), settings)
+    return _postprocess(raw, SourceText(text), settings, path)
 
 
 def _mlir_findings(path: str, text: str, settings: Settings) -> list[Finding]:
@@ -62,30 +62,129 @@ def _mlir_findings(path: str, text: str, settings: Settings) -> list[Finding]:
     )
 
 
-def _postprocess(raw: list[Finding], source: SourceText, settings: Settings) -> list[Finding]:
+def _postprocess(
+    raw: list[Finding], source: SourceText, settings: Settings, path: str = ""
+) -> list[Finding]:
+    """Apply ``settings`` (selection, severity) and suppression comments to ``raw``.
+
+    A suppression ``ignore[CODE]`` is *used* when the pass raised CODE on its line or the
+    line below, whether or not CODE is selected: turning a rule off must not make its
+    suppressions look stale. PL100 (unused-suppression, opt-in) reports the codes of a
+    suppression that matched nothing, and codes that are not rules at all.
+    """
     if _SUPPRESS_FILE.search(source.text):
         return []
-    suppressed = _suppressions(source)
+    suppressions = _suppressions(source)
+    by_line: dict[int, list[_Suppression]] = {}
+    for suppression in suppressions:
+        by_line.setdefault(suppression.line, []).append(suppression)
     result = []
     for finding in raw:
-        if not settings.is_selected(finding.code):
-            continue
         line = finding.range.start.line
-        if finding.code in suppressed.get(line, ()) or finding.code in suppressed.get(line - 1, ()):
+        matching = [
+            s
+            for s in (*by_line.get(line, ()), *by_line.get(line - 1, ()))
+            if finding.code in s.codes
+        ]
+        for suppression in matching:
+            suppression.used.add(finding.code)
+        if matching or not settings.is_selected(finding.code):
             continue
         severity = settings.severity_of(finding.code, finding.severity)
         result.append(
             replace(finding, severity=severity) if severity != finding.severity else finding
         )
+    if suppressions and settings.is_selected(UNUSED_SUPPRESSION):
+        unused = [_unused_finding(s, source, path or _path_of(raw)) for s in suppressions]
+        result.extend(
+            replace(f, severity=settings.severity_of(f.code, f.severity))
+            for f in unused
+            if f is not None
+        )
     result.sort(key=lambda f: (f.range.start, f.code))
     return result
 
 
-def _suppressions(source: SourceText) -> dict[int, set[str]]:
-    found: dict[int, set[str]] = {}
+UNUSED_SUPPRESSION = "PL100"
+
+
+@dataclass
+class _Suppression:
+    """One ``passlint: ignore[...]`` comment: where it is and which codes it names."""
+
+    line: int
+    start: int  # offset of the comment marker (``//`` or ``#``)
+    end: int  # offset just past ``]``
+    list_start: int  # offset of the first character inside ``[...]``
+    list_end: int  # offset of ``]``
+    codes: tuple[str, ...]
+    used: set[str] = field(default_factory=set)
+
+
+def _suppressions(source: SourceText) -> list[_Suppression]:
+    found: list[_Suppression] = []
     if "passlint:" not in source.text:
         return found
     for match in _SUPPRESS.finditer(source.text):
-        codes = {code.strip() for code in match.group(1).split(",") if code.strip() in RULES}
-        found.setdefault(source.position(match.start()).line, set()).update(codes)
+        codes = tuple(
+            dict.fromkeys(
+                code.strip().upper() for code in match.group(1).split(",") if code.strip()
+            )
+        )
+        found.append(
+            _Suppression(
+                line=source.position(match.start()).line,
+                start=match.start(),
+                end=match.end(),
+                list_start=match.start(1),
+                list_end=match.end(1),
+                codes=codes,
+            )
+        )
     return found
+
+
+def _path_of(raw: list[Finding]) -> str:
+    return raw[0].path if raw else ""
+
+
+def _unused_finding(suppression: _Suppression, source: SourceText, path: str) -> Finding | None:
+    unknown = [code for code in suppression.codes if code not in RULES]
+    unused = [code for code in suppression.codes if code in RULES and code not in suppression.used]
+    if not unknown and not unused:
+        return None
+    parts = []
+    if unused:
+        parts.append(f"unused suppression of {', '.join(unused)} (nothing to suppress here)")
+    if unknown:
+        parts.append(f"unknown rule code{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
+    keep = [code for code in suppression.codes if code in suppression.used]
+    text = source.text
+    if keep:
+        title = f"Keep only {', '.join(keep)} in the suppression"
+        start, end, new_text = suppression.list_start, suppression.list_end, ", ".join(keep)
+    else:
+        title = "Remove the suppression comment"
+        line_start = text.rfind("\n", 0, suppression.start) + 1
+        line_end = text.find("\n", suppression.end)
+        line_end = len(text) if line_end == -1 else line_end
+        before = text[line_start : suppression.start]
+        after = text[suppression.end : line_end]
+        if not before.strip() and not after.strip():
+            # The comment is the whole line: remove the line with its line break.
+            start, end = line_start, min(line_end + 1, len(text))
+        else:
+            start = line_start + len(before.rstrip())
+            end = suppression.end
+        new_text = ""
+    rng = source.range(suppression.start, suppression.end)
+    fix = Fix(title, (TextEdit(path, source.range(start, end), new_text),))
+    return Finding(
+        UNUSED_SUPPRESSION,
+        RULES[UNUSED_SUPPRESSION].severity,
+        path,
+        rng,
+        "; ".join(parts),
+        fix=fix,
+        tags=("unnecessary",),
+    )

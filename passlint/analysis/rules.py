@@ -225,6 +225,22 @@ _RULES = [
         "The pl source is not valid Python.",
         "The pass cannot read kernels from a file that does not parse.",
     ),
+    Rule(
+        "PL100",
+        "unused-suppression",
+        Severity.WARNING,
+        "A `passlint: ignore[CODE]` comment suppresses nothing: no finding with that code is "
+        "raised on its line or the line below, or CODE is not a rule.",
+        "Stale suppressions hide the next real finding on that line and rot as code moves. "
+        "A suppression counts as used when the pass raises the code there, even if the rule "
+        "is not selected. Opt-in (select it with `--extend-select PL100` or in "
+        "`[tool.passlint]`), like ruff's RUF100; `passlint: ignore-file` silences it too.",
+        "%0 = stablehlo.sine %arg0 : tensor<4xf32>  // passlint: ignore[TL001]\n"
+        "return %0 : tensor<4xf32>",
+        "%0 = stablehlo.sine %arg0 : tensor<4xf32>\nreturn %0 : tensor<4xf32>",
+        "remove the unused codes, or the whole comment when none is used.",
+        opt_in=True,
+    ),
 ]
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

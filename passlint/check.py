@@ -1,0 +1,206 @@
+"""`passlint check`: discover files, analyse them (in parallel when many), fix or diff,
+render, and choose the exit code. Everything for people goes to stderr except the report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from functools import partial
+
+from passlint import cli
+from passlint.analysis.findings import Finding
+from passlint.config import ConfigError
+from passlint.discovery import discover
+from passlint.fixing import compute_fixes, unified_diff, write_fixes
+from passlint.progress import Progress, delay_from_environment
+from passlint.report.github import render_github
+from passlint.report.json_report import render_json
+from passlint.report.sarif import render_sarif
+from passlint.report.statistics import render_statistics_json, render_statistics_text
+from passlint.report.text import render_text
+from passlint.runner import FileResult, Job, check_files
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = cli.EXIT_CLEAN, cli.EXIT_FINDINGS, cli.EXIT_ERROR
+
+
+def _error(message: str) -> None:
+    print(f"passlint: {message}", file=sys.stderr)
+
+
+def _use_color() -> bool:
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except ValueError:
+        return False
+
+
+def run_check(args: argparse.Namespace) -> int:
+    stdin = args.paths == ["-"]
+    if "-" in args.paths and not stdin:
+        _error("'-' (standard input) cannot be combined with other paths")
+        return EXIT_ERROR
+    if stdin and not args.stdin_filename:
+        _error("reading standard input needs --stdin-filename (its extension picks the pass)")
+        return EXIT_ERROR
+    if args.statistics and args.format not in ("text", "json"):
+        _error("--statistics prints text or json; use --format text or --format json")
+        return EXIT_ERROR
+    paths = [args.stdin_filename] if stdin else list(args.paths)
+    start = _common_folder(paths)
+    try:
+        settings, project_root = cli.load_check_settings(args, start)
+    except ConfigError as error:
+        _error(f"configuration error: {error}")
+        return EXIT_ERROR
+
+    errors = 0
+    overlay: dict[str, str] = {}
+    if stdin:
+        try:
+            text = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            _error(f"{args.stdin_filename} (standard input): not UTF-8")
+            return EXIT_ERROR
+        overlay[os.path.realpath(args.stdin_filename)] = text
+        files = paths
+    else:
+        found = discover(
+            paths,
+            (*settings.exclude, *settings.extend_exclude),
+            project_root,
+            force_exclude=args.force_exclude,
+        )
+        for message in found.warnings:
+            _error(f"warning: {message}")
+        for message in found.errors:
+            _error(message)
+        errors += len(found.errors)
+        files = found.files
+
+    roots = tuple(
+        dict.fromkeys(
+            os.path.realpath(p)
+            for p in (project_root, os.getcwd(), *(_folder_of(p) for p in paths))
+        )
+    )
+    job = Job(settings, roots, overlay)
+    progress_delay = delay_from_environment()
+
+    def check(batch: Sequence[str], batch_job: Job) -> list[FileResult]:
+        progress = Progress(len(batch), sys.stderr, enabled=not args.quiet, delay=progress_delay)
+        try:
+            return check_files(batch, batch_job, on_result=lambda _: progress.advance())
+        finally:
+            progress.close()
+
+    if args.fix or args.diff:
+        allowed = {os.path.realpath(args.stdin_filename)} if stdin else None
+        outcome = compute_fixes(files, job, check, roots, allowed)
+        results = outcome.results
+        for message in outcome.refused:
+            _error(message)
+    else:
+        results = check(files, job)
+
+    findings: list[Finding] = []
+    lines: dict[str, dict[int, str]] = {}
+    checked = 0
+    for result in results:
+        if result.error:
+            _error(f"{result.path}: {result.error}")
+            errors += 1
+        if result.note:
+            _error(f"warning: {result.path}: {result.note}")
+        checked += result.checked
+        findings.extend(result.findings)
+        if result.lines:
+            lines[result.path] = result.lines
+
+    if args.diff:
+        diff = unified_diff(outcome)
+        sys.stdout.write(diff)
+        if not args.quiet:
+            count = outcome.applied
+            noun = "finding" if count == 1 else "findings"
+            _error(f"would fix {count} {noun}" if diff else "no fixes to apply")
+        if errors:
+            return EXIT_ERROR
+        return EXIT_FINDINGS if diff and not args.exit_zero else EXIT_CLEAN
+
+    report_stream = sys.stdout
+    if args.fix:
+        for message in write_fixes(outcome) if not stdin else []:
+            _error(message)
+            errors += 1
+        if stdin:
+            real = os.path.realpath(args.stdin_filename)
+            sys.stdout.write(outcome.fixed.get(real, overlay[real]))
+            report_stream = sys.stderr  # the fixed text owns stdout
+        if not args.quiet and (outcome.applied or args.format != "text"):
+            noun = "finding" if outcome.applied == 1 else "findings"
+            message = f"Fixed {outcome.applied} {noun}."
+            if args.format == "text" and not stdin:
+                report_stream.write(message + "\n")
+            else:
+                print(message, file=sys.stderr)
+
+    report_stream.write(_render(args, findings, checked, lines, project_root, report_stream))
+    report_stream.flush()
+    if errors:
+        return EXIT_ERROR
+    if args.exit_zero:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if cli.failing(findings, args.fail_on) else EXIT_CLEAN
+
+
+def _render(
+    args: argparse.Namespace,
+    findings: list[Finding],
+    checked: int,
+    lines: dict[str, dict[int, str]],
+    project_root: str,
+    stream: object,
+) -> str:
+    if args.statistics:
+        if args.format == "json":
+            return render_statistics_json(findings)
+        return render_statistics_text(findings)
+    if args.format == "json":
+        return render_json(findings)
+    if args.format == "sarif":
+        return render_sarif(findings, _repository_root(project_root))
+    if args.format == "github":
+        return render_github(findings)
+    color = stream is sys.stdout and _use_color()
+    return partial(render_text, color=color, lines=lines, quiet=args.quiet)(findings, checked)
+
+
+def _folder_of(path: str) -> str:
+    return path if os.path.isdir(path) else os.path.dirname(path) or "."
+
+
+def _common_folder(paths: Sequence[str]) -> str:
+    """The deepest folder holding every path (where the configuration is looked for)."""
+    folders = [os.path.abspath(_folder_of(p)) for p in paths] or [os.getcwd()]
+    try:
+        return os.path.commonpath(folders)
+    except ValueError:  # different drives
+        return os.getcwd()
+
+
+def _repository_root(start: str) -> str:
+    """The top of the git repository around ``start``, else ``start``: SARIF URIs are
+    relative to it, which is what code scanning expects."""
+    folder = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return os.path.abspath(start)
+        folder = parent

@@ -1,0 +1,286 @@
+"""Finding the files `passlint check` looks at: `*.mlir` and `*.py` below the given paths.
+
+Folders are walked with ``os.scandir`` (one system call per folder, so a folder of 10,000
+files costs milliseconds), skipping what ``exclude``/``extend-exclude`` and ``.gitignore``
+files name. Symbolic links to folders are followed once: a link back into a folder already
+on the walk (a loop) or to a folder already walked is reported and not entered again.
+Files named on the command line are always checked unless ``force_exclude`` is set (as
+pre-commit passes every staged file by name). Whether a ``.py`` file is a pl source is
+decided later, from its text; here every ``.py`` file is a candidate.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SUFFIXES = (".mlir", ".py")
+
+
+@dataclass
+class Discovery:
+    """The files to check, in a stable order, and what went wrong on the way."""
+
+    files: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # a path could not be used: exit 2
+    warnings: list[str] = field(default_factory=list)  # noted, does not change the exit code
+
+
+class ExcludeMatcher:
+    """``exclude`` patterns as ruff reads them: a pattern without ``/`` matches any path
+    component (``build``, ``*.gen.mlir``); one with ``/`` matches the path relative to
+    ``root`` (``third_party/**``, ``tests/data/*.mlir``)."""
+
+    def __init__(self, patterns: Iterable[str], root: str | os.PathLike[str]) -> None:
+        self.root = os.path.abspath(root)
+        self.names: list[str] = []
+        self.paths: list[re.Pattern[str]] = []
+        for pattern in patterns:
+            pattern = pattern.strip().rstrip("/")
+            if not pattern:
+                continue
+            if "/" in pattern:
+                self.paths.append(_glob_regex(pattern.lstrip("/")))
+            else:
+                self.names.append(pattern)
+
+    def matches(self, path: str) -> bool:
+        name = os.path.basename(path)
+        if any(fnmatch.fnmatchcase(name, pattern) for pattern in self.names):
+            return True
+        if not self.paths:
+            return False
+        relative = os.path.relpath(os.path.abspath(path), self.root).replace(os.sep, "/")
+        if relative.startswith("../"):
+            return False
+        return any(regex.fullmatch(relative) for regex in self.paths)
+
+
+class GitIgnore:
+    """The rules of the ``.gitignore`` files met on a walk (a useful subset of git's:
+    ``*``, ``?``, ``[...]``, ``**``, leading ``/`` anchors, trailing ``/`` for folders and
+    ``!`` to re-include; the last matching rule wins)."""
+
+    def __init__(self) -> None:
+        # (folder the .gitignore is in, regex, negated, folders only)
+        self.rules: list[tuple[str, re.Pattern[str], bool, bool]] = []
+        self._loaded: set[str] = set()
+
+    def load_folder(self, folder: str) -> None:
+        folder = os.path.abspath(folder)
+        if folder in self._loaded:
+            return
+        self._loaded.add(folder)
+        try:
+            with open(os.path.join(folder, ".gitignore"), encoding="utf-8") as handle:
+                lines = handle.read().splitlines()
+        except (OSError, UnicodeDecodeError):
+            return
+        for raw in lines:
+            line = raw.rstrip()
+            if not line or line.startswith("#"):
+                continue
+            negated = line.startswith("!")
+            if negated:
+                line = line[1:]
+            if line.startswith("\\"):
+                line = line[1:]
+            dir_only = line.endswith("/")
+            line = line.rstrip("/")
+            if not line:
+                continue
+            anchored = "/" in line
+            line = line.lstrip("/")
+            pattern = line if anchored else f"**/{line}"
+            self.rules.append((folder, _glob_regex(pattern), negated, dir_only))
+
+    def load_parents(self, start: str) -> None:
+        """Load the .gitignore files from ``start`` up to its git repository's top."""
+        folder = os.path.abspath(start)
+        chain = []
+        while True:
+            chain.append(folder)
+            if os.path.exists(os.path.join(folder, ".git")):
+                break
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                return  # not in a git repository: only .gitignore files on the walk count
+            folder = parent
+        for folder in reversed(chain):
+            self.load_folder(folder)
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        path = os.path.abspath(path)
+        verdict = False
+        for folder, regex, negated, dir_only in self.rules:
+            if dir_only and not is_dir:
+                continue
+            if not path.startswith(folder + os.sep):
+                continue
+            relative = path[len(folder) + 1 :].replace(os.sep, "/")
+            if regex.fullmatch(relative):
+                verdict = not negated
+        return verdict
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """A gitignore-style glob as a regex over ``/``-separated relative paths."""
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("/**", i) and i + 3 == len(pattern):
+            out.append("/.*")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[":
+            close = pattern.find("]", i + 1)
+            if close == -1:
+                out.append(re.escape("["))
+                i += 1
+            else:
+                body = pattern[i + 1 : close].replace("\\", "\\\\")
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append(f"[{body}]")
+                i = close + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    # A pattern that names a folder also covers everything below it.
+    return re.compile("".join(out) + "(?:/.*)?")
+
+
+def discover(
+    paths: Sequence[str],
+    exclude: Iterable[str],
+    root: str | os.PathLike[str],
+    *,
+    respect_gitignore: bool = True,
+    force_exclude: bool = False,
+) -> Discovery:
+    """The ``.mlir`` and ``.py`` files named by ``paths`` (files or folders)."""
+    result = Discovery()
+    matcher = ExcludeMatcher(exclude, root)
+    gitignore = GitIgnore()
+    seen_files: set[str] = set()
+    for path in paths:
+        if not os.path.lexists(path):
+            result.errors.append(f"{path}: no such file or directory")
+            continue
+        if os.path.isdir(path):
+            if respect_gitignore:
+                gitignore.load_parents(os.path.dirname(os.path.abspath(path)))
+            _walk(path, matcher, gitignore if respect_gitignore else None, result, seen_files)
+            continue
+        if not os.path.exists(path):
+            result.errors.append(f"{path}: broken symbolic link")
+            continue
+        if force_exclude and (
+            matcher.matches(path)
+            or (respect_gitignore and _gitignored_file(path, gitignore))
+            or not path.endswith(SUFFIXES)
+        ):
+            continue
+        key = os.path.realpath(path)
+        if key not in seen_files:
+            seen_files.add(key)
+            result.files.append(path)
+    return result
+
+
+def _gitignored_file(path: str, gitignore: GitIgnore) -> bool:
+    folder = os.path.dirname(os.path.abspath(path))
+    gitignore.load_parents(folder)
+    return gitignore.ignored(path, is_dir=False)
+
+
+def _walk(
+    top: str,
+    matcher: ExcludeMatcher,
+    gitignore: GitIgnore | None,
+    result: Discovery,
+    seen_files: set[str],
+) -> None:
+    # Folders on the current path (``ancestors``, for loops) and every folder entered (for
+    # duplicates), both by (device, inode) so two spellings of one folder are one folder.
+    entered: set[tuple[int, int]] = set()
+
+    def visit(folder: str, ancestors: tuple[tuple[int, int], ...]) -> None:
+        try:
+            stat = os.stat(folder)
+        except OSError as error:
+            result.errors.append(f"{folder}: cannot read folder: {error.strerror or error}")
+            return
+        key = (stat.st_dev, stat.st_ino)
+        if key in ancestors:
+            target = os.path.realpath(folder)
+            result.warnings.append(
+                f"{folder}: symbolic link loop (points back to {target}); not followed"
+            )
+            return
+        if key in entered:
+            return  # reached again through another link: already checked
+        entered.add(key)
+        if gitignore is not None:
+            gitignore.load_folder(folder)
+        try:
+            with os.scandir(folder) as scan:
+                entries = sorted(scan, key=lambda e: e.name)
+        except OSError as error:
+            result.errors.append(f"{folder}: cannot read folder: {error.strerror or error}")
+            return
+        subfolders = []
+        for entry in entries:
+            entry_path = os.path.join(folder, entry.name) if folder != "." else entry.name
+            try:
+                is_dir = entry.is_dir()  # follows symbolic links
+            except OSError:
+                is_dir = False
+            if matcher.matches(entry_path):
+                continue
+            if gitignore is not None and gitignore.ignored(entry_path, is_dir):
+                continue
+            if is_dir:
+                if not entry.name.startswith("."):  # hidden folders: only when named
+                    subfolders.append(entry_path)
+            elif entry.name.endswith(SUFFIXES):
+                if entry.is_symlink() and not os.path.exists(entry_path):
+                    result.warnings.append(f"{entry_path}: broken symbolic link; skipped")
+                    continue
+                real = os.path.realpath(entry_path) if entry.is_symlink() else entry_path
+                real = os.path.abspath(real)
+                if real not in seen_files:
+                    seen_files.add(real)
+                    result.files.append(entry_path)
+        for sub in subfolders:
+            visit(sub, (*ancestors, key))
+
+    # Recursion depth is the folder depth (Python allows ~1000 levels).
+    try:
+        visit(top, ())
+    except RecursionError:
+        result.errors.append(f"{top}: folder tree too deep to walk")
+
+
+def relative_to(path: str, root: str | os.PathLike[str]) -> str:
+    """``path`` relative to ``root`` with ``/`` separators, or absolute when outside it."""
+    absolute = os.path.abspath(path)
+    try:
+        return Path(absolute).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        return Path(absolute).as_posix()

@@ -1,0 +1,177 @@
+"""Analysing many files: in this process for a few, in worker processes for many.
+
+Each file is read by whoever analyses it (the worker, not the parent), so a large tree is
+never held in one process. Reading rules: a ``.py`` file is ours only if it imports
+``pypto.language`` (decided on the raw bytes, so a non-UTF-8 ``.py`` file that is not a pl
+source is skipped silently); a ``.mlir`` or pl file that is not UTF-8, cannot be read or
+makes a pass fail gives a one-line error for that file and the rest are still checked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from passlint.analysis import engine
+from passlint.analysis.findings import Finding
+from passlint.analysis.workspace import Workspace
+from passlint.config import Settings
+
+# Below this many files (and this many bytes) starting worker processes costs more than it
+# saves: a small mlir file analyses in well under a millisecond.
+PARALLEL_MIN_FILES = 64
+PARALLEL_MIN_BYTES = 4 * 1024 * 1024
+
+_PL_IMPORT_BYTES = re.compile(
+    rb"^\s*(?:import\s+pypto\.language\b|from\s+pypto(?:\.language)?\s+import\b)", re.MULTILINE
+)
+
+
+@dataclass
+class FileResult:
+    """What checking one file gave."""
+
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    checked: bool = False  # a .mlir or pl file that was analysed
+    error: str | None = None  # could not be checked: exit 2
+    note: str | None = None  # skipped on purpose (e.g. max-file-size): reported, exit unchanged
+    lines: dict[int, str] = field(default_factory=dict)  # 0-based line -> text, for carets
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs, sent once per worker process."""
+
+    settings: Settings
+    roots: tuple[str, ...]
+    overlay: Mapping[str, str] = field(default_factory=dict)  # real path -> unsaved text
+
+
+def read_source(path: str, max_size: int) -> tuple[str | None, str | None, str | None]:
+    """``(text, error, note)`` for ``path``; text is None when the file is not ours."""
+    try:
+        size = os.path.getsize(path)
+        if size > max_size:
+            return None, None, f"skipped: {size} bytes is more than max-file-size ({max_size})"
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        return None, f"cannot read: {error.strerror or error}", None
+    if path.endswith(".py") and not _PL_IMPORT_BYTES.search(data):
+        return None, None, None
+    try:
+        return data.decode("utf-8"), None, None
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        return None, f"not UTF-8 (invalid byte at line {line}); not checked", None
+
+
+def check_text(path: str, text: str, job: Job, workspace: Workspace) -> FileResult:
+    """Analyse one document whose text is known."""
+    result = FileResult(path)
+    if engine.language_of(path, text) is None:
+        return result
+    result.checked = True
+    try:
+        result.findings = engine.analyze(path, text, job.settings, workspace)
+    except RecursionError:
+        result.error = "internal error: nesting too deep to analyse"
+        return result
+    except Exception as error:  # a pass bug must not stop the other files
+        result.error = f"internal error: {type(error).__name__}: {error}"
+        return result
+    if result.findings:
+        lines = text.split("\n")
+        for finding in result.findings:
+            line = finding.range.start.line
+            if 0 <= line < len(lines):
+                result.lines[line] = lines[line].rstrip("\r")
+    return result
+
+
+def check_path(path: str, job: Job, workspace: Workspace) -> FileResult:
+    """Read and analyse one file (the overlay's text first, if it has the file)."""
+    text = job.overlay.get(os.path.realpath(path))
+    if text is None:
+        text, error, note = read_source(path, job.settings.max_file_size)
+        if text is None:
+            return FileResult(path, error=error, note=note)
+    return check_text(path, text, job, workspace)
+
+
+def make_workspace(job: Job) -> Workspace:
+    workspace = Workspace(job.roots)
+    for path, text in job.overlay.items():
+        workspace.set_overlay(path, text)
+    return workspace
+
+
+_worker_job: Job | None = None
+_worker_workspace: Workspace | None = None
+
+
+def _init_worker(job: Job) -> None:
+    global _worker_job, _worker_workspace
+    _worker_job = job
+    _worker_workspace = make_workspace(job)
+
+
+def _work(path: str) -> FileResult:
+    assert _worker_job is not None and _worker_workspace is not None
+    return check_path(path, _worker_job, _worker_workspace)
+
+
+def worker_count(paths: Sequence[str]) -> int:
+    """How many worker processes to use for ``paths`` (1: stay in this process)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    if cpus < 2 or len(paths) < 2:
+        return 1
+    if len(paths) < PARALLEL_MIN_FILES:
+        total = 0
+        for path in paths:
+            with contextlib.suppress(OSError):
+                total += os.path.getsize(path)
+        if total < PARALLEL_MIN_BYTES:
+            return 1
+    return min(cpus, len(paths))
+
+
+def check_files(
+    paths: Sequence[str],
+    job: Job,
+    on_result: Callable[[FileResult], None] | None = None,
+    workers: int | None = None,
+) -> list[FileResult]:
+    """Results for ``paths``, in order; ``on_result`` is called as each one arrives."""
+    workers = worker_count(paths) if workers is None else workers
+    results: list[FileResult] = []
+    if workers <= 1:
+        workspace = make_workspace(job)
+        for path in paths:
+            results.append(check_path(path, job, workspace))
+            if on_result:
+                on_result(results[-1])
+        return results
+    # fork starts workers in milliseconds and shares the imported passes; elsewhere the
+    # platform default (spawn) is the safe choice.
+    method = "fork" if sys.platform.startswith("linux") else None
+    context = multiprocessing.get_context(method)
+    chunk = max(1, min(64, len(paths) // (workers * 8)))
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(job,)
+    ) as pool:
+        for result in pool.map(_work, paths, chunksize=chunk):
+            results.append(result)
+            if on_result:
+                on_result(result)
+    return results
