@@ -553,7 +553,7 @@ def test_multi_megabyte_hex_string() -> None:
     const = op_named(parsed, "stablehlo.constant")
     assert [t.text for t in const.signature_types()[0]] == ["tensor<500000xf32>"]
     assert op_named(parsed, "return").operands[0].value is const.results[0]
-    assert elapsed < 5
+    assert elapsed < 30  # generous: shared CI machines
 
 
 def summary(parsed: object) -> list[tuple[object, ...]]:
