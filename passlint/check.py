@@ -121,6 +121,7 @@ def run_check(args: argparse.Namespace) -> int:
         if result.lines:
             lines[result.path] = result.lines
 
+    findings.sort(key=lambda f: (f.path, f.range.start, f.code))
     if args.diff:
         diff = unified_diff(outcome)
         sys.stdout.write(diff)
