@@ -1,12 +1,81 @@
-"""`passlint serve`: start the language server on stdio or TCP."""
+"""`passlint serve`: start the language server on stdio (default) or TCP.
+
+Only the protocol goes to stdout: logging goes to stderr, and ``sys.stdout`` is pointed at
+stderr while the server runs so a stray ``print`` cannot corrupt the stream.
+"""
 
 from __future__ import annotations
 
+import argparse
+import logging
 import sys
 from collections.abc import Sequence
 
+DEFAULT_HOST = "127.0.0.1"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="passlint serve", description="Run the passlint language server."
+    )
+    parser.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (default)")
+    parser.add_argument(
+        "--tcp",
+        metavar="[HOST:]PORT",
+        help=f"listen on a TCP port instead of stdio (host {DEFAULT_HOST} unless given)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["debug", "info", "warning", "error"],
+        help="what to log on stderr (default: warning)",
+    )
+    parser.add_argument(
+        "--debounce",
+        type=float,
+        default=0.15,
+        metavar="SECONDS",
+        help="wait this long after an edit before analysing (default: 0.15)",
+    )
+    return parser
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"invalid port in {text!r}")
+    return host.strip("[]") or DEFAULT_HOST, int(port)
+
 
 def run(argv: Sequence[str]) -> int:
-    """Run the server with its own options (placeholder until the server lands)."""
-    print("passlint: the language server is not available yet", file=sys.stderr)
-    return 2
+    """Run the server with its own options; returns the process exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(argv))
+    except SystemExit as exit_:
+        return 0 if exit_.code in (0, None) else 2
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=getattr(logging, args.log_level.upper()),
+        format="passlint %(levelname)s %(name)s: %(message)s",
+    )
+    from passlint.server.server import server
+
+    server.scheduler.debounce = max(0.0, args.debounce)
+    if args.tcp:
+        try:
+            host, port = parse_address(args.tcp)
+        except ValueError as error:
+            print(f"passlint serve: {error}", file=sys.stderr)
+            return 2
+        print(f"passlint: language server listening on {host}:{port} (TCP)", file=sys.stderr)
+        server.start_tcp(host, port)
+        return 0
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr
+    try:
+        server.start_io(stdin, stdout)
+    finally:
+        sys.stdout = sys.__stdout__
+    # `exit` without `shutdown` first (or a lost client) ends with status 1, as LSP says.
+    return 0 if getattr(server.protocol, "_shutdown", False) else 1

@@ -1,0 +1,207 @@
+"""When analysis runs: debounced per document, off the event loop, newest version only.
+
+Each open document has a *key* ``(version, generation)``: an edit bumps the version, a
+re-analysis request (settings changed, a dependency changed) bumps the generation. Every
+change cancels the document's pending run and starts a new one after the debounce delay.
+A run executes in the thread pool; a run that is already computing cannot be interrupted,
+so the next run of the same document waits for it (one analysis per document at a time)
+and its result is dropped. A result is only stored, published or handed to a waiting pull
+request when its key is still the document's key, so a superseded version is never shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+log = logging.getLogger(__name__)
+
+Key = tuple[int, int]
+R = TypeVar("R")
+J = TypeVar("J")
+
+
+@dataclass(eq=False)
+class Document:
+    """An open document as the scheduler sees it."""
+
+    uri: str
+    path: str
+    version: int
+    text: str
+    generation: int = 0
+    task: asyncio.Task[None] | None = None
+    running: asyncio.Future[Any] | None = None
+    result: Any = None
+    result_key: Key | None = None
+    waiters: list[asyncio.Future[Any]] = field(default_factory=list)
+    closed: bool = False
+
+    @property
+    def key(self) -> Key:
+        return self.version, self.generation
+
+
+class SlowWork(Protocol):
+    """Work-done progress for runs that take long: start, ask whether cancelled, end."""
+
+    async def start(self, document: Document) -> Any: ...
+
+    def cancelled(self, handle: Any) -> bool: ...
+
+    def end(self, handle: Any) -> None: ...
+
+
+class Scheduler(Generic[J, R]):
+    """Runs ``run(make_job(document))`` in ``executor`` and hands fresh results to
+    ``on_result(document, result, refreshed)`` (``refreshed``: not caused by an edit)."""
+
+    def __init__(
+        self,
+        executor: Executor,
+        make_job: Callable[[Document], J],
+        run: Callable[[J], R],
+        on_result: Callable[[Document, R, bool], None],
+        slow_work: SlowWork | None = None,
+        debounce: float = 0.15,
+        slow_after: float = 0.5,
+    ) -> None:
+        self.executor = executor
+        self.make_job = make_job
+        self.run = run
+        self.on_result = on_result
+        self.slow_work = slow_work
+        self.debounce = debounce
+        self.slow_after = slow_after
+        self.documents: dict[str, Document] = {}
+
+    # -- document lifecycle ----------------------------------------------------------------
+
+    def update(self, uri: str, path: str, version: int, text: str) -> Document:
+        """A document was opened or changed: analyse its new version."""
+        document = self.documents.get(uri)
+        if document is None:
+            document = Document(uri, path, version, text)
+            self.documents[uri] = document
+        else:
+            document.version, document.text, document.path = version, text, path
+        self._schedule(document, refreshed=False)
+        return document
+
+    def close(self, uri: str) -> None:
+        document = self.documents.pop(uri, None)
+        if document is None:
+            return
+        document.closed = True
+        if document.task is not None:
+            document.task.cancel()
+        for waiter in document.waiters:
+            waiter.cancel()
+        document.waiters.clear()
+
+    def refresh(self, uris: list[str] | None = None) -> None:
+        """Analyse documents again (all open ones by default) with unchanged text."""
+        for uri in list(self.documents) if uris is None else uris:
+            document = self.documents.get(uri)
+            if document is not None:
+                document.generation += 1
+                self._schedule(document, refreshed=True)
+
+    async def result(self, uri: str) -> R | None:
+        """The result for the document's current key, waiting for it if needed."""
+        document = self.documents.get(uri)
+        if document is None:
+            return None
+        if document.result_key == document.key:
+            result: R = document.result
+            return result
+        waiter: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        document.waiters.append(waiter)
+        return await waiter
+
+    def current(self, uri: str) -> R | None:
+        """The stored result if it is for the document's current key, else None."""
+        document = self.documents.get(uri)
+        if document is None or document.result_key != document.key:
+            return None
+        result: R = document.result
+        return result
+
+    async def idle(self) -> None:
+        """Wait until no run is pending (used at shutdown)."""
+        tasks = [
+            d.task for d in self.documents.values() if d.task is not None and not d.task.done()
+        ]
+        if tasks:
+            await asyncio.wait(tasks)
+
+    def cancel_all(self) -> None:
+        for document in self.documents.values():
+            if document.task is not None:
+                document.task.cancel()
+
+    # -- running ---------------------------------------------------------------------------
+
+    def _schedule(self, document: Document, refreshed: bool) -> None:
+        if document.task is not None and not document.task.done():
+            document.task.cancel()
+        document.task = asyncio.get_running_loop().create_task(
+            self._guarded(document, document.key, refreshed)
+        )
+
+    async def _guarded(self, document: Document, key: Key, refreshed: bool) -> None:
+        try:
+            await self._run(document, key, refreshed)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("scheduling the analysis of %s failed", document.uri)
+
+    async def _run(self, document: Document, key: Key, refreshed: bool) -> None:
+        await asyncio.sleep(self.debounce)
+        while document.running is not None and not document.running.done():
+            # A thread cannot be interrupted: let the superseded run finish first.
+            await asyncio.wait([document.running])
+        if document.key != key or document.closed:
+            return
+        job = self.make_job(document)
+        future = asyncio.get_running_loop().run_in_executor(self.executor, self.run, job)
+        document.running = future
+        result = await self._await_run(document, future)
+        if result is _CANCELLED or document.key != key or document.closed:
+            log.debug("dropping the result for %s %s (now %s)", document.uri, key, document.key)
+            return
+        document.result, document.result_key = result, key
+        waiters, document.waiters = document.waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(result)
+        self.on_result(document, result, refreshed)
+
+    async def _await_run(self, document: Document, future: asyncio.Future[R]) -> Any:
+        """The run's result; work-done progress when it takes long (the user may cancel)."""
+        # asyncio.wait never cancels what it waits for: a cancelled run keeps its thread's
+        # future, so the next run can wait for it.
+        done, _ = await asyncio.wait([future], timeout=self.slow_after)
+        if done or self.slow_work is None:
+            await asyncio.wait([future])
+            return future.result()
+        handle = await self.slow_work.start(document)
+        try:
+            while True:
+                done, _ = await asyncio.wait([future], timeout=0.1)
+                if done:
+                    return future.result()
+                if handle is not None and self.slow_work.cancelled(handle):
+                    log.info("analysis of %s cancelled from the client", document.uri)
+                    return _CANCELLED
+        finally:
+            if handle is not None:
+                self.slow_work.end(handle)
+
+
+_CANCELLED: Any = object()

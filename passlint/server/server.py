@@ -1,0 +1,514 @@
+"""The passlint language server: state, and one small handler per LSP feature.
+
+Handlers read like a table of contents: each converts the request, calls a pure helper
+(``convert``, ``actions``, ``hover``, ``inlay``, ``symbols``, ``navigation``) and converts the
+answer back. Analysis runs in the ``scheduler``; nothing here analyses anything itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import uuid
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.uris import to_fs_path
+
+from passlint import __version__
+from passlint.analysis.source import SourceText
+from passlint.server import actions, hover, inlay, navigation, symbols
+from passlint.server.convert import ClientFeatures, SnapshotFiles, char_offset, span_range
+from passlint.server.jobs import Job, Result, run_job
+from passlint.server.models import MlirModel, Model, ModelCache, PlModel
+from passlint.server.scheduler import Document, Scheduler
+from passlint.server.settings import SettingsStore
+
+log = logging.getLogger(__name__)
+
+SECTION = "passlint"
+LEGALIZED_MODULE = "passlint.legalizedModule"
+FIX_ALL = "passlint.fixAll"
+WATCHED = ("**/*.py", "**/pyproject.toml", "**/passlint.toml")
+CONFIG_FILES = ("pyproject.toml", "passlint.toml")
+
+
+class PasslintProtocol(LanguageServerProtocol):
+    """pygls' protocol, speaking UTF-16 positions whatever the client offers: every column
+    the server sends is converted with ``SourceText.to_utf16``."""
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams) -> Any:
+        if params.capabilities.general is not None:
+            params.capabilities.general.position_encodings = None
+        return (yield from super().lsp_initialize(params))
+
+
+class ProgressWork:
+    """Server-initiated work-done progress for analyses the user waits on."""
+
+    def __init__(self, server: PasslintServer) -> None:
+        self.server = server
+
+    async def start(self, document: Document) -> Any:
+        window = self.server.client_capabilities.window
+        if window is None or not window.work_done_progress:
+            return None
+        token = f"passlint-{uuid.uuid4().hex}"
+        progress = self.server.work_done_progress
+        try:
+            await progress.create_async(token)
+        except Exception:
+            log.debug("the client refused a progress token", exc_info=True)
+            return None
+        name = os.path.basename(document.path)
+        progress.begin(
+            token,
+            types.WorkDoneProgressBegin(
+                title="passlint", message=f"Analysing {name}", cancellable=True
+            ),
+        )
+        return token
+
+    def cancelled(self, handle: Any) -> bool:
+        future = self.server.work_done_progress.tokens.get(handle)
+        return future is not None and future.cancelled()
+
+    def end(self, handle: Any) -> None:
+        self.server.work_done_progress.end(handle, types.WorkDoneProgressEnd())
+        self.server.work_done_progress.tokens.pop(handle, None)
+
+
+class PasslintServer(LanguageServer):
+    def __init__(self, debounce: float = 0.15) -> None:
+        super().__init__(
+            "passlint",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=PasslintProtocol,
+        )
+        self.settings = SettingsStore()
+        self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="passlint")
+        self.scheduler: Scheduler[Job, Result] = Scheduler(
+            self.executor,
+            self.make_job,
+            run_job,
+            self.on_result,
+            ProgressWork(self),
+            debounce=debounce,
+        )
+        self.models = ModelCache(self.executor)
+        self.pull = False
+        self.features = ClientFeatures()
+        self.roots: tuple[str, ...] = ()
+        self._refresh_requested = False
+
+    # -- client capabilities -----------------------------------------------------------------
+
+    def learn_client(self, params: types.InitializeParams) -> None:
+        caps = params.capabilities
+        text = caps.text_document
+        self.pull = text is not None and text.diagnostic is not None
+        publish = text.publish_diagnostics if text is not None else None
+        tag_support = publish.tag_support if publish is not None else None
+        edit = caps.workspace.workspace_edit if caps.workspace is not None else None
+        # codeDescription and relatedInformation are optional fields that clients without
+        # support ignore, so every client gets them; tags are limited to what it knows.
+        self.features = ClientFeatures(
+            tags=frozenset(int(t) for t in tag_support.value_set) if tag_support else frozenset(),
+            document_changes=bool(edit and edit.document_changes),
+        )
+        folders = [to_fs_path(f.uri) for f in params.workspace_folders or []]
+        if not folders and params.root_uri:
+            folders = [to_fs_path(params.root_uri)]
+        elif not folders and params.root_path:
+            folders = [params.root_path]
+        self.roots = tuple(os.path.realpath(f) for f in folders if f)
+        options = params.initialization_options
+        if isinstance(options, Mapping):
+            section = options.get(SECTION, options.get("settings", options))
+            self.settings.set_client_section(section)
+        log.info(
+            "client %s: %s diagnostics, roots %s",
+            params.client_info.name if params.client_info else "?",
+            "pull" if self.pull else "push",
+            ", ".join(self.roots) or "none",
+        )
+
+    def supports(self, path: str) -> bool:
+        """Whether the client capabilities hold a truthy value at the dotted ``path``."""
+        value: Any = self.client_capabilities
+        for part in path.split("."):
+            value = getattr(value, part, None)
+            if value is None:
+                return False
+        return bool(value)
+
+    # -- documents ---------------------------------------------------------------------------
+
+    def path_of(self, uri: str) -> str:
+        path = to_fs_path(uri) or uri
+        return os.path.realpath(path) if os.path.isabs(path) else path
+
+    def files(self) -> SnapshotFiles:
+        docs = self.scheduler.documents.values()
+        return SnapshotFiles(
+            {d.path: d.text for d in docs},
+            {d.path: d.uri for d in docs},
+            {d.path: d.version for d in docs},
+        )
+
+    def version_of_uri(self, uri: str) -> int | None:
+        document = self.scheduler.documents.get(uri)
+        return None if document is None else document.version
+
+    def document_changed(self, uri: str) -> None:
+        document = self.workspace.get_text_document(uri)
+        if not uri_tracked(uri):
+            return
+        path = self.path_of(uri)
+        version = document.version if document.version is not None else 0
+        self.scheduler.update(uri, path, version, document.source)
+        if path.endswith(".py"):
+            self.refresh_python(exclude=uri)
+
+    def refresh_python(self, exclude: str | None = None) -> None:
+        """Re-analyse open Python documents: cross-file pl findings may have changed."""
+        self.scheduler.refresh(
+            [
+                u
+                for u, d in self.scheduler.documents.items()
+                if d.path.endswith(".py") and u != exclude
+            ]
+        )
+
+    def make_job(self, document: Document) -> Job:
+        settings = self.settings.settings_for(document.path)
+        for error in self.settings.take_errors():
+            self.show_error(f"passlint configuration error: {error}")
+        files = self.files()
+        return Job(
+            document.uri,
+            document.path,
+            document.version,
+            document.text,
+            settings,
+            self.roots or (os.path.dirname(document.path),),
+            dict(files.texts),
+            dict(files.uris),
+            dict(files.versions),
+            self.features,
+        )
+
+    def on_result(self, document: Document, result: Result, refreshed: bool) -> None:
+        if not self.pull:
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(
+                    uri=document.uri, diagnostics=list(result.diagnostics), version=document.version
+                )
+            )
+        elif refreshed and self.supports("workspace.diagnostics.refresh_support"):
+            self.request_refresh()
+
+    def request_refresh(self) -> None:
+        """Ask a pull client to pull again (coalesced: one request per loop turn)."""
+        if self._refresh_requested:
+            return
+        self._refresh_requested = True
+
+        def send() -> None:
+            self._refresh_requested = False
+            self.workspace_diagnostic_refresh(None)
+
+        asyncio.get_running_loop().call_later(0.05, send)
+
+    def show_error(self, message: str) -> None:
+        log.error("%s", message)
+        self.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Error, message=message)
+        )
+
+    async def load_client_settings(self) -> None:
+        if self.supports("workspace.configuration"):
+            try:
+                answer = await self.workspace_configuration_async(
+                    types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+                )
+                self.settings.set_client_section(answer[0] if answer else None)
+            except Exception:
+                log.warning("workspace/configuration failed", exc_info=True)
+
+    async def model(self, uri: str) -> tuple[Model | None, SourceText | None]:
+        document = self.scheduler.documents.get(uri)
+        if document is None:
+            return None, None
+        pipeline = self.settings.settings_for(document.path).pipeline
+        model = await self.models.get(uri, document.path, document.version, document.text, pipeline)
+        return model, (model.source if model is not None else None)
+
+
+def uri_tracked(uri: str) -> bool:
+    return uri.endswith((".mlir", ".py"))
+
+
+def command_uri(args: tuple[Any, ...]) -> str:
+    """The document a command is about: ``"file:///..."`` or ``{"uri": "file:///..."}``."""
+    first = args[0] if args else None
+    if isinstance(first, Mapping):
+        first = first.get("uri")
+    if not isinstance(first, str):
+        raise ValueError("expected the document URI as the first argument")
+    return first
+
+
+server = PasslintServer()
+
+
+# -- lifecycle ---------------------------------------------------------------------------------
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: PasslintServer, params: types.InitializeParams) -> None:
+    ls.learn_client(params)
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: PasslintServer, params: types.InitializedParams) -> None:
+    await ls.load_client_settings()
+    if ls.supports("workspace.did_change_watched_files.dynamic_registration"):
+        watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in WATCHED]
+        await ls.client_register_capability_async(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id="passlint-watched-files",
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                            watchers=watchers
+                        ),
+                    )
+                ]
+            )
+        )
+    ls.scheduler.refresh()
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: PasslintServer, params: None) -> None:
+    ls.scheduler.cancel_all()
+    ls.executor.shutdown(wait=False, cancel_futures=True)
+
+
+# -- documents ---------------------------------------------------------------------------------
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: PasslintServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.document_changed(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: PasslintServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.document_changed(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: PasslintServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    document = ls.scheduler.documents.get(uri)
+    ls.scheduler.close(uri)
+    ls.models.forget(uri)
+    if document is not None and not ls.pull:
+        ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+        )
+    if document is not None and document.path.endswith(".py"):
+        ls.refresh_python()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(
+    ls: PasslintServer, params: types.DidChangeConfigurationParams
+) -> None:
+    if ls.supports("workspace.configuration"):
+        await ls.load_client_settings()
+    elif isinstance(params.settings, Mapping) and SECTION in params.settings:
+        ls.settings.set_client_section(params.settings[SECTION])
+    ls.settings.invalidate()
+    ls.scheduler.refresh()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: PasslintServer, params: types.DidChangeWatchedFilesParams) -> None:
+    names = [os.path.basename(ls.path_of(change.uri)) for change in params.changes]
+    if any(name in CONFIG_FILES for name in names):
+        ls.settings.invalidate()
+        ls.scheduler.refresh()
+    elif any(name.endswith(".py") for name in names):
+        ls.refresh_python()
+
+
+# -- diagnostics (pull) ------------------------------------------------------------------------
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_DIAGNOSTIC,
+    types.DiagnosticOptions(
+        identifier=SECTION, inter_file_dependencies=True, workspace_diagnostics=False
+    ),
+)
+async def diagnostic(
+    ls: PasslintServer, params: types.DocumentDiagnosticParams
+) -> types.DocumentDiagnosticReport:
+    result = await ls.scheduler.result(params.text_document.uri)
+    if result is None:
+        return types.RelatedFullDocumentDiagnosticReport(items=[])
+    if params.previous_result_id == result.result_id:
+        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result.result_id)
+    return types.RelatedFullDocumentDiagnosticReport(
+        items=list(result.diagnostics), result_id=result.result_id
+    )
+
+
+# -- code actions and commands -----------------------------------------------------------------
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND],
+        resolve_provider=False,
+    ),
+)
+async def code_action(
+    ls: PasslintServer, params: types.CodeActionParams
+) -> list[types.CodeAction] | None:
+    uri, only = params.text_document.uri, params.context.only
+    out: list[types.CodeAction] = []
+    if actions.wants(only, types.CodeActionKind.QuickFix):
+        out += actions.quick_fixes(
+            params.context.diagnostics,
+            ls.version_of_uri(uri),
+            ls.version_of_uri,
+            ls.features.document_changes,
+        )
+    if actions.wants(only, actions.FIX_ALL_KIND) and (files := await fix_all_files(ls, uri)):
+        out.append(actions.fix_all_action(files, ls.features.document_changes))
+    return out or None
+
+
+async def fix_all_files(ls: PasslintServer, uri: str) -> list[dict[str, Any]]:
+    result = await ls.scheduler.result(uri)
+    return actions.fix_all_files(result.findings, ls.files()) if result is not None else []
+
+
+@server.command(FIX_ALL)
+async def fix_all_command(ls: PasslintServer, *args: Any) -> bool:
+    files = await fix_all_files(ls, command_uri(args))
+    if not files:
+        return False
+    edit = actions.fix_all_action(files, ls.features.document_changes).edit
+    assert edit is not None
+    answer = await ls.workspace_apply_edit_async(
+        types.ApplyWorkspaceEditParams(edit=edit, label=actions.FIX_ALL_TITLE)
+    )
+    return bool(answer.applied)
+
+
+@server.command(LEGALIZED_MODULE)
+async def legalized_module(ls: PasslintServer, *args: Any) -> str:
+    from passlint.passes.tensorizer_apply import legalize_text
+
+    uri = command_uri(args)
+    document = ls.scheduler.documents.get(uri)
+    if document is None or not document.path.endswith(".mlir"):
+        raise ValueError(f"{uri} is not an open .mlir document")
+    pipeline = ls.settings.settings_for(document.path).pipeline
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(ls.executor, legalize_text, document.text, pipeline)
+
+
+# -- hover, hints, symbols, navigation ---------------------------------------------------------
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+async def on_hover(ls: PasslintServer, params: types.HoverParams) -> types.Hover | None:
+    model, source = await ls.model(params.text_document.uri)
+    if model is None or source is None:
+        return None
+    offset = char_offset(source, params.position)
+    found = hover.mlir_hover(model, offset) if isinstance(model, MlirModel) else None
+    if found is None:
+        return None
+    text, span = found
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
+        range=span_range(source, span),
+    )
+
+
+@server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+async def inlay_hints(ls: PasslintServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+    model, source = await ls.model(params.text_document.uri)
+    if not isinstance(model, MlirModel) or source is None:
+        return []
+    start, end = char_offset(source, params.range.start), char_offset(source, params.range.end)
+    return [
+        types.InlayHint(
+            position=span_range(source, (hint.offset, hint.offset)).start,
+            label=hint.label,
+            padding_left=True,
+            tooltip=hint.tooltip,
+        )
+        for hint in inlay.mlir_hints(model, start, end)
+    ]
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+async def document_symbols(
+    ls: PasslintServer, params: types.DocumentSymbolParams
+) -> list[types.DocumentSymbol]:
+    model, source = await ls.model(params.text_document.uri)
+    if model is None or source is None:
+        return []
+    found = (
+        symbols.mlir_symbols(model) if isinstance(model, MlirModel) else symbols.pl_symbols(model)
+    )
+    return symbols.to_lsp(source, found)
+
+
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+async def definition(ls: PasslintServer, params: types.DefinitionParams) -> list[types.Location]:
+    uri = params.text_document.uri
+    model, source = await ls.model(uri)
+    if model is None or source is None:
+        return []
+    offset = char_offset(source, params.position)
+    if isinstance(model, MlirModel):
+        spans = navigation.mlir_definition(model, offset)
+    else:
+        spans = navigation.pl_definition(model, offset)
+    return [types.Location(uri=uri, range=span_range(source, span)) for span in spans]
+
+
+@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+async def references(ls: PasslintServer, params: types.ReferenceParams) -> list[types.Location]:
+    uri = params.text_document.uri
+    model, source = await ls.model(uri)
+    if model is None or source is None:
+        return []
+    offset = char_offset(source, params.position)
+    include = params.context.include_declaration
+    if isinstance(model, MlirModel):
+        spans = navigation.mlir_references(model, offset, include)
+    else:
+        spans = navigation.pl_references(model, offset, include)
+    return [types.Location(uri=uri, range=span_range(source, span)) for span in spans]
+
+
+__all__ = ["PasslintServer", "PlModel", "server"]

@@ -1,0 +1,111 @@
+"""Settings per document: the client's ``passlint`` section over ``[tool.passlint]``.
+
+The project file (``passlint.toml`` or ``[tool.passlint]`` in ``pyproject.toml``, found from
+the document's folder upwards) gives the base; keys the client sets in its ``passlint``
+section win. Keys that only the editor extension uses are ignored; anything else unknown is a
+configuration error, reported once and replaced by the project's settings.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from passlint.config import ConfigError, Settings, find_config_file, settings_from_mapping
+
+log = logging.getLogger(__name__)
+
+# Keys of the editor's `passlint` section that configure the client, not the analysis.
+EDITOR_KEYS = frozenset(
+    {"interpreter", "path", "server-args", "trace", "enable", "import-strategy", "log-level"}
+)
+
+
+def _dashed(key: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"-\1", str(key)).replace("_", "-").lower()
+
+
+def client_table(section: Any) -> dict[str, Any]:
+    """The analysis keys of the client's ``passlint`` section, spelled with dashes."""
+    if not isinstance(section, Mapping):
+        return {}
+    table = {_dashed(key): value for key, value in section.items()}
+    return {
+        key: value for key, value in table.items() if key not in EDITOR_KEYS and value is not None
+    }
+
+
+def project_table(folder: str) -> tuple[dict[str, Any], str | None]:
+    """The project's settings table around ``folder`` and the file it came from."""
+    found = find_config_file(folder)
+    if found is None:
+        return {}, None
+    try:
+        with found.open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"{found}: {error}") from None
+    table = data if found.name == "passlint.toml" else data.get("tool", {}).get("passlint", {})
+    return {_dashed(key): value for key, value in table.items()}, str(found)
+
+
+class SettingsStore:
+    """Settings of each folder, cached until the client's section or a config file changes."""
+
+    def __init__(self) -> None:
+        self.client: dict[str, Any] = {}
+        self._by_folder: dict[str, Settings] = {}
+        self.errors: list[str] = []  # new configuration errors, for the server to show once
+        self._reported: set[str] = set()
+
+    def set_client_section(self, section: Any) -> None:
+        self.client = client_table(section)
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        self._by_folder.clear()
+        self._reported.clear()
+
+    def settings_for(self, path: str) -> Settings:
+        folder = str(Path(path).parent)
+        if folder not in self._by_folder:
+            self._by_folder[folder] = self._load(folder)
+        return self._by_folder[folder]
+
+    def _load(self, folder: str) -> Settings:
+        try:
+            table, origin = project_table(folder)
+        except ConfigError as error:
+            self._report(str(error))
+            table, origin = {}, None
+        if self.client:
+            try:
+                merged = {**table, **self.client}
+                return settings_from_mapping(merged, _origin(origin, client=True))
+            except ConfigError as error:
+                self._report(str(error))
+        try:
+            return settings_from_mapping(table, _origin(origin, client=False))
+        except ConfigError as error:
+            self._report(str(error))
+            return Settings()
+
+    def _report(self, message: str) -> None:
+        log.warning("configuration error: %s", message)
+        if message not in self._reported:
+            self._reported.add(message)
+            self.errors.append(message)
+
+    def take_errors(self) -> list[str]:
+        errors, self.errors = self.errors, []
+        return errors
+
+
+def _origin(path: str | None, client: bool) -> str:
+    if client:
+        return "the editor's passlint settings" + (f" (over {path})" if path else "")
+    return path or "settings"
