@@ -146,9 +146,27 @@ def find_config_file(start: str | Path) -> Path | None:
         if own.is_file():
             return own
         pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file() and "passlint" in _read_toml(pyproject).get("tool", {}):
+        if pyproject.is_file() and (
+            "passlint" in _read_toml(pyproject).get("tool", {}) or _mentions_passlint(pyproject)
+        ):
             return pyproject
     return None
+
+
+def _mentions_passlint(pyproject: Path) -> bool:
+    """A pyproject.toml that does not parse but names ``tool.passlint`` is ours to report
+    (loading it then raises ConfigError) rather than silently ignored."""
+    try:
+        text = pyproject.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    if "tool.passlint" not in text:
+        return False
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return True
+    return False
 
 
 def load_config_file(path: str | Path) -> Settings:
