@@ -24,6 +24,7 @@ from passlint.analysis.findings import Position, Range, TextEdit
 from passlint.analysis.source import SourceText
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "server"
+EXPECTED = DATA / "expected"
 HERE = Path(__file__).resolve().parent
 TIMEOUT = 20.0
 
@@ -197,7 +198,7 @@ class Session:
 
 
 def copy_data(target: Path) -> Path:
-    shutil.copytree(DATA, target, dirs_exist_ok=True)
+    shutil.copytree(DATA, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("expected"))
     return target
 
 
