@@ -59,6 +59,18 @@ class ExcludeMatcher:
             return False
         return any(regex.fullmatch(relative) for regex in self.paths)
 
+    def matches_with_parents(self, path: str) -> bool:
+        """``matches`` for the path or any folder above it (below ``root``): a file named on
+        the command line inside an excluded folder is excluded too."""
+        current = os.path.abspath(path)
+        while True:
+            if self.matches(current):
+                return True
+            parent = os.path.dirname(current)
+            if parent == current or not parent.startswith(self.root + os.sep):
+                return False
+            current = parent
+
 
 class GitIgnore:
     """The rules of the ``.gitignore`` files met on a walk (a useful subset of git's:
@@ -117,12 +129,16 @@ class GitIgnore:
         path = os.path.abspath(path)
         verdict = False
         for folder, regex, negated, dir_only in self.rules:
-            if dir_only and not is_dir:
-                continue
             if not path.startswith(folder + os.sep):
                 continue
             relative = path[len(folder) + 1 :].replace(os.sep, "/")
-            if regex.fullmatch(relative):
+            if dir_only and not is_dir:
+                # A folder rule covers the files below the folder it names.
+                parts = relative.split("/")[:-1]
+                hit = any(regex.fullmatch("/".join(parts[:n])) for n in range(1, len(parts) + 1))
+            else:
+                hit = regex.fullmatch(relative) is not None
+            if hit:
                 verdict = not negated
         return verdict
 
@@ -191,7 +207,7 @@ def discover(
             result.errors.append(f"{path}: broken symbolic link")
             continue
         if force_exclude and (
-            matcher.matches(path)
+            matcher.matches_with_parents(path)
             or (respect_gitignore and _gitignored_file(path, gitignore))
             or not path.endswith(SUFFIXES)
         ):
