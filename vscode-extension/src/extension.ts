@@ -1,0 +1,56 @@
+// Entry point: wires the output channel, status bar, controller, commands and the legalized
+// module view, then starts the server.
+
+import * as vscode from 'vscode';
+import { LanguageClient } from 'vscode-languageclient/node';
+
+import { COMMANDS, registerCommands } from './commands';
+import { Controller, type ClientLike } from './controller';
+import { LEGALIZED_SCHEME, LegalizedModuleProvider } from './legalized';
+import { bundledLibsPath } from './launch';
+import { onDidChangePythonInterpreter, pythonExtensionInterpreter } from './pythonExtension';
+import { StatusItem } from './status';
+
+let controller: Controller | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel('passlint', { log: true });
+  const status = new StatusItem(COMMANDS.showOutput);
+  controller = new Controller({
+    output,
+    status,
+    bundledLibs: bundledLibsPath(context.extensionPath),
+    pythonExtension: pythonExtensionInterpreter,
+    createClient: (launch, cwd, options) =>
+      new LanguageClient(
+        'passlint',
+        'passlint',
+        { command: launch.command, args: launch.args, options: { env: launch.env, ...(cwd ? { cwd } : {}) } },
+        options,
+      ) as unknown as ClientLike,
+  });
+  const running = controller;
+  const provider = new LegalizedModuleProvider((uri) => running.legalize(uri));
+  context.subscriptions.push(
+    output,
+    status,
+    controller,
+    provider,
+    vscode.workspace.registerTextDocumentContentProvider(LEGALIZED_SCHEME, provider),
+    ...registerCommands(controller, provider, output),
+  );
+  const pythonChanged = await onDidChangePythonInterpreter(() => {
+    if (vscode.workspace.getConfiguration('passlint').get<string[]>('interpreter', []).length === 0) {
+      void running.restart();
+    }
+  });
+  if (pythonChanged) {
+    context.subscriptions.push(pythonChanged);
+  }
+  await controller.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await controller?.stop();
+  controller = undefined;
+}
