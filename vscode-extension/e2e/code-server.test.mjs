@@ -1,0 +1,139 @@
+// The real-editor test: VS Code (as code-server) in Debian's Chromium, driven by
+// playwright-core. scripts/e2e-code-server.sh installs everything, starts code-server with the
+// packaged extension, and runs this file with:
+//   PASSLINT_E2E_URL        the workbench URL with ?folder=<workspace>
+//   PASSLINT_E2E_WORKSPACE  the workspace folder (holds main.mlir)
+//   PASSLINT_E2E_ARTIFACTS  where screenshots and the page log go
+import * as assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { chromium } from 'playwright-core';
+
+const url = process.env.PASSLINT_E2E_URL;
+const workspace = process.env.PASSLINT_E2E_WORKSPACE;
+const artifacts = process.env.PASSLINT_E2E_ARTIFACTS ?? '.e2e/artifacts';
+if (!url || !workspace) {
+  throw new Error('run through scripts/e2e-code-server.sh (PASSLINT_E2E_URL / PASSLINT_E2E_WORKSPACE unset)');
+}
+mkdirSync(artifacts, { recursive: true });
+
+const FIXED = [
+  'module {',
+  '  func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {',
+  '    %output0_copy = mhlo.copy %arg0 : tensor<4xf32>',
+  '    return %output0_copy : tensor<4xf32>',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
+let browser;
+let page;
+const pageLog = [];
+
+async function screenshot(name) {
+  if (!page) {
+    return;
+  }
+  const file = path.join(artifacts, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+  console.log(`screenshot: ${file}`);
+}
+
+/** Runs a step; on failure saves a screenshot named after it, then fails. */
+async function step(name, body) {
+  const started = Date.now();
+  try {
+    await body();
+    console.log(`step ok (${((Date.now() - started) / 1000).toFixed(1)} s): ${name}`);
+  } catch (error) {
+    console.log(`step FAILED (${((Date.now() - started) / 1000).toFixed(1)} s): ${name}`);
+    await screenshot(`failure-${name.replace(/\W+/g, '-')}`);
+    throw error;
+  }
+}
+
+async function runCommand(title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+}
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  page.on('console', (message) => pageLog.push(`[${message.type()}] ${message.text()}`));
+  page.on('pageerror', (error) => pageLog.push(`[pageerror] ${error.message}`));
+});
+
+after(async () => {
+  writeFileSync(path.join(artifacts, 'page-console.log'), pageLog.join('\n') + '\n');
+  await browser?.close();
+});
+
+test('TL001 shows in the Problems panel and its quick fix fixes the file on disk', { timeout: 240_000 }, async () => {
+  await step('open the workbench', async () => {
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'main.mlir' }).first()
+      .waitFor({ timeout: 60_000 });
+  });
+
+  await step('open main.mlir', async () => {
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'main.mlir' }).first().click();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'func.func @main' }).first()
+      .waitFor({ timeout: 30_000 });
+  });
+
+  await step('see TL001 in the Problems panel', async () => {
+    await runCommand('View: Focus Problems');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'TL001' }).first()
+      .waitFor({ timeout: 90_000 });
+    await screenshot('problems-panel');
+  });
+
+  await step('apply the quick fix from the editor', async () => {
+    // Put the cursor on the diagnostic (F8: next problem), then open the quick fix menu.
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('F8');
+    await page.locator('.marker-widget, .zone-widget').first().waitFor({ timeout: 15_000 }).catch(() => undefined);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+.');
+    const item = page.locator('.action-widget .monaco-list-row.action', { hasText: /copy/i }).first();
+    await item.waitFor({ timeout: 30_000 });
+    await screenshot('quick-fix-menu');
+    await item.click();
+    await page.locator('.monaco-editor .view-lines', { hasText: '%output0_copy = mhlo.copy' }).first()
+      .waitFor({ timeout: 15_000 });
+  });
+
+  await step('save and check the file on disk', async () => {
+    await page.keyboard.press('Control+S');
+    const file = path.join(workspace, 'main.mlir');
+    const deadline = Date.now() + 15_000;
+    let text = readFileSync(file, 'utf8');
+    while (text !== FIXED && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      text = readFileSync(file, 'utf8');
+    }
+    assert.equal(text, FIXED);
+  });
+
+  await step('the diagnostic is gone', async () => {
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'TL001' }).first()
+      .waitFor({ state: 'detached', timeout: 30_000 });
+    await screenshot('fixed');
+  });
+});
