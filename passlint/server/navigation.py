@@ -37,15 +37,19 @@ def mlir_references(model: MlirModel, offset: int, include_declaration: bool) ->
     if index is None or occurrence is None:
         return []
     if occurrence.value is not None:
-        return _value_references(occurrence.value, include_declaration)
+        return _value_references(index, occurrence.value, include_declaration)
     if occurrence.symbol is not None:
         return _symbol_references(index, occurrence.symbol, include_declaration)
     return []
 
 
-def _value_references(value: Value, include_declaration: bool) -> list[Span]:
-    spans = [use.span for use in value.uses]
-    return sorted(([value.span] if include_declaration else []) + spans)
+def _value_references(index: ChunkIndex, value: Value, include_declaration: bool) -> list[Span]:
+    spans = {
+        (o.start, o.end)
+        for o in index.occurrences
+        if o.value is value and (include_declaration or not o.is_definition)
+    }
+    return sorted(spans)
 
 
 def _symbol_references(index: ChunkIndex, name: str, include_declaration: bool) -> list[Span]:
