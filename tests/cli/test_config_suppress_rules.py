@@ -138,6 +138,11 @@ def test_rules_and_rule(tmp_path: Path) -> None:
     assert explained.stdout.startswith("TL001 (output-aliases-input)\n")
     assert "Example:" in explained.stdout and "After the fix:" in explained.stdout
     assert "%output0_copy = mhlo.copy %arg0" in explained.stdout
+    for code in RULES:  # `passlint rule CODE` prints Rule.explain(), as docs/rules.md holds
+        if code in ("TL001", "PL100"):
+            assert passlint("rule", code, cwd=tmp_path).stdout == RULES[code].explain()
+    version = passlint("--version", cwd=tmp_path)
+    assert (version.returncode, version.stdout.split()[0]) == (0, "passlint")
     unknown = passlint("rule", "XX1", cwd=tmp_path)
     assert (unknown.returncode, unknown.stderr) == (2, "passlint: unknown rule 'XX1'\n")
 
@@ -152,4 +157,4 @@ def test_rules_document_is_in_sync(tmp_path: Path) -> None:
         assert f"\n## {rule.code} {rule.name}\n" in generated
         assert anchor == f"{rule.code.lower()}-{rule.name}"
         section = generated.split(f"\n## {rule.code} {rule.name}\n\n```text\n", 1)[1]
-        assert section.startswith(passlint("rule", rule.code, cwd=tmp_path).stdout + "```\n")
+        assert section.startswith(rule.explain() + "```\n")  # what `passlint rule` prints
