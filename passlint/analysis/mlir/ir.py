@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from passlint.analysis.mlir.lexer import Tok
+from passlint.analysis.mlir.lexer import Tok, tokenize
 from passlint.analysis.mlir.statements import Template
 from passlint.analysis.mlir.types import ShapedType, parse_shaped_type
 
@@ -100,10 +100,13 @@ class TypeRef:
 
 @dataclass(eq=False)
 class Operation:
+    """An operation; ``tokens`` may be None for a one-line statement parsed from its line
+    shape: they are cut from the text the first time something asks for them."""
+
     name: str
     span: Span
     text: str = field(repr=False)
-    toks: list[Tok] = field(repr=False)
+    tokens: list[Tok] | None = field(repr=False)
     template: Template = field(repr=False)
     results: list[OpResult] = field(default_factory=list)
     operands: list[Use] = field(default_factory=list)
@@ -113,6 +116,12 @@ class Operation:
     parent_op: Operation | None = field(default=None, repr=False)
 
     # -- token access ----------------------------------------------------------------------
+    @property
+    def toks(self) -> list[Tok]:
+        if self.tokens is None:
+            self.tokens = tokenize(self.text, self.span[0], self.span[1])
+        return self.tokens
+
     def tok_text(self, index: int) -> str:
         tok = self.toks[index]
         return self.text[tok.start : tok.end]

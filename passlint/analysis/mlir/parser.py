@@ -7,7 +7,10 @@ results and records its uses.
 
 from __future__ import annotations
 
+import gc
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from passlint.analysis.mlir.ir import (
     Block,
@@ -22,14 +25,24 @@ from passlint.analysis.mlir.ir import (
     Value,
 )
 from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.lines import LineTable, ssa_matches
 from passlint.analysis.mlir.statements import (
     StatementError,
     Template,
     parse_statement,
 )
-from passlint.analysis.mlir.structure import RegionSyntax, StatementSyntax, scan
+from passlint.analysis.mlir.structure import (
+    LineStatement,
+    RegionSyntax,
+    StatementSyntax,
+    scan,
+)
 
 _SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
+# After the results (or at the line start): `= "dialect.op"` or `= dialect.op`.
+_GENERIC_NAME = re.compile(r'(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*"((?:[^"\\\n]|\\.)*)"')
+_CUSTOM_NAME = re.compile(r"(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*([A-Za-z_][\w$.]*)")
+_COUNT = re.compile(r"\s*:\s*(\d+)")
 _ISOLATED = frozenset(("func.func", "module", "builtin.module"))
 
 _DESCRIPTIONS = {
@@ -77,15 +90,40 @@ def split_chunks(text: str) -> list[tuple[int, int]]:
     return bounds
 
 
-def parse_file(text: str) -> ParsedFile:
-    """Parse a whole .mlir file into its chunks."""
-    return ParsedFile(text, [parse_chunk(text, start, end) for start, end in split_chunks(text)])
+def parse_file(text: str, fast: bool = True) -> ParsedFile:
+    """Parse a whole .mlir file into its chunks.
+
+    ``fast`` turns one-line statements into IR from their line shapes (the default); without
+    it every statement is tokenized: both give the same IR.
+    """
+    with _collector_paused():
+        chunks = [parse_chunk(text, start, end, fast) for start, end in split_chunks(text)]
+    return ParsedFile(text, chunks)
 
 
-def parse_chunk(text: str, start: int = 0, end: int | None = None) -> Chunk:
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while the IR is built.
+
+    The IR is a graph of many small objects with back links (results know their op); the
+    collector would scan the growing graph again and again, which costs more than the parse.
+    Reference cycles are collected as usual once it runs again.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def parse_chunk(text: str, start: int = 0, end: int | None = None, fast: bool = True) -> Chunk:
     end = len(text) if end is None else end
-    toks = tokenize(text, start, end)
-    statements, structure_errors = scan(text, toks)
+    if fast:
+        statements, structure_errors = scan(text, [], LineTable(text, start, end))
+    else:
+        statements, structure_errors = scan(text, tokenize(text, start, end))
     chunk = Chunk(start, end)
     chunk.errors.extend(
         SyntaxIssue(error.start, error.end, error.message, error.related)
@@ -106,10 +144,23 @@ class _Builder:
         self.chunk = chunk
 
     def fill_block_list(
-        self, blocks: list[Block], statements: list[StatementSyntax], parent_op: Operation | None
+        self,
+        blocks: list[Block],
+        statements: list[StatementSyntax | LineStatement],
+        parent_op: Operation | None,
     ) -> None:
         """Append statements' ops to ``blocks[-1]``, opening a new block at each label."""
-        for statement in statements:
+        for item in statements:
+            if isinstance(item, LineStatement):
+                op = self._line_operation(item)
+                if op is not None:
+                    op.parent = blocks[-1]
+                    op.parent_op = parent_op
+                    blocks[-1].operations.append(op)
+                    continue
+                statement = StatementSyntax(self._line_tokens(item), [])
+            else:
+                statement = item
             template = self._template(statement)
             if template.kind == "label" and parent_op is None:
                 label = statement.toks[0]
@@ -143,6 +194,53 @@ class _Builder:
 
     def _tok(self, tok: Tok) -> str:
         return self.text[tok.start : tok.end]
+
+    def _line_tokens(self, line: LineStatement) -> list[Tok]:
+        return tokenize(self.text, line.start, line.end)
+
+    def _line_operation(self, line: LineStatement) -> Operation | None:
+        """An op from a line of a simple shape and the line's own SSA names, or None when the
+        names do not line up with the shape (a string holding a ``%``): tokenize it then."""
+        shape = line.shape
+        template = shape.template
+        assert template is not None
+        matches = ssa_matches(self.text, line.start, line.end)
+        if len(matches) != shape.values:
+            return None
+        value_at = dict(zip(shape.value_tokens, matches, strict=True))
+        text = self.text
+        if template.generic:
+            name_match = _GENERIC_NAME.match(
+                text, matches[len(template.results) - 1].end() if template.results else line.start
+            )
+        else:
+            name_match = _CUSTOM_NAME.match(
+                text, matches[len(template.results) - 1].end() if template.results else line.start
+            )
+        if name_match is None:
+            return None
+        op = Operation(name_match.group(1), (line.start, line.end), text, None, template)
+        index = 0
+        for value_index, count_index in template.results:
+            match = value_at[value_index]
+            base = match.group()
+            count = 1
+            if count_index >= 0:
+                count_match = _COUNT.match(text, match.end())
+                count = _count(count_match.group(1)) if count_match else 1
+            span = match.span()
+            if count == 1:
+                op.results.append(OpResult(base, span, index, op=op))
+                index += 1
+            else:
+                for k in range(count):
+                    op.results.append(OpResult(f"{base}#{k}", span, index, op=op))
+                    index += 1
+        op.operands = [
+            Use(value_at[i].group(), value_at[i].span(), op, n)
+            for n, i in enumerate(template.operands)
+        ]
+        return op
 
     def _template(self, statement: StatementSyntax) -> Template:
         toks = statement.toks
@@ -184,9 +282,10 @@ class _Builder:
             name = name[1:-1]
         op = Operation(name, (statement.start, statement.end), self.text, toks, template)
         index = 0
-        for value_index, count in template.results:
+        for value_index, count_index in template.results:
             tok = toks[value_index]
             base = self._tok(tok)
+            count = 1 if count_index < 0 else _count(self._tok(toks[count_index]))
             names = [base] if count == 1 else [f"{base}#{k}" for k in range(count)]
             for result_name in names:
                 op.results.append(OpResult(result_name, (tok.start, tok.end), index, op=op))
@@ -230,6 +329,11 @@ class _Builder:
         return region
 
 
+def _count(text: str) -> int:
+    """A result group's size, bounded so a typo like `%0:99999999` cannot exhaust memory."""
+    return max(1, min(int(text), 4096)) if text.isdigit() else 1
+
+
 def _rank(name: str) -> tuple[int, str]:
     """Order expected terminals: closing brackets and separators first, then the rest."""
     first = ("RPAR", "RSQB", "RANGLE", "RBRACE", "COLON", "EQUAL", "COMMA", "ARROW")
@@ -247,7 +351,7 @@ def _fallback(text: str, toks: list[Tok]) -> Template:
     index = 0
     while index < len(toks) and toks[index].kind in ("VALUE_ID", "COMMA", "COLON", "INT"):
         if toks[index].kind == "VALUE_ID":
-            results.append((index, 1))
+            results.append((index, -1))
         index += 1
     if not (index < len(toks) and toks[index].kind == "EQUAL"):
         results, index = [], 0

@@ -23,7 +23,7 @@ from lark.lexer import Lexer
 from passlint.analysis.mlir.lexer import Tok
 
 TYPE_WORDS = frozenset(("tensor", "vector", "memref", "complex", "tuple"))
-_SCALAR_TYPE = re.compile(r"(?:[su]?i\d+|f\d+|bf16|tf32|f8E\w+|f4E\w+|f6E\w+|index|none)\Z")
+_SCALAR_TYPE = re.compile(r"(?:[su]?i\d+|f\d+|bf\d+|tf\d+|f\d+E\w+|index|none)\Z")
 
 Span = tuple[int, int]  # inclusive token index range
 
@@ -49,7 +49,7 @@ class Entry:
 @dataclass(frozen=True)
 class Template:
     kind: str  # "op", "label", "alias" or "resources"
-    results: tuple[tuple[int, int], ...] = ()
+    results: tuple[tuple[int, int], ...] = ()  # (value, count token or -1 for one result)
     name: int = -1
     generic: bool = False
     operands: tuple[int, ...] = ()
@@ -105,23 +105,45 @@ def terminal_kinds(text: str, toks: list[Tok]) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-_cache: dict[tuple[str, ...], Template | StatementError] = {}
+# Parses depend on the kinds only; templates also on the words that name types. Both caches
+# are bounded: past the limit they start afresh (fuzzed or generated input can be endless).
+_CACHE_LIMIT = 20_000
+_trees: dict[tuple[str, ...], Tree[Token] | StatementError] = {}
+_templates: dict[tuple[tuple[str, ...], tuple[str, ...]], Template | StatementError] = {}
+
+
+def clear_caches() -> None:
+    """Forget every cached parse and template (tests compare cached and fresh parses)."""
+    _trees.clear()
+    _templates.clear()
 
 
 def parse_statement(text: str, toks: list[Tok]) -> Template | StatementError:
     """The template of a statement, or the first error with the expected terminals."""
     kinds = terminal_kinds(text, toks)
-    found = _cache.get(kinds)
+    words = tuple(text[tok.start : tok.end] for tok in toks if tok.kind in ("BARE_ID", "BANG_ID"))
+    key = (kinds, words)
+    found = _templates.get(key)
     if found is None:
-        found = _parse_kinds(kinds, text, toks)
-        _cache[kinds] = found
+        tree = _trees.get(kinds)
+        if tree is None:
+            tree = _parse_kinds(kinds)
+            if len(_trees) >= _CACHE_LIMIT:
+                _trees.clear()
+            _trees[kinds] = tree
+        found = (
+            tree if isinstance(tree, StatementError) else _Builder(kinds, text, toks).build(tree)
+        )
+        if len(_templates) >= _CACHE_LIMIT:
+            _templates.clear()
+        _templates[key] = found
     return found
 
 
-def _parse_kinds(kinds: tuple[str, ...], text: str, toks: list[Tok]) -> Template | StatementError:
+def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
     stream = [Token(kind, kind, start_pos=i) for i, kind in enumerate(kinds)]
     try:
-        tree = _parser().parse(stream)
+        tree: Tree[Token] = _parser().parse(stream)
     except UnexpectedToken as error:
         index = error.token.start_pos if error.token.type != "$END" else len(kinds)
         return StatementError(
@@ -131,7 +153,7 @@ def _parse_kinds(kinds: tuple[str, ...], text: str, toks: list[Tok]) -> Template
         return StatementError(len(kinds), tuple(sorted(error.expected)))
     except (UnexpectedCharacters, UnexpectedInput):
         return StatementError(0, ())
-    return _Builder(kinds, text, toks).build(tree)
+    return tree
 
 
 def _index(node: Tree[Token] | Token) -> int:
@@ -181,10 +203,7 @@ class _Builder:
             for result in results_node.children:
                 if isinstance(result, Tree):
                     value = _index(result.children[0])
-                    count = 1
-                    if len(result.children) == 3:
-                        count_tok = self.toks[_index(result.children[2])]
-                        count = int(self.text[count_tok.start : count_tok.end])
+                    count = _index(result.children[2]) if len(result.children) == 3 else -1
                     results.append((value, count))
         generic = operation.data == "generic_operation"
         children = operation.children

@@ -10,8 +10,12 @@ continues it (design section 8); ``{`` opens a region or a dictionary depending 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from passlint.analysis.mlir.lexer import Tok
+from passlint.analysis.mlir.lexer import Tok, tokenize
+
+if TYPE_CHECKING:
+    from passlint.analysis.mlir.lines import LineShape, LineTable
 
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LANGLE": "RANGLE", "LBRACE": "RBRACE"}
 _CLOSERS = frozenset(_OPENERS.values())
@@ -51,7 +55,7 @@ class StructureError:
 class RegionSyntax:
     start: int
     end: int
-    statements: list[StatementSyntax] = field(default_factory=list)
+    statements: list[StatementSyntax | LineStatement] = field(default_factory=list)
 
 
 @dataclass
@@ -71,23 +75,97 @@ class StatementSyntax:
         return self.toks[-1].end
 
 
+@dataclass
+class LineStatement:
+    """A statement that is exactly one line of a known simple shape, parsed lazily."""
+
+    start: int
+    end: int
+    shape: LineShape
+    broken: bool = False
+    regions: tuple[()] = ()
+
+
 def text_of(text: str, tok: Tok) -> str:
     return text[tok.start : tok.end]
 
 
+def continues_line(text: str, toks: list[Tok], index: int) -> bool:
+    """Does the line whose first token is ``toks[index]`` continue the previous statement?"""
+    if index >= len(toks):
+        return False
+    tok = toks[index]
+    if tok.kind in _CONTINUATION_KINDS:
+        return True
+    return tok.kind == "BARE_ID" and text[tok.start : tok.end] in _CONTINUATION_WORDS
+
+
 class _Scanner:
-    def __init__(self, text: str, toks: list[Tok]) -> None:
+    """Statements from tokens; with a LineTable, tokens are cut line by line on demand and
+    lines of a simple shape become LineStatements without being tokenized at all."""
+
+    def __init__(self, text: str, toks: list[Tok], lines: LineTable | None = None) -> None:
         self.text = text
         self.toks = toks
+        self.lines = lines
+        self.next_line = 0  # first line not yet tokenized (when lines are given)
         self.pos = 0
         self.depth = 0  # regions open around the statement being scanned
         self.errors: list[StructureError] = []
+
+    def _has(self, index: int) -> bool:
+        """Is there a token at ``index``? Tokenizes further lines as needed."""
+        toks = self.toks
+        lines = self.lines
+        if lines is not None:
+            while index >= len(toks) and self.next_line < len(lines):
+                line = self.next_line
+                self.next_line += 1
+                start, end = lines.starts[line], lines.ends[line]
+                if not lines.shapes[line].blank:
+                    toks.extend(tokenize(self.text, start, end))
+                if line + 1 < len(lines):
+                    toks.append(Tok("NL", end, end + 1))
+        return index < len(toks)
+
+    def _next_line_ends_statement(self) -> bool:
+        """At a newline that ends the tokens cut so far: does the next non-blank line's shape
+        say it does not continue the statement? (Answered without tokenizing that line.)"""
+        lines = self.lines
+        if lines is None or self.pos + 1 < len(self.toks):
+            return False
+        line = self.next_line
+        while line < len(lines) and lines.shapes[line].blank:
+            line += 1
+        return line >= len(lines) or not lines.shapes[line].continues
+
+    def _end_of_input(self) -> int:
+        return self.lines.ends[-1] if self.lines is not None else len(self.text)
+
+    def _line_statement(self) -> LineStatement | None:
+        """The next line as a LineStatement, when the scanner stands at a line start, the
+        line has a simple shape and the line after it does not continue it."""
+        lines = self.lines
+        if lines is None or self.pos < len(self.toks):
+            return None
+        line = self.next_line
+        while line < len(lines) and lines.shapes[line].blank:
+            line += 1
+        if line >= len(lines) or lines.shapes[line].template is None:
+            return None
+        after = line + 1
+        while after < len(lines) and lines.shapes[after].blank:
+            after += 1
+        if after < len(lines) and lines.shapes[after].continues:
+            return None
+        self.next_line = line + 1
+        return LineStatement(lines.text_starts[line], lines.text_ends[line], lines.shapes[line])
 
     # -- helpers -------------------------------------------------------------------------
     def _peek_significant(self, index: int) -> int:
         """Index of the first non-newline token at or after ``index`` (len(toks) at the end)."""
         toks = self.toks
-        while index < len(toks) and toks[index].kind == "NL":
+        while self._has(index) and toks[index].kind == "NL":
             index += 1
         return index
 
@@ -100,9 +178,9 @@ class _Scanner:
         if index > 0 and toks[index - 1].kind == "LANGLE":
             return False
         nxt = index + 1
-        same_line = nxt < len(toks) and toks[nxt].kind != "NL"
+        same_line = self._has(nxt) and toks[nxt].kind != "NL"
         nxt = self._peek_significant(nxt)
-        if nxt >= len(toks):
+        if not self._has(nxt):
             return False
         kind = toks[nxt].kind
         if kind in ("VALUE_ID", "CARET_ID"):
@@ -112,11 +190,12 @@ class _Scanner:
             return not same_line
         if kind in ("BARE_ID", "STRING"):
             after = nxt + 1
-            if after < len(toks) and toks[after].kind in _DICT_KEY_FOLLOWERS:
+            has_after = self._has(after)
+            if has_after and toks[after].kind in _DICT_KEY_FOLLOWERS:
                 return False
             if kind == "STRING":
-                return after < len(toks) and toks[after].kind == "LPAR"
-            return not same_line or after >= len(toks) or toks[after].kind != "NL"
+                return has_after and toks[after].kind == "LPAR"
+            return not same_line or not has_after or toks[after].kind != "NL"
         return False
 
     @staticmethod
@@ -133,20 +212,15 @@ class _Scanner:
 
     def _continues(self, index: int) -> bool:
         """Does the line starting at token ``index`` continue the previous statement?"""
-        if index >= len(self.toks):
-            return False
-        tok = self.toks[index]
-        if tok.kind in _CONTINUATION_KINDS:
-            return True
-        return tok.kind == "BARE_ID" and self._word(index) in _CONTINUATION_WORDS
+        return self._has(index) and continues_line(self.text, self.toks, index)
 
     def _starts_statement(self, index: int) -> bool:
         """Does the line at ``index`` look like a new operation (used to recover)?"""
         toks = self.toks
         i = index
-        if i < len(toks) and toks[i].kind == "CARET_ID":
+        if self._has(i) and toks[i].kind == "CARET_ID":
             return True
-        if i + 1 < len(toks):
+        if self._has(i + 1):
             # `dialect.op %x ...`, `return %x`, `"dialect.op"(...)`: an op without results.
             first, second = toks[i].kind, toks[i + 1].kind
             if first == "BARE_ID" and second == "VALUE_ID":
@@ -154,30 +228,36 @@ class _Scanner:
                 return "." in word or word == "return"
             if first == "STRING" and second == "LPAR":
                 return True
-        while i < len(toks) and toks[i].kind == "VALUE_ID":
+        while self._has(i) and toks[i].kind == "VALUE_ID":
             i += 1
-            if i < len(toks) and toks[i].kind == "COLON":
+            if self._has(i) and toks[i].kind == "COLON":
                 i += 2
-            if i < len(toks) and toks[i].kind == "COMMA":
+            if self._has(i) and toks[i].kind == "COMMA":
                 i += 1
                 continue
             break
         if i == index:
             return False
         return (
-            i + 1 < len(toks)
+            self._has(i + 1)
             and toks[i].kind == "EQUAL"
             and toks[i + 1].kind in ("BARE_ID", "STRING")
         )
 
     # -- scanning --------------------------------------------------------------------------
-    def scan_body(self, closing: bool) -> list[StatementSyntax]:
+    def scan_body(self, closing: bool) -> list[StatementSyntax | LineStatement]:
         """Statements up to the ``}`` closing the current region (not consumed) or the end."""
-        statements: list[StatementSyntax] = []
+        statements: list[StatementSyntax | LineStatement] = []
         toks = self.toks
         while True:
+            while self.pos < len(toks) and toks[self.pos].kind == "NL":
+                self.pos += 1
+            fast = self._line_statement()
+            if fast is not None:
+                statements.append(fast)
+                continue
             self.pos = self._peek_significant(self.pos)
-            if self.pos >= len(toks):
+            if not self._has(self.pos):
                 return statements
             kind = toks[self.pos].kind
             if kind == "RBRACE":
@@ -200,14 +280,14 @@ class _Scanner:
         toks = self.toks
         begin = self.pos
         self.pos += 1
-        while self.pos < len(toks) and toks[self.pos].kind != "RESOURCE_CLOSE":
+        while self._has(self.pos) and toks[self.pos].kind != "RESOURCE_CLOSE":
             self.pos += 1
-        if self.pos >= len(toks):
+        if not self._has(self.pos):
             opener = toks[begin]
             self.errors.append(
                 StructureError(
-                    len(self.text),
-                    len(self.text),
+                    self._end_of_input(),
+                    self._end_of_input(),
                     "unexpected end of file: expected '#-}' closing the resource section",
                     (opener.start, opener.end),
                 )
@@ -223,19 +303,21 @@ class _Scanner:
         stack: list[int] = []  # indices (into toks) of open brackets
         is_label = toks[self.pos].kind == "CARET_ID"
         broken = False  # errors in the statement's own tokens (not in its regions)
-        while self.pos < len(toks):
+        while self._has(self.pos):
             tok = toks[self.pos]
             kind = tok.kind
             if kind == "NL":
                 if stack:
                     nxt = self._peek_significant(self.pos)
-                    if nxt < len(toks) and self._starts_statement(nxt):
+                    if self._has(nxt) and self._starts_statement(nxt):
                         broken |= self._unclosed(stack)
                         break
                     self.pos += 1
                     continue
+                if is_label or self._next_line_ends_statement():
+                    break
                 nxt = self._peek_significant(self.pos)
-                if self._continues(nxt) and not is_label:
+                if self._continues(nxt):
                     self.pos = nxt
                     continue
                 break
@@ -286,7 +368,7 @@ class _Scanner:
             out.append(tok)
             if is_label and kind == "COLON" and not stack:
                 break
-        if stack and self.pos >= len(toks):
+        if stack and not self._has(self.pos):
             broken |= self._unclosed(stack)
         if not out:
             return None
@@ -307,7 +389,7 @@ class _Scanner:
             return False
         where = self.toks[last].end if last >= 0 else 0
         closer = _SPELLING[_OPENERS[opener.kind]]
-        cut = "end of file" if self.pos >= len(self.toks) else "end of statement"
+        cut = "end of file" if not self._has(self.pos) else "end of statement"
         self.errors.append(
             StructureError(
                 where,
@@ -330,17 +412,17 @@ class _Scanner:
                     f"nesting too deep: more than {MAX_REGION_DEPTH} nested regions",
                 )
             )
-            statements: list[StatementSyntax] = []
+            statements: list[StatementSyntax | LineStatement] = []
             self._skip_to_closing_brace()
         else:
             self.depth += 1
             statements = self.scan_body(closing=True)
             self.depth -= 1
-        if self.pos < len(self.toks):
+        if self._has(self.pos):
             end = self.toks[self.pos].end
             self.pos += 1
         else:
-            end = len(self.text)
+            end = self._end_of_input()
             self.errors.append(
                 StructureError(
                     end,
@@ -355,7 +437,7 @@ class _Scanner:
         """Move to the ``}`` matching an already consumed ``{`` (or to the end), flatly."""
         toks = self.toks
         depth = 1
-        while self.pos < len(toks):
+        while self._has(self.pos):
             kind = toks[self.pos].kind
             if kind == "LBRACE":
                 depth += 1
@@ -366,8 +448,14 @@ class _Scanner:
             self.pos += 1
 
 
-def scan(text: str, toks: list[Tok]) -> tuple[list[StatementSyntax], list[StructureError]]:
-    """Top-level statements of a chunk and the structural errors found on the way."""
-    scanner = _Scanner(text, toks)
+def scan(
+    text: str, toks: list[Tok], lines: LineTable | None = None
+) -> tuple[list[StatementSyntax | LineStatement], list[StructureError]]:
+    """Top-level statements of a chunk and the structural errors found on the way.
+
+    With ``lines`` (and ``toks`` empty), tokens are cut line by line as the scanner goes and
+    one-line statements of a simple shape come back as LineStatements.
+    """
+    scanner = _Scanner(text, toks, lines)
     statements = scanner.scan_body(closing=False)
     return statements, scanner.errors

@@ -585,10 +585,10 @@ def test_cached_and_fresh_parses_are_equal(name: str) -> None:
     text = read(name)
     shifted = "\n\n  // shifted\n" + text
     warm = summary(parse_file(text))
-    statements._cache.clear()
+    statements.clear_caches()
     fresh = summary(parse_file(text))
     assert warm == fresh
     # The cache is keyed by kind sequences: shifted text reuses templates with its own offsets.
     again = summary(parse_file(shifted))
-    statements._cache.clear()
+    statements.clear_caches()
     assert again == summary(parse_file(shifted))

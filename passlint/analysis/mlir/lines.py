@@ -1,0 +1,106 @@
+"""Line shapes: the fast path for the common one-line statement.
+
+Model dumps repeat a few dozen line shapes tens of thousands of times. A line's *shape* is its
+text with strings, SSA names and digits abstracted (three C-speed substitutions over the whole
+chunk). Each distinct shape is tokenized, scanned and parsed once; a line whose shape is a
+complete one-line operation is then turned into IR from its shape plus its own SSA names,
+without tokenizing it. Everything else goes through the token-level scanner.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import accumulate
+
+from passlint.analysis.mlir.lexer import tokenize
+from passlint.analysis.mlir.statements import StatementError, Template, parse_statement
+from passlint.analysis.mlir.structure import StatementSyntax, continues_line, scan
+
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
+_DIGITS = re.compile(r"\d+")
+_STATEMENT_STARTS = frozenset(("VALUE_ID", "BARE_ID", "STRING"))
+_NOT_SIMPLE = frozenset(
+    ("ERROR", "BAD_STRING", "RESOURCE_OPEN", "RESOURCE_CLOSE", "CARET_ID", "LBRACE", "RBRACE")
+)
+_SHAPE_LIMIT = 50_000
+
+
+@dataclass(frozen=True)
+class LineShape:
+    """What one normalized line is: blank, a continuation, or a complete one-line op."""
+
+    blank: bool
+    continues: bool
+    template: Template | None = None  # set when the line is a complete one-line operation
+    values: int = 0  # how many SSA value tokens the line has
+    value_tokens: tuple[int, ...] = ()  # token index of each SSA value, in order
+
+
+_shapes: dict[str, LineShape] = {}
+
+
+def normalize(text: str) -> str:
+    """Strings, SSA names and digit runs abstracted; lines and token kinds are preserved."""
+    return _DIGITS.sub("0", _SSA.sub("%v", _STRING.sub('""', text)))
+
+
+def shape_of(key: str) -> LineShape:
+    found = _shapes.get(key)
+    if found is None:
+        found = _compute_shape(key)
+        if len(_shapes) >= _SHAPE_LIMIT:
+            _shapes.clear()
+        _shapes[key] = found
+    return found
+
+
+def _compute_shape(key: str) -> LineShape:
+
+    toks = tokenize(key)
+    if not toks:
+        return LineShape(blank=True, continues=False)
+    kinds = [tok.kind for tok in toks]
+    continues = continues_line(key, toks, 0)
+    if continues or kinds[0] not in _STATEMENT_STARTS or _NOT_SIMPLE & set(kinds) or "//" in key:
+        return LineShape(blank=False, continues=continues)
+    statements, errors = scan(key, toks)
+    statement = statements[0] if len(statements) == 1 else None
+    if errors or not isinstance(statement, StatementSyntax) or statement.regions:
+        return LineShape(blank=False, continues=False)
+    if statement.broken or len(statement.toks) != len(toks):
+        return LineShape(blank=False, continues=False)
+    template = parse_statement(key, toks)
+    if isinstance(template, StatementError) or template.kind != "op":
+        return LineShape(blank=False, continues=False)
+    if template.arguments or template.bindings:
+        return LineShape(blank=False, continues=False)
+    value_tokens = tuple(i for i, kind in enumerate(kinds) if kind == "VALUE_ID")
+    return LineShape(False, False, template, len(value_tokens), value_tokens)
+
+
+class LineTable:
+    """The lines of a chunk with their absolute [start, end) offsets and shapes."""
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        chunk = text[start:end]
+        raw = chunk.split("\n")
+        normalized = normalize(chunk).split("\n")
+        self.starts = list(accumulate((len(line) + 1 for line in raw[:-1]), initial=start))
+        self.ends = [s + len(line) for s, line in zip(self.starts, raw, strict=True)]
+        # Where each line's text begins and ends, without surrounding white space.
+        self.text_starts = [
+            s + len(line) - len(line.lstrip()) for s, line in zip(self.starts, raw, strict=True)
+        ]
+        self.text_ends = [s + len(line.rstrip()) for s, line in zip(self.starts, raw, strict=True)]
+        self.ok = len(normalized) == len(raw)
+        self.shapes = [shape_of(line.strip()) for line in normalized] if self.ok else []
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+
+def ssa_matches(text: str, start: int, end: int) -> list[re.Match[str]]:
+    """The SSA value tokens of one line (strings excluded by the caller's count check)."""
+    return list(_SSA.finditer(text, start, end))
