@@ -69,6 +69,7 @@ class Scheduler(Generic[J, R]):
         slow_work: SlowWork | None = None,
         debounce: float = 0.15,
         slow_after: float = 0.5,
+        big: int = 1_000_000,
     ) -> None:
         self.executor = executor
         self.make_job = make_job
@@ -77,6 +78,7 @@ class Scheduler(Generic[J, R]):
         self.slow_work = slow_work
         self.debounce = debounce
         self.slow_after = slow_after
+        self.big = big  # documents this long (characters) show progress from the start
         self.documents: dict[str, Document] = {}
 
     # -- document lifecycle ----------------------------------------------------------------
@@ -183,10 +185,12 @@ class Scheduler(Generic[J, R]):
         self.on_result(document, result, refreshed)
 
     async def _await_run(self, document: Document, future: asyncio.Future[R]) -> Any:
-        """The run's result; work-done progress when it takes long (the user may cancel)."""
+        """The run's result; work-done progress when it takes long or the document is big
+        (the user may cancel: the result is then dropped)."""
         # asyncio.wait never cancels what it waits for: a cancelled run keeps its thread's
         # future, so the next run can wait for it.
-        done, _ = await asyncio.wait([future], timeout=self.slow_after)
+        wait = 0.0 if len(document.text) >= self.big else self.slow_after
+        done, _ = await asyncio.wait([future], timeout=wait)
         if done or self.slow_work is None:
             await asyncio.wait([future])
             return future.result()
