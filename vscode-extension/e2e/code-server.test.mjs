@@ -82,7 +82,7 @@ after(async () => {
   await browser?.close();
 });
 
-test('TL001 shows in the Problems panel and its quick fix fixes the file on disk', { timeout: 240_000 }, async () => {
+test('TL001 in the Problems panel, its quick fix from the editor, the file on disk, the legalized module', { timeout: 240_000 }, async () => {
   await step('open the workbench', async () => {
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
@@ -135,5 +135,20 @@ test('TL001 shows in the Problems panel and its quick fix fixes the file on disk
     await page.locator('.markers-panel .monaco-list-row', { hasText: 'TL001' }).first()
       .waitFor({ state: 'detached', timeout: 30_000 });
     await screenshot('fixed');
+  });
+
+  await step('the status bar shows the running server', async () => {
+    const item = page.locator('.statusbar-item', { hasText: 'passlint' }).first();
+    await item.waitFor({ timeout: 10_000 });
+    assert.ok(await item.locator('.codicon-check').count() > 0, 'the passlint status item shows a check mark');
+  });
+
+  await step('Show Legalized Module opens the output beside the source', async () => {
+    await page.locator('.monaco-editor .view-lines', { hasText: 'func.func @main' }).first().click();
+    await runCommand('passlint: Show Legalized Module');
+    await page.locator('.tab', { hasText: 'main.legalized.mlir' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.monaco-editor .view-lines', { hasText: 'neuron.symName = [@output0]' }).first()
+      .waitFor({ timeout: 30_000 });
+    await screenshot('legalized');
   });
 });
