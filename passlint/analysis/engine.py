@@ -50,6 +50,20 @@ def analyze(
     return _postprocess(raw, SourceText(text), settings, path)
 
 
+def quick_analyze(path: str, text: str, settings: Settings | None = None) -> list[Finding] | None:
+    """A first, partial answer for a large .mlir document: the TensorizerLegalization
+    findings read from @main's outline, without syntax errors elsewhere. None when there is
+    no such answer; ``analyze`` gives the complete one (and prevails over this)."""
+    settings = settings or Settings()
+    if language_of(path, text) != "mlir":
+        return None
+    from passlint.passes import tensorizer_legalization
+
+    source = SourceText(text)
+    raw = tensorizer_legalization.quick_check(path, text, source, settings.pipeline)
+    return None if raw is None else _postprocess(raw, source, settings, path)
+
+
 def _mlir_findings(path: str, text: str, settings: Settings) -> list[Finding]:
     from passlint.analysis.mlir.parser import parse_file
     from passlint.analysis.mlir.syntax_findings import syntax_findings

@@ -35,6 +35,7 @@ from passlint.passes.tensorizer_legalization import (
     constant_value,
     copy_statement,
     is_splat_constant,
+    names_in_function,
 )
 
 _BARE_SYMBOL = re.compile(r"[A-Za-z_][\w$.]*\Z")
@@ -99,7 +100,7 @@ class _Legalizer:
             return []
         self.generic = analysis.ret.is_generic
         self.newline = "\r\n" if "\r\n" in self.text[self.chunk.start : self.chunk.end] else "\n"
-        self.taken = _names_in(analysis.main)
+        self.taken = names_in_function(analysis.main)
         splats: list[Operation] = []
         zero_sized: list[Operation] = []
         if self.stablehlo:
@@ -292,17 +293,6 @@ def _zero(op: Operation) -> bool:
     types = result_types(op)
     shaped = types[0].shaped if types else None
     return shaped is not None and shaped.num_elements == 0
-
-
-def _names_in(main: Operation) -> set[str]:
-    taken = {arg.name for arg in main.header_arguments}
-    for op in main.walk():
-        taken.update(result.group_name for result in op.results)
-        taken.update(arg.name for arg in op.header_arguments)
-        for region in op.regions:
-            for block in region.blocks:
-                taken.update(arg.name for arg in block.arguments)
-    return taken
 
 
 def _existing_names(op: Operation) -> list[str] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -25,6 +26,7 @@ from passlint.analysis.mlir.ir import (
     Use,
     Value,
 )
+from passlint.analysis.mlir.main_outline import outline_main, used_names
 from passlint.analysis.mlir.types import ShapedType, element_bits, parse_shaped_type
 from passlint.analysis.source import SourceText
 
@@ -89,8 +91,15 @@ def variant_of(chunk: Chunk, pipeline: str) -> Variant:
     return "mhlo" if "mhlo" in dialects and "stablehlo" not in dialects else "stablehlo"
 
 
-def analyze_chunk(chunk: Chunk, pipeline: str = "auto") -> ChunkAnalysis:
-    variant = variant_of(chunk, pipeline)
+def analyze_chunk(
+    chunk: Chunk,
+    pipeline: str = "auto",
+    variant: Variant | None = None,
+    taken: Container[str] | None = None,
+) -> ChunkAnalysis:
+    """Classify @main's outputs. ``variant`` and ``taken`` (the SSA names used in main) are
+    given by callers that know them without walking the whole chunk (the quick path)."""
+    variant = variant or variant_of(chunk, pipeline)
     functions = chunk.functions()
     main = functions.get("main")
     analysis = ChunkAnalysis(chunk, variant, main)
@@ -119,7 +128,7 @@ def analyze_chunk(chunk: Chunk, pipeline: str = "auto") -> ChunkAnalysis:
         output = Output(slot, name, use, type_text, "unresolved", use.value)
         _classify(output, variant, functions, seen)
         analysis.outputs.append(output)
-    _choose_copy_names(analysis)
+    _choose_copy_names(analysis, names_in_function(main) if taken is None else taken)
     return analysis
 
 
@@ -308,10 +317,8 @@ def is_splat_constant(op: Operation) -> bool:
     return True
 
 
-def _choose_copy_names(analysis: ChunkAnalysis) -> None:
-    """Fresh SSA names, unused in main and distinct from each other, for every copy."""
-    main = analysis.main
-    assert main is not None
+def names_in_function(main: Operation) -> set[str]:
+    """Every SSA name defined anywhere in a function (results and block arguments)."""
     taken = {arg.name for arg in main.header_arguments}
     for op in main.walk():
         taken.update(result.group_name for result in op.results)
@@ -319,6 +326,12 @@ def _choose_copy_names(analysis: ChunkAnalysis) -> None:
             for block in region.blocks:
                 taken.update(arg.name for arg in block.arguments)
         taken.update(arg.name for arg in op.header_arguments)
+    return taken
+
+
+def _choose_copy_names(analysis: ChunkAnalysis, taken: Container[str]) -> None:
+    """Fresh SSA names, unused in main and distinct from each other, for every copy."""
+    chosen: set[str] = set()
     for output in analysis.outputs:
         if output.case not in COPY_CASES:
             continue
@@ -326,14 +339,35 @@ def _choose_copy_names(analysis: ChunkAnalysis) -> None:
         if base[1].isdigit():
             base = "%output_" + base[1:]
         name, n = base, 1
-        while name in taken:
+        while name in taken or name in chosen:
             name = f"{base}_{n}"
             n += 1
-        taken.add(name)
+        chosen.add(name)
         output.copy_name = name
 
 
 # -- findings ----------------------------------------------------------------------------------
+
+
+def quick_check(path: str, text: str, source: SourceText, pipeline: str) -> list[Finding] | None:
+    """The findings of ``check`` from @main's outline alone, or None when the outline cannot
+    be had or does not settle every output (composites need their decomposition function).
+
+    For an editor's first answer on a large file; the full ``check`` follows and prevails.
+    """
+    outline = outline_main(text)
+    if outline is None:
+        return None
+    variant: Variant
+    if pipeline in ("mhlo", "stablehlo"):
+        variant = pipeline  # type: ignore[assignment]
+    else:
+        only_mhlo = "mhlo" in outline.dialects and "stablehlo" not in outline.dialects
+        variant = "mhlo" if only_mhlo else "stablehlo"
+    analysis = analyze_chunk(outline.chunk, pipeline, variant, used_names(outline))
+    if any(output.case in ("composite", "unresolved") for output in analysis.outputs):
+        return None
+    return _chunk_findings(path, analysis, source)
 
 
 def check(path: str, parsed: ParsedFile, source: SourceText, pipeline: str) -> list[Finding]:

@@ -133,7 +133,7 @@ def parse_chunk(text: str, start: int = 0, end: int | None = None, fast: bool = 
     block = Block(None, None)
     builder.fill_block_list([block], statements, parent_op=None)
     chunk.operations = block.operations
-    _resolve(chunk.operations, {})
+    resolve_uses(chunk.operations, {})
     chunk.errors.sort(key=lambda issue: (issue.start, issue.end))
     return chunk
 
@@ -376,7 +376,7 @@ def _fallback(text: str, toks: list[Tok]) -> Template:
     )
 
 
-def _resolve(operations: list[Operation], outer: dict[str, Value]) -> None:
+def resolve_uses(operations: list[Operation], outer: dict[str, Value]) -> None:
     """Link every use to its definition: one scope per region, nested scopes see outer
     values, isolated ops (func.func, module) start afresh; sibling regions reuse names.
 
@@ -410,4 +410,4 @@ def _resolve(operations: list[Operation], outer: dict[str, Value]) -> None:
                 region_scope = dict(inner)
                 for argument in block_args:
                     region_scope[argument.name] = argument
-            _resolve(region.operations, region_scope)
+            resolve_uses(region.operations, region_scope)

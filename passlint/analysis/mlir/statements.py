@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -21,55 +20,15 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lexer import Lexer
 
 from passlint.analysis.mlir.lexer import Tok
+from passlint.analysis.mlir.repetition import compress
+from passlint.analysis.mlir.template import Argument, Entry, StatementError, Template
+
+__all__ = ["Argument", "Entry", "StatementError", "Template", "parse_statement"]
 
 TYPE_WORDS = frozenset(("tensor", "vector", "memref", "complex", "tuple"))
 _SCALAR_TYPE = re.compile(r"(?:[su]?i\d+|f\d+|bf\d+|tf\d+|f\d+E\w+|index|none)\Z")
 
 Span = tuple[int, int]  # inclusive token index range
-
-
-@dataclass(frozen=True)
-class Argument:
-    """A block argument defined in a parenthesised list: ``%a: type loc(...)``."""
-
-    value: int
-    type: Span | None
-    list_no: int
-
-
-@dataclass(frozen=True)
-class Entry:
-    """``key = value`` in a top-level attribute group (dictionary or properties)."""
-
-    group: int
-    key: int
-    value: Span | None  # None for a unit attribute
-
-
-@dataclass(frozen=True)
-class Template:
-    kind: str  # "op", "label", "alias" or "resources"
-    results: tuple[tuple[int, int], ...] = ()  # (value, count token or -1 for one result)
-    name: int = -1
-    generic: bool = False
-    operands: tuple[int, ...] = ()
-    arguments: tuple[Argument, ...] = ()
-    bindings: tuple[int, ...] = ()
-    regions: tuple[int, ...] = ()
-    groups: tuple[tuple[str, Span], ...] = ()  # ("dict" | "properties", braces)
-    entries: tuple[Entry, ...] = ()
-    types: tuple[Span, ...] = ()
-    colon: int = -1
-    arrow: int = -1
-    location: Span | None = None
-    symbols: tuple[int, ...] = ()
-    words: tuple[int, ...] = ()  # top-level bare words (keywords such as `attributes`)
-
-
-@dataclass(frozen=True)
-class StatementError:
-    index: int  # token index (len(toks) for the end of the statement)
-    expected: tuple[str, ...]
 
 
 class _Feeder(Lexer):
@@ -125,19 +84,28 @@ def parse_statement(text: str, toks: list[Tok]) -> Template | StatementError:
     key = (kinds, words)
     found = _templates.get(key)
     if found is None:
-        tree = _trees.get(kinds)
-        if tree is None:
-            tree = _parse_kinds(kinds)
-            if len(_trees) >= _CACHE_LIMIT:
-                _trees.clear()
-            _trees[kinds] = tree
-        found = (
-            tree if isinstance(tree, StatementError) else _Builder(kinds, text, toks).build(tree)
-        )
+        compression = compress(kinds)
+        if compression is None:
+            found = _template(kinds, text, toks)
+        else:
+            short_toks = [toks[index] for index in compression.kept]
+            found = compression.expand(_template(compression.kinds, text, short_toks))
         if len(_templates) >= _CACHE_LIMIT:
             _templates.clear()
         _templates[key] = found
     return found
+
+
+def _template(kinds: tuple[str, ...], text: str, toks: list[Tok]) -> Template | StatementError:
+    tree = _trees.get(kinds)
+    if tree is None:
+        tree = _parse_kinds(kinds)
+        if len(_trees) >= _CACHE_LIMIT:
+            _trees.clear()
+        _trees[kinds] = tree
+    if isinstance(tree, StatementError):
+        return tree
+    return _Builder(kinds, text, toks).build(tree)
 
 
 def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:

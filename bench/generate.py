@@ -1,0 +1,187 @@
+"""Workload generators for the benchmarks: transformer-like MLIR modules and pl modules.
+
+``mlir_module(layers, generic=False)`` writes a JAX-style StableHLO export of a decoder stack
+(~9.3 KB and ~90 statements per layer in pretty form), whose @main returns a computed value, an
+input and a constant so the TL rules have something to say. ``generic=True`` prints every op
+in MLIR's generic form. ``pl_module(lines)`` writes a pl program of about that many lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+_T = "tensor<128x256xf32>"
+_H = "tensor<128x4x64xf32>"
+_A = "tensor<4x128x128xf32>"
+_S = "tensor<f32>"
+
+
+def _layer_ops(
+    x: str, w: list[str], n: int
+) -> tuple[list[tuple[str, str, list[str], str, str]], str]:
+    """(result, op, operands, attributes, function type) for one decoder layer."""
+    ops: list[tuple[str, str, list[str], str, str]] = []
+    counter = [n]
+
+    def emit(op: str, operands: list[str], attrs: str, ftype: str, name: str | None = None) -> str:
+        result = name or f"%{counter[0]}"
+        if name is None:
+            counter[0] += 1
+        ops.append((result, op, operands, attrs, ftype))
+        return result
+
+    cst = emit("stablehlo.constant", [], "dense<0.000000e+00>", f"() -> {_S}", f"%cst_{n}")
+    r = emit(
+        "stablehlo.reduce",
+        [x, cst],
+        "applies stablehlo.add across dimensions = [1]",
+        f"({_T}, {_S}) -> tensor<128xf32>",
+    )
+    b = emit(
+        "stablehlo.broadcast_in_dim", [r], "dims = [0]", "(tensor<128xf32>) -> tensor<128x1xf32>"
+    )
+    c2 = emit("stablehlo.constant", [], "dense<2.560000e+02>", f"() -> {_S}", f"%cst_{n}_0")
+    b2 = emit("stablehlo.broadcast_in_dim", [c2], "dims = []", f"({_S}) -> tensor<128x1xf32>")
+    d = emit("stablehlo.divide", [b, b2], "", "tensor<128x1xf32>")
+    d4 = emit("stablehlo.broadcast_in_dim", [d], "dims = [0, 1]", f"(tensor<128x1xf32>) -> {_T}")
+    h = emit("stablehlo.subtract", [x, d4], "", _T)
+    for k in range(3):
+        q = emit(
+            "stablehlo.dot_general",
+            [h, w[k]],
+            "contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT]",
+            f"({_T}, tensor<256x256xf32>) -> {_T}",
+        )
+        h = emit("stablehlo.reshape", [q], "", f"({_T}) -> {_H}")
+    att = emit(
+        "stablehlo.dot_general",
+        [h, h],
+        "batching_dims = [1] x [1], contracting_dims = [2] x [2], precision = [DEFAULT, DEFAULT]",
+        f"({_H}, {_H}) -> {_A}",
+    )
+    for _ in range(20):
+        cs = emit(
+            "stablehlo.constant", [], "dense<8.000000e+00>", f"() -> {_S}", f"%cst_{n}_{counter[0]}"
+        )
+        bs = emit("stablehlo.broadcast_in_dim", [cs], "dims = []", f"({_S}) -> {_A}")
+        att = emit("stablehlo.divide", [att, bs], "", _A)
+        att = emit("stablehlo.exponential", [att], "", _A)
+    t = emit("stablehlo.transpose", [att], "dims = [1, 0, 2]", f"({_A}) -> {_A}")
+    o = emit("stablehlo.reshape", [t], "", f"({_A}) -> tensor<128x512xf32>")
+    o = emit("stablehlo.slice", [o], "[0:128, 0:256]", f"(tensor<128x512xf32>) -> {_T}")
+    out = emit("stablehlo.add", [x, o], "", _T)
+    return ops, out
+
+
+def _pretty(result: str, op: str, operands: list[str], attrs: str, ftype: str) -> str:
+    args = ", ".join(operands)
+    if op == "stablehlo.constant":
+        return f"{result} = stablehlo.constant {attrs} : {ftype.split('-> ')[1]}"
+    if op == "stablehlo.reduce":
+        return f"{result} = stablehlo.reduce({operands[0]} init: {operands[1]}) {attrs} : {ftype}"
+    if op == "stablehlo.slice":
+        return f"{result} = stablehlo.slice {args} {attrs} : {ftype}"
+    sep = ", " if attrs else ""
+    return f"{result} = {op} {args}{sep}{attrs} : {ftype}"
+
+
+def _generic(result: str, op: str, operands: list[str], attrs: str, ftype: str) -> str:
+    args = ", ".join(operands)
+    if op == "stablehlo.constant":
+        value = f"{attrs} : {ftype.split('-> ')[1]}"
+        return f'{result} = "stablehlo.constant"() <{{value = {value}}}> : {ftype}'
+    if "->" not in ftype:
+        ins = ", ".join([ftype] * len(operands))
+        ftype = f"({ins}) -> {ftype}"
+    props = f' <{{info = "{attrs}"}}>' if attrs else ""
+    return f'{result} = "{op}"({args}){props} : {ftype}'
+
+
+def mlir_module(layers: int, generic: bool = False) -> str:
+    """A module with ``layers`` decoder layers in @main."""
+    weights = [f"%arg{i}" for i in range(1, 3 * layers + 1)]
+    params = ", ".join(["%arg0: " + _T] + [f"{w}: tensor<256x256xf32>" for w in weights])
+    lines = ["module @jit_model attributes {mhlo.num_partitions = 1 : i32} {"]
+    lines.append(
+        f"  func.func public @main({params}) -> ({_T}, tensor<256x256xf32>, tensor<4xf32>) {{"
+    )
+    x, n = "%arg0", 0
+    render = _generic if generic else _pretty
+    for layer in range(layers):
+        ops, x = _layer_ops(x, weights[3 * layer : 3 * layer + 3], n)
+        n += len(ops)
+        lines.extend("    " + render(*op) for op in ops)
+    lines.append(
+        "    %cst_out = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>"
+        if not generic
+        else '    %cst_out = "stablehlo.constant"() <{value = dense<[1.0, 2.0, 3.0, 4.0]> '
+        ": tensor<4xf32>}> : () -> tensor<4xf32>"
+    )
+    types = f"{_T}, tensor<256x256xf32>, tensor<4xf32>"
+    if generic:
+        lines.append(f'    "func.return"({x}, %arg1, %cst_out) : ({types}) -> ()')
+    else:
+        lines.append(f"    return {x}, %arg1, %cst_out : {types}")
+    lines += ["  }", "}", ""]
+    return "\n".join(lines)
+
+
+def layers_for(size_bytes: int, generic: bool = False) -> int:
+    """How many layers make a module of about ``size_bytes``."""
+    per_layer = len(mlir_module(2, generic)) - len(mlir_module(1, generic))
+    return max(1, round(size_bytes / per_layer))
+
+
+def pl_module(lines: int) -> str:
+    """A pl program with kernels (one VS001 each) and an orchestration calling them all."""
+    head = [
+        "import pypto.language as pl",
+        "",
+        'Q = pl.dynamic("Q")',
+        'VALID = pl.dynamic("VALID")',
+        "",
+        "",
+        "@pl.program",
+        "class Big:",
+    ]
+    kernel = [
+        "    @pl.function(type=pl.FunctionType.InCore)",
+        "    def k{i}(",
+        "        self,",
+        "        x: pl.Tensor[[Q, 128], pl.FP32,",
+        "                     pl.TensorView(valid_shape=[Q, VALID], layout=pl.TensorLayout.ND)],",
+        "        out: pl.Out[pl.Tensor[[Q, 128], pl.FP32]],",
+        "    ) -> pl.Tensor[[Q, 128], pl.FP32]:",
+        "        t = pl.load(x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Vec)",
+        "        return pl.store(t, [0, 0], out)",
+        "",
+    ]
+    count = max(1, (lines - len(head) - 12) // (len(kernel) + 2))
+    body = [line.format(i=i) for i in range(count) for line in kernel]
+    main = [
+        "    @pl.function(type=pl.FunctionType.Orchestration)",
+        "    def main(self, src: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX],",
+        "             out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]):",
+        "        a = pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n])",
+    ]
+    main += [f"        out = self.k{i}(a, out)" for i in range(count)]
+    main += ["        return out", ""]
+    return "\n".join(head + body + main)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("kind", choices=["mlir", "mlir-generic", "pl"])
+    parser.add_argument("--size", type=float, default=4.96, help="MB (mlir) or lines/1000 (pl)")
+    args = parser.parse_args(argv)
+    if args.kind == "pl":
+        sys.stdout.write(pl_module(int(args.size * 1000)))
+    else:
+        generic = args.kind == "mlir-generic"
+        sys.stdout.write(mlir_module(layers_for(int(args.size * 1e6), generic), generic))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,122 @@
+"""A minimal LSP client over a subprocess's stdio, for timing the server in benchmarks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+Message = dict[str, Any]
+
+
+class LspClient:
+    """Starts ``python -m passlint serve``; sends requests/notifications; records messages."""
+
+    def __init__(self, args: list[str] | None = None, capabilities: Message | None = None) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "passlint", "serve", *(args or [])],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self._next_id = 0
+        self._messages: list[tuple[float, Message]] = []
+        self._cond = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": None,
+                "capabilities": capabilities
+                or {
+                    "textDocument": {"publishDiagnostics": {"versionSupport": True}},
+                    "workspace": {"configuration": False},
+                },
+            },
+        )
+        self.notify("initialized", {})
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        while True:
+            header = b""
+            while not header.endswith(b"\r\n\r\n"):
+                byte = stream.read(1)
+                if not byte:
+                    return
+                header += byte
+            length = next(
+                int(line.split(b":")[1])
+                for line in header.split(b"\r\n")
+                if line.lower().startswith(b"content-length")
+            )
+            body = json.loads(stream.read(length))
+            with self._cond:
+                self._messages.append((time.perf_counter(), body))
+                self._cond.notify_all()
+            if body.get("method") == "workspace/configuration" and "id" in body:
+                self._send({"jsonrpc": "2.0", "id": body["id"], "result": [{}]})
+            elif "id" in body and "method" in body:
+                self._send({"jsonrpc": "2.0", "id": body["id"], "result": None})
+
+    def _send(self, message: Message) -> None:
+        data = json.dumps(message).encode()
+        stdin = self.process.stdin
+        assert stdin is not None
+        stdin.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
+        stdin.flush()
+
+    def notify(self, method: str, params: Message) -> None:
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method: str, params: Message, timeout: float = 120) -> Any:
+        self._next_id += 1
+        ident = self._next_id
+        self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        reply = self.wait(lambda m: m.get("id") == ident and "method" not in m, timeout)
+        return reply.get("result")
+
+    def wait(
+        self, predicate: Callable[[Message], bool], timeout: float = 120, since: float = 0.0
+    ) -> Message:
+        """The first message received after ``since`` that satisfies ``predicate``."""
+        deadline = time.perf_counter() + timeout
+        with self._cond:
+            while True:
+                for stamp, message in self._messages:
+                    if stamp >= since and predicate(message):
+                        return message
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    raise TimeoutError("no matching message from the server")
+                self._cond.wait(remaining)
+
+    def wait_stamp(
+        self, predicate: Callable[[Message], bool], since: float, timeout: float = 120
+    ) -> float:
+        """When the first message after ``since`` satisfying ``predicate`` arrived."""
+        message = self.wait(predicate, timeout, since)
+        with self._cond:
+            return next(stamp for stamp, m in self._messages if m is message)
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", {}, timeout=10)
+            self.notify("exit", {})
+            self.process.wait(timeout=10)
+        except Exception:
+            self.process.kill()
+
+
+def uri(path: Path) -> str:
+    return path.resolve().as_uri()

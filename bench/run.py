@@ -1,0 +1,309 @@
+"""passlint benchmarks P1-P4 (issue 8), measured side by side with a reference in one run.
+
+    python bench/run.py [--runs N] [--big FILE] [--series 1,2,4,8] [--quick]
+
+P1  open a ~5 MB module in the server -> first diagnostics with the TL findings
+P2  a one-line edit anywhere in it -> fresh diagnostics (median)
+P3  `passlint check` on it: wall time, peak RSS, and the 1x-8x series (pretty and generic)
+P4  a 5,000-line pl module: check (in process), and an edit in the server
+
+The reference is jaxlib's C++ MLIR parser when it is importable (the optional `bench`
+extra), else one compiled-regex tokenisation pass over the same text; every figure is also
+printed as a ratio to that reference measured in this run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from generate import layers_for, mlir_module, pl_module
+from lsp_client import LspClient, uri
+
+BIG = Path(__file__).resolve().parent.parent.parent / "shared/corpus/big/jax_transformer_560L.mlir"
+TL_CODES = {"TL001", "TL002", "TL003", "TL006", "TL007"}
+
+
+def median_time(function: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def reference(text: str, runs: int) -> tuple[str, float]:
+    """jaxlib's parser when available, else one regex tokenisation pass."""
+    try:
+        from jax._src.interpreters import mlir as jax_mlir  # type: ignore[import-not-found]
+        from jaxlib.mlir import ir  # type: ignore[import-not-found]
+
+        context = jax_mlir.make_ir_context()
+        context.allow_unregistered_dialects = True
+
+        def parse() -> object:
+            return ir.Module.parse(text, context)
+
+        return "jaxlib C++ parser", median_time(parse, runs)
+    except Exception:
+        token = re.compile(r'"(?:[^"\\\n]|\\.)*"|%[\w$.\-]+(?:#\d+)?|[\w.$]+|->|\S')
+        return "regex tokenisation", median_time(lambda: token.findall(text), runs)
+
+
+def check_process(path: Path) -> tuple[float, float]:
+    """Wall time and peak RSS (MB) of `passlint check PATH` in a fresh process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "passlint", "check", "--exit-zero", "--format", "json", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        raise RuntimeError(f"passlint check failed on {path}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def diagnostics_for(document: str, version: int | None = None) -> Callable[[dict], bool]:
+    def match(message: dict) -> bool:
+        if message.get("method") != "textDocument/publishDiagnostics":
+            return False
+        params = message["params"]
+        if params["uri"] != document:
+            return False
+        return version is None or params.get("version") == version
+
+    return match
+
+
+def has_tl(message: dict) -> bool:
+    return any(d.get("code") in TL_CODES for d in message["params"]["diagnostics"])
+
+
+def p1_p2(path: Path, text: str, runs: int, edits: int) -> tuple[float, float, float]:
+    """Median open->TL diagnostics, edit->diagnostics, and edit->final diagnostics."""
+    client = LspClient(["--debounce", "0"])
+    try:
+        warm = path.with_name("warm_" + path.name)
+        warm.write_text(
+            "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+            "  return %a : tensor<4xf32>\n}\n"
+        )
+        open_document(
+            client,
+            warm,
+            "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+            "  return %a : tensor<4xf32>\n}\n",
+            wait_tl=True,
+        )
+        opens = []
+        for run in range(runs):
+            target = path.with_name(f"open{run}_{path.name}")
+            target.write_text(text)
+            opens.append(open_document(client, target, text, wait_tl=True))
+        document = uri(path.with_name(f"open{runs - 1}_{path.name}"))
+        lines = text.split("\n")
+        rng = random.Random(8)
+        candidates = [i for i, line in enumerate(lines) if " = " in line and len(line) < 400]
+        first, final = [], []
+        version = 1
+        for _ in range(edits):
+            line = rng.choice(candidates)
+            old = lines[line]
+            new = old.replace(" = ", " =  ", 1)
+            lines[line] = new
+            version += 1
+            sent = time.perf_counter()
+            client.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": document, "version": version},
+                    "contentChanges": [
+                        {
+                            "range": {
+                                "start": {"line": line, "character": 0},
+                                "end": {"line": line, "character": len(old)},
+                            },
+                            "text": new,
+                        }
+                    ],
+                },
+            )
+            arrived = client.wait_stamp(diagnostics_for(document, version), sent)
+            first.append(arrived - sent)
+            final.append(arrived - sent)
+        return statistics.median(opens), statistics.median(first), statistics.median(final)
+    finally:
+        client.close()
+
+
+def open_document(client: LspClient, path: Path, text: str, wait_tl: bool) -> float:
+    document = uri(path)
+    sent = time.perf_counter()
+    client.notify(
+        "textDocument/didOpen",
+        {
+            "textDocument": {
+                "uri": document,
+                "languageId": path.suffix.lstrip("."),
+                "version": 1,
+                "text": text,
+            },
+        },
+    )
+    arrived = client.wait_stamp(
+        lambda m: diagnostics_for(document)(m) and (not wait_tl or has_tl(m)), sent
+    )
+    return arrived - sent
+
+
+def p4_server(path: Path, text: str, edits: int) -> float:
+    client = LspClient(["--debounce", "0"])
+    try:
+        open_document(client, path, text, wait_tl=False)
+        document = uri(path)
+        lines = text.split("\n")
+        times = []
+        for version in range(2, edits + 2):
+            line = 10 + version
+            old = lines[line]
+            lines[line] = old + " "
+            sent = time.perf_counter()
+            client.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": document, "version": version},
+                    "contentChanges": [
+                        {
+                            "range": {
+                                "start": {"line": line, "character": len(old)},
+                                "end": {"line": line, "character": len(old)},
+                            },
+                            "text": " ",
+                        }
+                    ],
+                },
+            )
+            times.append(client.wait_stamp(diagnostics_for(document, version), sent) - sent)
+        return statistics.median(times)
+    finally:
+        client.close()
+
+
+def row(name: str, goal: str, value: str, ratio: str, met: bool | None) -> str:
+    verdict = "" if met is None else ("met" if met else "NOT MET")
+    return f"{name:<46} {goal:>10} {value:>12} {ratio:>14} {verdict:>8}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--edits", type=int, default=15)
+    parser.add_argument("--big", type=Path, default=BIG)
+    parser.add_argument("--series", default="1,2,4,8")
+    parser.add_argument("--quick", action="store_true", help="fewer runs, 1x-2x series only")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.runs, args.edits, args.series = 3, 7, "1,2"
+
+    workdir = Path(tempfile.mkdtemp(prefix="passlint-bench-"))
+    if args.big.is_file():
+        big_text, big_name = args.big.read_text(), args.big.name
+    else:
+        big_text, big_name = mlir_module(layers_for(4_960_000)), "generated_5MB.mlir"
+    big = workdir / big_name
+    big.write_text(big_text)
+    ref_name, ref = reference(big_text, args.runs)
+    size_mb = len(big_text.encode()) / 1e6
+    print(
+        f"workload: {big_name} ({size_mb:.2f} MB, {big_text.count(chr(10))} lines); "
+        f"reference: {ref_name} {ref * 1000:.0f} ms (median of {args.runs})\n"
+    )
+    print(row("metric", "goal", "measured", "x reference", ""))
+    print("-" * 92)
+
+    p1, p2, _ = p1_p2(big, big_text, args.runs, args.edits)
+    print(row("P1 open -> TL diagnostics", "0.50 s", f"{p1:.3f} s", f"{p1 / ref:.2f}", p1 <= 0.5))
+    print(
+        row(
+            "P2 one-line edit -> diagnostics (median)",
+            "0.050 s",
+            f"{p2:.3f} s",
+            f"{p2 / ref:.2f}",
+            p2 <= 0.05,
+        )
+    )
+
+    times = [check_process(big) for _ in range(args.runs)]
+    wall = statistics.median(t for t, _ in times)
+    rss = max(r for _, r in times)
+    print(row("P3 passlint check", "3.00 s", f"{wall:.3f} s", f"{wall / ref:.2f}", wall <= 3.0))
+    print(row("P3 peak RSS", "300 MB", f"{rss:.0f} MB", "", rss <= 300))
+    for generic in (False, True):
+        base = None
+        for factor in (int(f) for f in args.series.split(",")):
+            text = mlir_module(layers_for(int(4_960_000 * factor), generic), generic)
+            path = workdir / f"series_{factor}x{'_generic' if generic else ''}.mlir"
+            path.write_text(text)
+            elapsed, peak = check_process(path)
+            base = base or elapsed / factor
+            label = (
+                f"P3 series {factor}x {'generic' if generic else 'pretty'} "
+                f"({len(text) / 1e6:.1f} MB, {peak:.0f} MB RSS)"
+            )
+            print(
+                row(
+                    label, "linear", f"{elapsed:.3f} s", f"{elapsed / factor / base:.2f}/unit", None
+                )
+            )
+
+    pl_text = pl_module(5000)
+    pl_path = workdir / "big_kernels.py"
+    pl_path.write_text(pl_text)
+    from passlint.analysis import engine
+    from passlint.analysis.workspace import Workspace
+
+    workspace = Workspace([workdir])
+    pl_check = median_time(
+        lambda: engine.analyze(str(pl_path), pl_text, None, workspace), args.runs
+    )
+    print(
+        row(
+            f"P4 pl check ({pl_text.count(chr(10))} lines, in process)",
+            "0.100 s",
+            f"{pl_check:.3f} s",
+            f"{pl_check / ref:.2f}",
+            pl_check <= 0.1,
+        )
+    )
+    pl_edit = p4_server(pl_path, pl_text, args.edits)
+    print(
+        row(
+            "P4 pl edit -> diagnostics (median)",
+            "0.030 s",
+            f"{pl_edit:.3f} s",
+            f"{pl_edit / ref:.2f}",
+            pl_edit <= 0.03,
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,189 @@
+"""@main's outline: its header, its return and the statements the return reads, found without
+parsing the rest of the module.
+
+For a tool-printed module (one op per line, a function's closing brace at the function's own
+indentation) this answers the TensorizerLegalization rules in a few regex scans of the text,
+so an editor can show them before the full parse of a multi-megabyte dump finishes. Whenever
+the text is not of that form the outline gives up (None) and the full parse answers alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
+from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
+
+_MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
+_RETURN = re.compile(r'"?(?:func\.)?return"?\b')
+_CONTINUATION = re.compile(
+    r"[ \t]*(?:[:({<]|->|(?:cond|do|reducer|attributes|loc|applies|"
+    r"across|init|else|then)\b)"
+)
+
+
+@dataclass
+class MainOutline:
+    """A chunk holding only @main with the ops its return reads, and the dialects in use."""
+
+    chunk: Chunk
+    dialects: frozenset[str]  # "mhlo" (ops other than mhlo.copy) and/or "stablehlo"
+    text: str
+    body: tuple[int, int]  # @main's body, for name lookups
+
+    def name_used(self, name: str) -> bool:
+        """Is ``name`` defined or used anywhere in @main (a copy must not reuse it)?"""
+        pattern = re.compile(re.escape(name) + r"(?![\w$.\-])")
+        return pattern.search(self.text, *self.body) is not None
+
+
+class _UsedNames:
+    """A Container of SSA names answered by searching @main's text."""
+
+    def __init__(self, outline: MainOutline) -> None:
+        self.outline = outline
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.outline.name_used(name)
+
+
+def used_names(outline: MainOutline) -> _UsedNames:
+    return _UsedNames(outline)
+
+
+def outline_main(text: str) -> MainOutline | None:
+    """The outline of @main of a single-chunk module, or None when it cannot be had cheaply."""
+    if "// -----" in text and len(split_chunks(text)) != 1:
+        return None
+    header = _main_header(text)
+    if header is None:
+        return None
+    indent = header.group(1)
+    header_end = text.find("\n", header.start())
+    if header_end < 0 or not text[:header_end].rstrip().endswith("{"):
+        return None
+    close = text.find("\n" + indent + "}", header_end)
+    if close < 0:
+        return None
+    body = (header_end + 1, close + 1)
+    ret_line = _last_line(text, *body)
+    if ret_line is None:
+        return None
+    ret_start, ret_end = ret_line
+    body_indent = text[text.rfind("\n", 0, ret_start) + 1 : ret_start]
+    if body_indent.strip() or not _RETURN.match(text, ret_start):
+        return None
+    # The header with its (elided) body: parse `header {` + `}` so the region is closed.
+    synthetic = text[:header_end] + "\n" + indent + "}"
+    main = _single_op(parse_chunk(synthetic, header.start(), len(synthetic)))
+    ret = _single_op(parse_chunk(text, ret_start, ret_end))
+    if main is None or ret is None or not main.regions:
+        return None
+    definitions: list[Operation] = []
+    arguments = {arg.name: arg for arg in main.header_arguments}
+    for use in ret.operands:
+        group = use.name.split("#", 1)[0]
+        if group in arguments or any(group in _names(op) for op in definitions):
+            continue
+        found = _definition(text, body, body_indent, group)
+        if found is None:
+            return None
+        definitions.append(found)
+    block = Block(None, None)
+    block.operations = [*definitions, ret]
+    region = Region(main.regions[0].span, main, [block])
+    main.regions = [region]
+    for op in block.operations:
+        op.parent, op.parent_op = block, main
+    scope: dict[str, Value] = dict(arguments)
+    resolve_uses(block.operations, scope)
+    chunk = Chunk(0, len(text), [main])
+    dialects = frozenset(name for name in ("stablehlo", "mhlo") if _uses_dialect(text, name))
+    return MainOutline(chunk, dialects, text, body)
+
+
+def _main_header(text: str) -> re.Match[str] | None:
+    """The line holding ``func.func ... @main(`` (None when there is not exactly one)."""
+    found = None
+    for needle in ("@main(", '@"main"('):
+        at = text.find(needle)
+        while at >= 0:
+            line_start = text.rfind("\n", 0, at) + 1
+            match = _MAIN_LINE.match(text, line_start)
+            if match is not None:
+                if found is not None:
+                    return None
+                found = match
+            at = text.find(needle, at + 1)
+    return found
+
+
+def _uses_dialect(text: str, dialect: str) -> bool:
+    """Does an op of ``dialect`` appear (``mhlo.copy`` aside: both variants insert it)?
+
+    Ops are spelled after their results (``= d.op``, ``= "d.op"``) or, without results, as
+    terminators (``d.return``); found with plain substring searches.
+    """
+    for needle in (f"= {dialect}.", f'= "{dialect}.', f"{dialect}.return"):
+        at = text.find(needle)
+        while at >= 0:
+            if not text.startswith("copy", at + len(needle)):
+                return True
+            at = text.find(needle, at + 1)
+    return False
+
+
+def _names(op: Operation) -> set[str]:
+    return {result.group_name for result in op.results}
+
+
+def _single_op(chunk: Chunk) -> Operation | None:
+    return chunk.operations[0] if len(chunk.operations) == 1 else None
+
+
+def _last_line(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The last non-blank line in [start, end), without its surrounding white space."""
+    stop = end
+    while stop > start:
+        line_start = text.rfind("\n", start, stop - 1) + 1
+        line_start = max(line_start, start)
+        line = text[line_start:stop]
+        if line.strip():
+            lead = len(line) - len(line.lstrip())
+            return line_start + lead, line_start + len(line.rstrip())
+        stop = line_start - 1 if line_start > start else start
+    return None
+
+
+def _definition(text: str, body: tuple[int, int], indent: str, name: str) -> Operation | None:
+    """The one-line statement at @main's top level that defines ``name``."""
+    line_start = -1
+    for needle in (f"\n{indent}{name} = ", f"\n{indent}{name}:"):
+        at = text.rfind(needle, body[0] - 1, body[1])
+        if at >= 0:
+            line_start = max(line_start, at + 1)
+    if line_start < 0:  # one of several results: `%a, %name = ...`
+        pattern = re.compile(
+            "^"
+            + re.escape(indent)
+            + r"(?:%[\w$.\-]+(?::\d+)?[ \t]*,[ \t]*)+"
+            + re.escape(name)
+            + r"(?::\d+)?[ \t]*[,=]",
+            re.MULTILINE,
+        )
+        match = pattern.search(text, *body)
+        if match is None:
+            return None
+        line_start = match.start()
+    line_end = text.find("\n", line_start)
+    line_end = body[1] if line_end < 0 or line_end > body[1] else line_end
+    following = text[line_end + 1 : text.find("\n", line_end + 1)]
+    if _CONTINUATION.match(following) and following.strip():
+        return None
+    start = line_start + len(indent)
+    end = start + len(text[start:line_end].rstrip())
+    op = _single_op(chunk := parse_chunk(text, start, end))
+    if op is None or chunk.errors or op.regions:
+        return None
+    return op

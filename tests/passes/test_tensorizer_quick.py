@@ -1,0 +1,77 @@
+"""The quick answer from @main's outline equals the full check, or declines."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from passlint.analysis import engine
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from generate import mlir_module
+
+DATA = Path(__file__).parent.parent / "data" / "mlir"
+DECLINED = {
+    "handmade__mhlo_fusion_hybrid.mlir",  # a composite output needs its decomposition
+    "jax__composite_op.mlir",
+    "jax__cond.mlir",  # the returned value is defined by an op with regions
+    "jax__while_fori_loop.mlir",
+}
+
+
+def tl(findings: list) -> list:  # type: ignore[type-arg]
+    return [f for f in findings if f.code.startswith("TL")]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("*.mlir")))
+def test_quick_answer_matches_the_full_check(name: str) -> None:
+    text = (DATA / name).read_text()
+    quick = engine.quick_analyze(name, text)
+    if name in DECLINED:
+        assert quick is None
+    else:
+        assert quick == tl(engine.analyze(name, text))
+
+
+@pytest.mark.parametrize("generic", [False, True])
+def test_quick_answer_on_a_generated_dump(generic: bool) -> None:
+    text = mlir_module(40, generic)
+    quick = engine.quick_analyze("g.mlir", text)
+    assert quick is not None
+    assert [f.code for f in quick] == ["TL001", "TL002"]
+    assert quick == tl(engine.analyze("g.mlir", text))
+
+
+def test_copy_names_avoid_names_used_in_main() -> None:
+    text = (
+        "func.func @main(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {\n"
+        "  %output0_copy = stablehlo.abs %arg0 : tensor<4xf32>\n"
+        "  return %arg0, %output0_copy : tensor<4xf32>, tensor<4xf32>\n"
+        "}\n"
+    )
+    quick = engine.quick_analyze("a.mlir", text)
+    assert quick is not None and quick == tl(engine.analyze("a.mlir", text))
+    assert quick[0].fix is not None
+    assert quick[0].fix.edits[1].new_text == "%output0_copy_1"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "func.func @lib() {\n  return\n}\n",  # no main
+        "func.func @main() {\n  return\n}\n// -----\nfunc.func @main() {\n  return\n}\n",
+        'func.func @main() -> tensor<4xf32> {\n  %0 = "t.op"() ({\n  }) : () -> tensor<4xf32>\n'
+        "  return %0 : tensor<4xf32>\n}\n",
+        "func.func @main() -> tensor<4xf32> {\n  %0 = t.op\n    : tensor<4xf32>\n"
+        "  return %0 : tensor<4xf32>\n}\n",
+    ],
+    ids=["no-main", "split", "region-def", "multi-line-def"],
+)
+def test_quick_answer_declines_what_it_cannot_settle(text: str) -> None:
+    assert engine.quick_analyze("a.mlir", text) is None
+
+
+def test_not_for_other_languages() -> None:
+    assert engine.quick_analyze("a.py", "import pypto.language as pl\n") is None
