@@ -151,4 +151,15 @@ test('TL001 in the Problems panel, its quick fix from the editor, the file on di
       .waitFor({ timeout: 30_000 });
     await screenshot('legalized');
   });
+
+  await step('passlint.trace.server sends the protocol trace to the passlint Trace channel', async () => {
+    await runCommand('Output: Show Output Channels...');
+    const channel = page.locator('.quick-input-list .monaco-list-row', { hasText: 'passlint Trace' }).first();
+    await channel.waitFor({ timeout: 15_000 });
+    await channel.click();
+    // (Monaco renders spaces as no-break spaces: \s matches both.)
+    await page.locator('.output-view .monaco-editor .view-lines', { hasText: /\[trace\]\s(Sending|Received)\s(request|response|notification)\s'/ })
+      .first().waitFor({ timeout: 15_000 });
+    await screenshot('trace');
+  });
 });

@@ -37,12 +37,13 @@ export async function answerConfiguration(
 
 export function buildClientOptions(
   outputChannel: vscode.LogOutputChannel,
+  traceOutputChannel: vscode.LogOutputChannel,
   sectionFor: (scopeUri: string | undefined) => ServerSection,
 ): LanguageClientOptions {
   return {
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel,
-    traceOutputChannel: outputChannel,
+    traceOutputChannel,
     // The extension shows its own message (with a button) when the server cannot start.
     initializationFailedHandler: () => false,
     middleware: {

@@ -38,6 +38,8 @@ export type ClientFactory = (launch: ServerLaunch, cwd: string | undefined, opti
 export interface ControllerDeps {
   createClient: ClientFactory;
   output: vscode.LogOutputChannel;
+  /** Where the protocol trace goes (see traceChannel.ts). */
+  trace: vscode.LogOutputChannel;
   status: StatusItem;
   bundledLibs: string;
   pythonExtension: (resource?: vscode.Uri) => Promise<string[] | undefined>;
@@ -116,7 +118,7 @@ export class Controller implements vscode.Disposable {
       `Starting: ${[launch.command, ...launch.args].join(' ')} (Python ${found.interpreter.version} from ` +
         `${found.interpreter.source}; ${settings.importStrategy === 'useBundled' ? `bundled passlint, PYTHONPATH=${launch.env['PYTHONPATH'] ?? ''}` : "the environment's passlint"})`,
     );
-    const client = this.deps.createClient(launch, cwd, buildClientOptions(this.deps.output, (scopeUri) =>
+    const client = this.deps.createClient(launch, cwd, buildClientOptions(this.deps.output, this.deps.trace, (scopeUri) =>
       toServerSection(this.config(scopeUri ? vscode.Uri.parse(scopeUri) : undefined)),
     ));
     this.client = client;

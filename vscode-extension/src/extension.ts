@@ -10,14 +10,17 @@ import { LEGALIZED_SCHEME, LegalizedModuleProvider } from './legalized';
 import { bundledLibsPath } from './launch';
 import { onDidChangePythonInterpreter, pythonExtensionInterpreter } from './pythonExtension';
 import { StatusItem } from './status';
+import { TraceChannel } from './traceChannel';
 
 let controller: Controller | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('passlint', { log: true });
+  const trace = new TraceChannel('passlint Trace');
   const status = new StatusItem(COMMANDS.showOutput);
   controller = new Controller({
     output,
+    trace,
     status,
     bundledLibs: bundledLibsPath(context.extensionPath),
     pythonExtension: pythonExtensionInterpreter,
@@ -33,6 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const provider = new LegalizedModuleProvider((uri) => running.legalize(uri));
   context.subscriptions.push(
     output,
+    trace,
     status,
     controller,
     provider,

@@ -11,6 +11,7 @@ import type { ServerLaunch } from '../src/launch';
 import { LEGALIZED_SCHEME, LegalizedModuleProvider, legalizedUri, sourceOf } from '../src/legalized';
 import type { ProbeResult } from '../src/interpreter';
 import { StatusItem } from '../src/status';
+import { TraceChannel } from '../src/traceChannel';
 import * as vscode from 'vscode';
 import { fake, EventEmitter } from './fakes/vscode';
 
@@ -81,6 +82,7 @@ function harness(options: {
   const status = new StatusItem(COMMANDS.showOutput);
   const controller = new Controller({
     output,
+    trace: new TraceChannel('passlint Trace'),
     status,
     bundledLibs: '/ext/bundled/libs',
     pythonExtension: () => Promise.resolve(options.pythonExtension),
@@ -280,5 +282,24 @@ describe('server life cycle', () => {
     const h = harness();
     await Promise.all([h.controller.start(), h.controller.start(), h.controller.start()]);
     assert.equal(h.clients.length, 1);
+  });
+});
+
+describe('protocol trace channel', () => {
+  it('is at Trace level exactly while passlint.trace.server is on, and says when that changes', () => {
+    const channel = new TraceChannel('passlint Trace');
+    assert.equal(channel.logLevel, vscode.LogLevel.Info);
+    const levels: number[] = [];
+    channel.onDidChangeLogLevel((level) => levels.push(level));
+    fake.changeSettings({ 'trace.server': 'verbose' });
+    assert.equal(channel.logLevel, vscode.LogLevel.Trace);
+    channel.trace('[Trace] Sending request initialize');
+    fake.changeSettings({ 'trace.server': 'messages' });
+    fake.changeSettings({ 'trace.server': 'off' });
+    channel.trace('not written');
+    assert.deepEqual(levels, [vscode.LogLevel.Trace, vscode.LogLevel.Info]);
+    assert.equal(fake.output.filter((line) => line.includes('Sending request initialize')).length, 1);
+    assert.ok(!fake.output.some((line) => line.includes('not written')));
+    channel.dispose();
   });
 });

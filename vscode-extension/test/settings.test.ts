@@ -77,8 +77,10 @@ describe('workspace/configuration middleware', () => {
 
   it('is wired into the client options with .mlir and Python documents', async () => {
     const output = { name: 'passlint' } as never;
-    const options = buildClientOptions(output, () => ({ ignore: ['TL006'] }));
+    const trace = { name: 'passlint Trace' } as never;
+    const options = buildClientOptions(output, trace, () => ({ ignore: ['TL006'] }));
     assert.equal(options.outputChannel, output);
+    assert.equal(options.traceOutputChannel, trace);
     assert.deepEqual(options.documentSelector, DOCUMENT_SELECTOR);
     const languages = DOCUMENT_SELECTOR.map((s) => ('language' in s ? s.language : s.pattern));
     assert.deepEqual([...new Set(languages)].sort(), ['**/*.mlir', 'mlir', 'python']);

@@ -86,6 +86,15 @@ export enum StatusBarAlignment {
   Right = 2,
 }
 
+export enum LogLevel {
+  Off = 0,
+  Trace = 1,
+  Debug = 2,
+  Info = 3,
+  Warning = 4,
+  Error = 5,
+}
+
 export enum ViewColumn {
   Active = -1,
   Beside = -2,
@@ -177,6 +186,9 @@ export const window = {
       trace: log('trace'),
       appendLine: log('line'),
       append: log('text'),
+      replace: log('replace'),
+      clear: () => fake.output.push('[cleared]'),
+      hide: () => undefined,
       show: () => fake.output.push('[shown]'),
       dispose: () => undefined,
     };
