@@ -86,7 +86,7 @@ def _postprocess(
     suppressions look stale. PL100 (unused-suppression, opt-in) reports the codes of a
     suppression that matched nothing, and codes that are not rules at all.
     """
-    if _SUPPRESS_FILE.search(source.text):
+    if "passlint:" in source.text and _SUPPRESS_FILE.search(source.text):
         return []
     suppressions = _suppressions(source)
     by_line: dict[int, list[_Suppression]] = {}

@@ -3,34 +3,46 @@
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from itertools import accumulate
 
 from passlint.analysis.findings import Position, Range
 
+_COUNTED_LOOKUPS = 16  # positions answered by counting before the line index is built
 
-@dataclass(frozen=True)
+
 class SourceText:
-    """An immutable document text with a line-start index.
+    """A document text (never changed after creation) with a line-start index.
 
     Lines end at ``\\n``; a ``\\r`` before it belongs to the line's text. Columns count
-    characters (code points); the ``*_utf16`` methods count UTF-16 code units for LSP.
+    characters (code points); the ``*_utf16`` methods count UTF-16 code units for LSP. The
+    index is built on demand: a few positions in a multi-megabyte text are cheaper to count.
     """
 
-    text: str
+    __slots__ = ("_ascii", "_counted", "_last", "_starts", "text")
 
-    def __post_init__(self) -> None:
-        starts = [0]
-        find = self.text.find
-        pos = find("\n")
-        while pos != -1:
-            starts.append(pos + 1)
-            pos = find("\n", pos + 1)
-        object.__setattr__(self, "_starts", starts)
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts: list[int] | None = None
+        self._ascii: bool | None = None
+        self._counted = 0
+        self._last = (0, 0)  # (offset, line) of the last counted lookup
+
+    def __repr__(self) -> str:
+        return f"SourceText({len(self.text)} characters)"
 
     @property
     def line_starts(self) -> list[int]:
-        starts: list[int] = self._starts  # type: ignore[attr-defined]
-        return starts
+        if self._starts is None:
+            starts = list(accumulate((len(line) + 1 for line in self.text.split("\n")), initial=0))
+            starts.pop()
+            self._starts = starts
+        return self._starts
+
+    @property
+    def is_ascii(self) -> bool:
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        return self._ascii
 
     @property
     def line_count(self) -> int:
@@ -49,6 +61,15 @@ class SourceText:
     def position(self, offset: int) -> Position:
         """The 0-based (line, character column) of a character offset, clamped to the text."""
         offset = max(0, min(offset, len(self.text)))
+        if self._starts is None and self._counted < _COUNTED_LOOKUPS:
+            self._counted += 1
+            last_offset, last_line = self._last
+            if offset >= last_offset:
+                line = last_line + self.text.count("\n", last_offset, offset)
+            else:
+                line = last_line - self.text.count("\n", offset, last_offset)
+            self._last = (offset, line)
+            return Position(line, offset - (self.text.rfind("\n", 0, offset) + 1))
         line = bisect.bisect_right(self.line_starts, offset) - 1
         return Position(line, offset - self.line_starts[line])
 
@@ -73,11 +94,15 @@ class SourceText:
 
     def to_utf16(self, position: Position) -> Position:
         """Convert a character column to a UTF-16 code-unit column."""
+        if self.is_ascii:
+            return position
         prefix = self.line_text(position.line)[: position.column]
         return Position(position.line, _utf16_len(prefix))
 
     def from_utf16(self, position: Position) -> Position:
         """Convert a UTF-16 code-unit column to a character column (clamped to the line)."""
+        if self.is_ascii:
+            return Position(position.line, min(position.column, len(self.line_text(position.line))))
         line = self.line_text(position.line)
         units = 0
         for index, char in enumerate(line):

@@ -34,8 +34,14 @@ class MainOutline:
 
     def name_used(self, name: str) -> bool:
         """Is ``name`` defined or used anywhere in @main (a copy must not reuse it)?"""
-        pattern = re.compile(re.escape(name) + r"(?![\w$.\-])")
-        return pattern.search(self.text, *self.body) is not None
+        text, (start, end) = self.text, self.body
+        at = text.find(name, start, end)
+        while at >= 0:
+            after = at + len(name)
+            if after >= len(text) or not (text[after].isalnum() or text[after] in "_$.-"):
+                return True
+            at = text.find(name, after, end)
+        return False
 
 
 class _UsedNames:
@@ -74,9 +80,7 @@ def outline_main(text: str) -> MainOutline | None:
     body_indent = text[text.rfind("\n", 0, ret_start) + 1 : ret_start]
     if body_indent.strip() or not _RETURN.match(text, ret_start):
         return None
-    # The header with its (elided) body: parse `header {` + `}` so the region is closed.
-    synthetic = text[:header_end] + "\n" + indent + "}"
-    main = _single_op(parse_chunk(synthetic, header.start(), len(synthetic)))
+    main = _header_op(text, header.start(), header_end, indent)
     ret = _single_op(parse_chunk(text, ret_start, ret_end))
     if main is None or ret is None or not main.regions:
         return None
@@ -101,6 +105,25 @@ def outline_main(text: str) -> MainOutline | None:
     chunk = Chunk(0, len(text), [main])
     dialects = frozenset(name for name in ("stablehlo", "mhlo") if _uses_dialect(text, name))
     return MainOutline(chunk, dialects, text, body)
+
+
+_header_cache: dict[tuple[int, str], Operation | None] = {}
+
+
+def _header_op(text: str, start: int, end: int, indent: str) -> Operation | None:
+    """@main's header as an op with an empty body, cached by its text and place (an edit in
+    the body, the usual case in an editor, finds the 4,000-argument header parsed)."""
+    key = (start, text[start:end])
+    if key not in _header_cache:
+        # Parse `header {` + `}` so the region is closed; offsets are those of ``text``.
+        synthetic = text[:end] + "\n" + indent + "}"
+        if len(_header_cache) >= 4:
+            _header_cache.clear()
+        _header_cache[key] = _single_op(parse_chunk(synthetic, start, len(synthetic)))
+    op = _header_cache[key]
+    if op is not None:
+        op.regions = [Region(op.regions[0].span, op, [])] if op.regions else []
+    return op
 
 
 def _main_header(text: str) -> re.Match[str] | None:

@@ -1,0 +1,37 @@
+"""SourceText: positions by counting and by the line index agree; UTF-16 conversions."""
+
+from __future__ import annotations
+
+import random
+
+from passlint.analysis.findings import Position
+from passlint.analysis.source import SourceText
+
+
+def test_counted_positions_equal_indexed_positions() -> None:
+    rng = random.Random(3)
+    text = "".join(rng.choice("ab\n\r𝄞é ") for _ in range(5000))
+    offsets = [rng.randrange(len(text) + 1) for _ in range(60)]
+    counted = SourceText(text)
+    indexed = SourceText(text)
+    _ = indexed.line_starts
+    assert [counted.position(o) for o in offsets] == [indexed.position(o) for o in offsets]
+
+
+def test_offsets_and_lines() -> None:
+    source = SourceText("ab\ncd\r\n\nlast")
+    assert source.line_starts == [0, 3, 7, 8]
+    assert source.line_text(1) == "cd"
+    assert source.position(4) == Position(1, 1)
+    assert source.offset(Position(3, 2)) == 10
+    assert source.offset(Position(0, 99)) == 2  # clamped to the line end
+    assert source.position(999) == Position(3, 4)
+
+
+def test_utf16_columns() -> None:
+    source = SourceText("x = '𝄞é' # y\n")
+    assert source.to_utf16(Position(0, 7)) == Position(0, 8)
+    assert source.from_utf16(Position(0, 8)) == Position(0, 7)
+    ascii_source = SourceText("abc\n")
+    assert ascii_source.to_utf16(Position(0, 2)) == Position(0, 2)
+    assert ascii_source.from_utf16(Position(0, 9)) == Position(0, 3)
