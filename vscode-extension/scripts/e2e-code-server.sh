@@ -32,7 +32,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   log "apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 # 2. Node 24 and code-server (its native modules build for that Node: it is first on PATH).
