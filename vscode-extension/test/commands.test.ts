@@ -278,6 +278,26 @@ describe('server life cycle', () => {
     assert.deepEqual(h.clients[1]?.launch.args.slice(-2), ['--log-level', 'debug']);
   });
 
+  it('shows a failed server in the status bar and offers the output', async () => {
+    const h = harness();
+    const original = FakeClient.prototype.start;
+    FakeClient.prototype.start = () => Promise.reject(new Error('exited with code 1'));
+    try {
+      fake.answers.push('Show Output');
+      await h.controller.start();
+      await flush();
+    } finally {
+      FakeClient.prototype.start = original;
+    }
+    assert.equal(h.status.state, 'failed');
+    assert.match(fake.messages[0]?.text ?? '', /the language server did not start \(Error: exited with code 1\)/);
+    assert.ok(fake.output.includes('[shown]'));
+    const item = fake.statusItems[0];
+    assert.equal(item.command, COMMANDS.showOutput);
+    assert.match(String(item.tooltip), /server failed/);
+    assert.ok(item.visible);
+  });
+
   it('concurrent starts share one client', async () => {
     const h = harness();
     await Promise.all([h.controller.start(), h.controller.start(), h.controller.start()]);
