@@ -61,6 +61,22 @@ def snapshot_workspace(roots: tuple[str, ...], texts: Mapping[str, str]) -> Work
     return workspace
 
 
+def run_quick_job(job: Job) -> Result | None:
+    """The quick, partial analysis of a large document (None when there is none)."""
+    try:
+        findings = engine.quick_analyze(job.path, job.text, job.settings)
+    except Exception:
+        log.exception("internal error in the quick analysis of %s", job.path)
+        return None
+    if findings is None:
+        return None
+    files = SnapshotFiles(job.texts, job.uris, job.versions)
+    diagnostics = tuple(
+        to_diagnostic(finding, files, job.features, job.version) for finding in findings
+    )
+    return Result(job.uri, job.version, tuple(findings), diagnostics)
+
+
 def run_job(job: Job) -> Result:
     """Analyse one document (in a worker thread)."""
     try:

@@ -3,10 +3,13 @@
 Each open document has a *key* ``(version, generation)``: an edit bumps the version, a
 re-analysis request (settings changed, a dependency changed) bumps the generation. Every
 change cancels the document's pending run and starts a new one after the debounce delay.
-A run executes in the thread pool; a run that is already computing cannot be interrupted,
-so the next run of the same document waits for it (one analysis per document at a time)
-and its result is dropped. A result is only stored, published or handed to a waiting pull
-request when its key is still the document's key, so a superseded version is never shown.
+Large documents also get a *quick* run right away, without the debounce, on its own
+thread: a partial answer (the TL findings from @main's outline) that is shown until the
+full run for the same key arrives. A run executes in the thread pool; a run that is
+already computing cannot be interrupted, so the next run of the same document waits for it
+(one analysis per document at a time) and its result is dropped. A result is only stored,
+published or handed to a waiting pull request when its key is still the document's key, so
+a superseded version is never shown.
 """
 
 from __future__ import annotations
@@ -40,6 +43,10 @@ class Document:
     result_key: Key | None = None
     waiters: list[asyncio.Future[Any]] = field(default_factory=list)
     closed: bool = False
+    quick_task: asyncio.Task[None] | None = None
+    first_waiters: list[asyncio.Future[Any]] = field(default_factory=list)  # quick or full
+    provisional: Any = None  # a quick result for ``provisional_key``, until the full one
+    provisional_key: Key | None = None
 
     @property
     def key(self) -> Key:
@@ -58,18 +65,22 @@ class SlowWork(Protocol):
 
 class Scheduler(Generic[J, R]):
     """Runs ``run(make_job(document))`` in ``executor`` and hands fresh results to
-    ``on_result(document, result, refreshed)`` (``refreshed``: not caused by an edit)."""
+    ``on_result(document, result, refreshed, provisional)`` (``refreshed``: not caused by an
+    edit; ``provisional``: a quick result the full one will replace)."""
 
     def __init__(
         self,
         executor: Executor,
         make_job: Callable[[Document], J],
         run: Callable[[J], R],
-        on_result: Callable[[Document, R, bool], None],
+        on_result: Callable[[Document, R, bool, bool], None],
         slow_work: SlowWork | None = None,
         debounce: float = 0.15,
         slow_after: float = 0.5,
         big: int = 1_000_000,
+        quick: Callable[[J], R | None] | None = None,
+        quick_executor: Executor | None = None,
+        quick_size: int = 512 * 1024,
     ) -> None:
         self.executor = executor
         self.make_job = make_job
@@ -79,6 +90,9 @@ class Scheduler(Generic[J, R]):
         self.debounce = debounce
         self.slow_after = slow_after
         self.big = big  # documents this long (characters) show progress from the start
+        self.quick = quick
+        self.quick_executor = quick_executor or executor
+        self.quick_size = quick_size  # documents this long get a quick run first
         self.documents: dict[str, Document] = {}
 
     # -- document lifecycle ----------------------------------------------------------------
@@ -99,11 +113,13 @@ class Scheduler(Generic[J, R]):
         if document is None:
             return
         document.closed = True
-        if document.task is not None:
-            document.task.cancel()
-        for waiter in document.waiters:
+        for task in (document.task, document.quick_task):
+            if task is not None:
+                task.cancel()
+        for waiter in [*document.waiters, *document.first_waiters]:
             waiter.cancel()
         document.waiters.clear()
+        document.first_waiters.clear()
 
     def refresh(self, uris: list[str] | None = None) -> None:
         """Analyse documents again (all open ones by default) with unchanged text."""
@@ -113,17 +129,31 @@ class Scheduler(Generic[J, R]):
                 document.generation += 1
                 self._schedule(document, refreshed=True)
 
-    async def result(self, uri: str) -> R | None:
-        """The result for the document's current key, waiting for it if needed."""
+    async def result(self, uri: str, provisional_ok: bool = False) -> R | None:
+        """The result for the document's current key, waiting for it if needed; with
+        ``provisional_ok``, a quick result will do when it comes first."""
         document = self.documents.get(uri)
         if document is None:
             return None
         if document.result_key == document.key:
             result: R = document.result
             return result
+        if provisional_ok and document.provisional_key == document.key:
+            quick: R = document.provisional
+            return quick
         waiter: asyncio.Future[R] = asyncio.get_running_loop().create_future()
-        document.waiters.append(waiter)
+        (document.first_waiters if provisional_ok else document.waiters).append(waiter)
         return await waiter
+
+    def provisional(self, uri: str) -> R | None:
+        """The quick result for the document's current key, when the full one is not in."""
+        document = self.documents.get(uri)
+        if document is None or document.provisional_key != document.key:
+            return None
+        if document.result_key == document.key:
+            return None
+        result: R = document.provisional
+        return result
 
     def current(self, uri: str) -> R | None:
         """The stored result if it is for the document's current key, else None."""
@@ -151,9 +181,32 @@ class Scheduler(Generic[J, R]):
     def _schedule(self, document: Document, refreshed: bool) -> None:
         if document.task is not None and not document.task.done():
             document.task.cancel()
-        document.task = asyncio.get_running_loop().create_task(
-            self._guarded(document, document.key, refreshed)
-        )
+        loop = asyncio.get_running_loop()
+        document.task = loop.create_task(self._guarded(document, document.key, refreshed))
+        if self.quick is not None and len(document.text) >= self.quick_size:
+            if document.quick_task is not None and not document.quick_task.done():
+                document.quick_task.cancel()
+            document.quick_task = loop.create_task(self._run_quick(document, document.key))
+
+    async def _run_quick(self, document: Document, key: Key) -> None:
+        """The quick run: shown only while the full run for the same key is not in."""
+        assert self.quick is not None
+        job = self.make_job(document)
+        try:
+            loop = asyncio.get_running_loop()
+            result = await loop.run_in_executor(self.quick_executor, self.quick, job)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the quick analysis of %s failed", document.uri)
+            return
+        if result is None or document.key != key or document.closed:
+            return
+        if document.result_key == key:
+            return  # the full result was faster
+        document.provisional, document.provisional_key = result, key
+        self._wake(document.first_waiters, document, result)
+        self.on_result(document, result, False, True)
 
     async def _guarded(self, document: Document, key: Key, refreshed: bool) -> None:
         try:
@@ -178,11 +231,17 @@ class Scheduler(Generic[J, R]):
             log.debug("dropping the result for %s %s (now %s)", document.uri, key, document.key)
             return
         document.result, document.result_key = result, key
-        waiters, document.waiters = document.waiters, []
-        for waiter in waiters:
+        self._wake(document.waiters, document, result)
+        self._wake(document.first_waiters, document, result)
+        self.on_result(document, result, refreshed, False)
+
+    @staticmethod
+    def _wake(waiters: list[asyncio.Future[Any]], document: Document, result: Any) -> None:
+        pending = list(waiters)
+        waiters.clear()
+        for waiter in pending:
             if not waiter.done():
                 waiter.set_result(result)
-        self.on_result(document, result, refreshed)
 
     async def _await_run(self, document: Document, future: asyncio.Future[R]) -> Any:
         """The run's result; work-done progress when it takes long or the document is big

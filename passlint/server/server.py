@@ -24,7 +24,7 @@ from passlint import __version__
 from passlint.analysis.source import SourceText
 from passlint.server import actions, hover, inlay, navigation, symbols
 from passlint.server.convert import ClientFeatures, SnapshotFiles, char_offset, span_range
-from passlint.server.jobs import Job, Result, run_job
+from passlint.server.jobs import Job, Result, run_job, run_quick_job
 from passlint.server.models import MlirModel, Model, ModelCache, PlModel
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.settings import SettingsStore
@@ -94,6 +94,7 @@ class PasslintServer(LanguageServer):
         )
         self.settings = SettingsStore()
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="passlint")
+        self.quick_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quick")
         self.scheduler: Scheduler[Job, Result] = Scheduler(
             self.executor,
             self.make_job,
@@ -101,7 +102,10 @@ class PasslintServer(LanguageServer):
             self.on_result,
             ProgressWork(self),
             debounce=debounce,
+            quick=run_quick_job,
+            quick_executor=self.quick_executor,
         )
+        self.owe_refresh: set[str] = set()  # pull documents answered with a quick result
         self.models = ModelCache(self.executor)
         self.pull = False
         self.features = ClientFeatures()
@@ -205,15 +209,24 @@ class PasslintServer(LanguageServer):
             self.features,
         )
 
-    def on_result(self, document: Document, result: Result, refreshed: bool) -> None:
+    def on_result(
+        self, document: Document, result: Result, refreshed: bool, provisional: bool = False
+    ) -> None:
         if not self.pull:
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
                     uri=document.uri, diagnostics=list(result.diagnostics), version=document.version
                 )
             )
-        elif refreshed and self.supports("workspace.diagnostics.refresh_support"):
+        elif provisional:
+            return
+        elif (refreshed or document.uri in self.owe_refresh) and self.can_refresh():
+            self.owe_refresh.discard(document.uri)
             self.request_refresh()
+
+    def can_refresh(self) -> bool:
+        """Can we ask a pull client to pull again (so a quick answer may come first)?"""
+        return self.supports("workspace.diagnostics.refresh_support")
 
     def request_refresh(self) -> None:
         """Ask a pull client to pull again (coalesced: one request per loop turn)."""
@@ -302,6 +315,7 @@ async def initialized(ls: PasslintServer, params: types.InitializedParams) -> No
 def shutdown(ls: PasslintServer, params: None) -> None:
     ls.scheduler.cancel_all()
     ls.executor.shutdown(wait=False, cancel_futures=True)
+    ls.quick_executor.shutdown(wait=False, cancel_futures=True)
 
 
 # -- documents ---------------------------------------------------------------------------------
@@ -365,9 +379,12 @@ def did_change_watched_files(ls: PasslintServer, params: types.DidChangeWatchedF
 async def diagnostic(
     ls: PasslintServer, params: types.DocumentDiagnosticParams
 ) -> types.DocumentDiagnosticReport:
-    result = await ls.scheduler.result(params.text_document.uri)
+    uri = params.text_document.uri
+    result = await ls.scheduler.result(uri, provisional_ok=ls.can_refresh())
     if result is None:
         return types.RelatedFullDocumentDiagnosticReport(items=[])
+    if result is ls.scheduler.provisional(uri):
+        ls.owe_refresh.add(uri)  # the full result will ask the client to pull again
     if params.previous_result_id == result.result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result.result_id)
     return types.RelatedFullDocumentDiagnosticReport(

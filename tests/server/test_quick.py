@@ -1,0 +1,89 @@
+"""A large .mlir gets a quick answer (TL findings from @main's outline) before the full one."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from .conftest import HOOKED_SERVER, Session, copy_data, initialize_params, make_client
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from generate import mlir_module
+
+
+def big_document() -> str:
+    return "// SLOW(4)\n" + mlir_module(70)  # ~650 KB; the full analysis is held 4 s
+
+
+@pytest_lsp.fixture(
+    params=["push", "pull-with-refresh"],
+    config=ClientServerConfig(server_command=HOOKED_SERVER, client_factory=make_client),
+)
+async def quick_lsp(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> Any:
+    root = copy_data(request.getfixturevalue("tmp_path") / "ws")
+    client = "vscode" if request.param == "push" else "neovim-0.11"
+    params = initialize_params(client, root)
+    if request.param == "pull-with-refresh":
+        workspace = params.capabilities.workspace
+        assert workspace is not None
+        workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+        lsp_client.refreshes = 0  # type: ignore[attr-defined]
+        # pytest-lsp answers refresh requests itself; count them instead.
+        lsp_client.protocol.fm._features.pop(types.WORKSPACE_DIAGNOSTIC_REFRESH, None)
+
+        @lsp_client.feature(types.WORKSPACE_DIAGNOSTIC_REFRESH)
+        def refresh(params: None) -> None:
+            lsp_client.refreshes += 1  # type: ignore[attr-defined]
+
+    await lsp_client.initialize_session(params)
+    lsp_client.session = Session(lsp_client, root, client)  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_quick_answer_comes_first_then_the_full_one(quick_lsp: LanguageClient) -> None:
+    session: Session = quick_lsp.session  # type: ignore[attr-defined]
+    text = big_document()
+    (session.root / "big.mlir").write_text(text)
+    started = time.monotonic()
+    uri = session.open("big.mlir", text)
+    first = await session.diagnostics(uri)
+    took = time.monotonic() - started
+    assert [d.code for d in first] == ["TL001", "TL002"]
+    assert took < 3.5, f"the quick answer took {took:.2f} s"
+    if session.mode == "push":
+        await session.wait_for(
+            lambda: len([p for p in session.published if p.uri == uri]) >= 2, timeout=30
+        )
+        full = [p for p in session.published if p.uri == uri][-1]
+        assert [d.code for d in full.diagnostics] == ["TL001", "TL002"]
+    else:
+        await session.wait_for(lambda: quick_lsp.refreshes >= 1, timeout=30)  # type: ignore[attr-defined]
+        again = await session.diagnostics(uri)
+        assert again == first
+
+
+async def test_quick_answer_for_an_edit_keeps_the_version(quick_lsp: LanguageClient) -> None:
+    session: Session = quick_lsp.session  # type: ignore[attr-defined]
+    if session.mode != "push":
+        pytest.skip("versions are visible on published diagnostics")
+    text = big_document()
+    uri = session.open("big.mlir", text)
+    await session.diagnostics(uri)
+    edited = text.replace("    return %", "    return %arg2, %", 1).replace(
+        ") -> (tensor<128x256xf32>,", ") -> (tensor<256x256xf32>, tensor<128x256xf32>,", 1
+    )
+    version = session.change(uri, edited)
+    diagnostics = await session.diagnostics(uri)
+    assert [d.code for d in diagnostics][:2] == ["TL001", "TL001"]
+    assert all(p.version is not None for p in session.published if p.uri == uri)
+    await asyncio.sleep(0)
+    assert session.versions[uri] == version
