@@ -9,11 +9,13 @@ simple local assignments (``a = ...``) made before the call in the calling funct
 from __future__ import annotations
 
 import ast
+import bisect
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from passlint.analysis.pl.frontend import pl_name
-from passlint.analysis.pl.model import Function, Module
+from passlint.analysis.pl.model import Assignment, Function, Module
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.resolve import Resolver, RView
 from passlint.analysis.source import SourceText
@@ -50,6 +52,14 @@ class ExtentReader:
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self._positions: dict[int, Positions] = {}
+        self._bindings: dict[int, _Bindings] = {}  # per caller: its assignments by name
+
+    def _bindings_of(self, caller: Function) -> _Bindings:
+        found = self._bindings.get(id(caller))
+        if found is None:
+            found = _Bindings(caller.assignments)
+            self._bindings[id(caller)] = found
+        return found
 
     def positions(self, module: Module) -> Positions:
         found = self._positions.get(id(module))
@@ -79,14 +89,7 @@ class ExtentReader:
     def _of_name(
         self, name: str, caller: Function, module: Module, at: int, depth: int
     ) -> ArgExtents | None:
-        latest = None
-        for assignment in caller.assignments:
-            if (
-                assignment.name == name
-                and assignment.end <= at
-                and (latest is None or assignment.start >= latest.start)
-            ):
-                latest = assignment
+        latest = self._bindings_of(caller).latest(name, at)
         if latest is not None:
             if latest.value is None:
                 return None
@@ -218,16 +221,70 @@ class ExtentReader:
         return Extent(ast.unparse(node), self._key(node, module, caller))
 
     def _key(self, node: ast.expr, module: Module, caller: Function) -> str:
-        """``ast.dump`` with module int constants folded in (``T`` == ``16``)."""
-        ints = module.scope.ints
-        if not ints or not any(isinstance(n, ast.Name) and n.id in ints for n in ast.walk(node)):
-            return ast.dump(node)
-        folded = _FoldInts(ints, {a.name for a in caller.assignments}).visit(copy.deepcopy(node))
-        return ast.dump(folded)
+        """A structural key of ``node`` with module int constants folded in (``T`` == ``16``),
+        so two extents compare equal exactly when their expressions do."""
+        return _structure(node, module.scope.ints, self._bindings_of(caller).names)
+
+
+class _Bindings:
+    """A function's simple assignments, for "the latest binding of NAME before offset"."""
+
+    def __init__(self, assignments: list[Assignment]) -> None:
+        by_name: dict[str, list[Assignment]] = {}
+        for assignment in assignments:
+            by_name.setdefault(assignment.name, []).append(assignment)
+        self.names = frozenset(by_name)
+        self._ends: dict[str, list[int]] = {}
+        self._best: dict[str, list[Assignment]] = {}  # by end; the latest start so far
+        for name, found in by_name.items():
+            found.sort(key=lambda a: a.end)
+            best: list[Assignment] = []
+            for assignment in found:
+                best.append(
+                    assignment if not best or assignment.start >= best[-1].start else best[-1]
+                )
+            self._ends[name] = [a.end for a in found]
+            self._best[name] = best
+
+    def latest(self, name: str, at: int) -> Assignment | None:
+        """Of the assignments to ``name`` that end by ``at``, the one that starts last."""
+        ends = self._ends.get(name)
+        if ends is None:
+            return None
+        index = bisect.bisect_right(ends, at)
+        return self._best[name][index - 1] if index else None
+
+
+def _structure(node: ast.AST, ints: Mapping[str, int], local: frozenset[str]) -> str:
+    """``ast.dump``-like structure of the expressions extents are made of, fast."""
+    if isinstance(node, ast.Name):
+        if node.id in ints and node.id not in local:
+            return f"C({ints[node.id]!r})"
+        return f"N({node.id})"
+    if isinstance(node, ast.Constant):
+        return f"C({node.value!r})"
+    if isinstance(node, ast.Attribute):
+        return f"A({_structure(node.value, ints, local)}.{node.attr})"
+    if isinstance(node, ast.BinOp):
+        left, right = _structure(node.left, ints, local), _structure(node.right, ints, local)
+        return f"B({type(node.op).__name__},{left},{right})"
+    if isinstance(node, ast.UnaryOp):
+        return f"U({type(node.op).__name__},{_structure(node.operand, ints, local)})"
+    if isinstance(node, ast.Call):
+        args = ",".join(_structure(arg, ints, local) for arg in node.args)
+        keywords = ",".join(f"{k.arg}={_structure(k.value, ints, local)}" for k in node.keywords)
+        return f"F({_structure(node.func, ints, local)};{args};{keywords})"
+    if isinstance(node, ast.Subscript):
+        return f"S({_structure(node.value, ints, local)}[{_structure(node.slice, ints, local)}])"
+    if isinstance(node, ast.Tuple | ast.List):
+        return f"T({','.join(_structure(e, ints, local) for e in node.elts)})"
+    if not any(isinstance(n, ast.Name) and n.id in ints for n in ast.walk(node)):
+        return ast.dump(node)
+    return ast.dump(_FoldInts(ints, local).visit(copy.deepcopy(node)))
 
 
 class _FoldInts(ast.NodeTransformer):
-    def __init__(self, ints: dict[str, int], local: set[str]) -> None:
+    def __init__(self, ints: Mapping[str, int], local: frozenset[str]) -> None:
         self.ints = ints
         self.local = local
 
