@@ -6,6 +6,10 @@ entries (VS002), scalar params declared after a use (VS005) and undefined names 
 at every call of such a kernel it reads the extents the pass would prepend, reporting
 disagreeing (VS003) or missing (VS004) arguments. The VS001 fix edits the kernel and its
 call sites in every workspace file.
+
+``analyze_module`` is the public face of the same analysis (for the language server's hover
+and navigation): per kernel its valid_shape symbols, bound or not and by what, their slots,
+and what every call passes for them or why it cannot be resolved.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from passlint.analysis.findings import Finding, Fix, Location, Range, TextEdit
 from passlint.analysis.pl.extents import Extent, ExtentReader
@@ -65,7 +70,8 @@ def check_text(path: str, text: str, workspace: Workspace | None) -> list[Findin
 
 @dataclass(frozen=True)
 class Slot:
-    """A valid_shape entry that is exactly one unbound symbol."""
+    """A valid_shape entry that is exactly one unbound symbol: parameter ``param``, entry
+    ``dim``. ``view_module`` declares the TensorView (``via``: its variable, if any)."""
 
     param: Param
     dim: int
@@ -74,29 +80,162 @@ class Slot:
     via: str | None
 
 
+@dataclass(frozen=True)
+class Binding:
+    """What binds a valid_shape symbol.
+
+    ``shape``: entry ``dim`` of parameter ``param``'s physical shape reads it (the pass takes
+    its value from that dimension); ``parameter``: the name is the parameter ``param`` itself
+    (a scalar parameter such as ``VALID: pl.Scalar[pl.INDEX]``), so ``dim`` is None.
+    """
+
+    kind: Literal["shape", "parameter"]
+    param: Param
+    dim: int | None = None
+
+
 @dataclass
 class Symbol:
-    dynamic: Dynamic
+    """A name that some valid_shape entry of a kernel reads and that is a ``pl.dynamic``
+    symbol or a parameter.
+
+    ``binding`` is None for an unbound symbol: then ``slots`` are its bare entries (in slot
+    order) and ``compound`` the entries that use it inside an expression (``VALID * 2``);
+    a symbol with compound entries only is VS002. ``dynamic`` is None when the name is a
+    parameter and no ``pl.dynamic`` of that name is visible.
+    """
+
+    name: str
+    dynamic: Dynamic | None
+    binding: Binding | None = None
     slots: list[Slot] = field(default_factory=list)
+    compound: list[Slot] = field(default_factory=list)
+    occurrences: list[tuple[Module, ast.Name]] = field(default_factory=list)
+
+    @property
+    def bound(self) -> bool:
+        return self.binding is not None
+
+    @property
+    def declared(self) -> Dynamic:
+        """The ``pl.dynamic`` of a symbol that has one (every unbound symbol does)."""
+        assert self.dynamic is not None, self.name
+        return self.dynamic
+
+    @property
+    def symbol(self) -> str:
+        """The symbol's string (``pl.dynamic("...")``), else its Python name."""
+        return self.dynamic.symbol if self.dynamic is not None else self.name
 
 
 @dataclass
 class KernelAnalysis:
+    """What the pass knows about one device kernel (one source of truth for its findings).
+
+    ``symbols``: the unbound symbols with at least one slot, in slot order (the leading
+    parameters VS001 adds); ``all_symbols``: every valid_shape symbol, bound or not, in order
+    of first appearance.
+    """
+
     kernel: Function
     module: Module
     symbols: list[Symbol] = field(default_factory=list)
+    all_symbols: list[Symbol] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     compound_only: list[tuple[Dynamic, Param, ast.expr, Module, str | None]] = field(
         default_factory=list
     )
 
 
+@dataclass(frozen=True)
+class SymbolExtent:
+    """What one call passes for one unbound symbol: the extent's text, or why there is none
+    (``problem``). ``text`` may be known while ``problem`` says another slot failed."""
+
+    symbol: Symbol
+    text: str | None
+    problem: str | None = None
+
+
 @dataclass
 class SiteResult:
+    """One call of a kernel: per unbound symbol what it passes; ``texts`` are the extents the
+    VS001 fix prepends, None when any of them cannot be resolved statically."""
+
     site: CallSite
     module: Module
     texts: list[str] | None
     findings: list[Finding] = field(default_factory=list)
+    extents: list[SymbolExtent] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class KernelSummary:
+    """One device kernel as the pass sees it: every valid_shape symbol (bound or not, and
+    by what), the unbound ones in slot order, and every call with what it passes."""
+
+    kernel: Function
+    module: Module
+    symbols: tuple[Symbol, ...]
+    unbound: tuple[Symbol, ...]
+    calls: tuple[SiteResult, ...]
+
+    def symbol(self, name: str) -> Symbol | None:
+        """The valid_shape symbol held by Python name ``name`` (or with that string)."""
+        found = [s for s in self.symbols if s.name == name]
+        found = found or [s for s in self.symbols if s.symbol == name]
+        return found[0] if found else None
+
+
+@dataclass(frozen=True)
+class ModuleAnalysis:
+    """The pass's analysis of one pl source: its model (None when the text is not a pl
+    source or does not parse: then ``problem`` says why, if it is a syntax error) and a
+    summary per device kernel, in source order."""
+
+    path: str
+    module: Module | None
+    kernels: tuple[KernelSummary, ...] = ()
+    problem: SyntaxProblem | None = None
+
+    def kernel(self, name: str) -> KernelSummary | None:
+        return next((k for k in self.kernels if k.kernel.name == name), None)
+
+    def symbols_at(self, offset: int) -> list[tuple[KernelSummary, Symbol]]:
+        """The valid_shape symbols whose occurrence in this file holds character ``offset``
+        (its end counts as inside), with their kernels."""
+        if self.module is None:
+            return []
+        pos = Positions(SourceText(self.module.text))
+        found = []
+        for summary in self.kernels:
+            for symbol in summary.symbols:
+                for where, name in symbol.occurrences:
+                    if where.path != self.module.path:
+                        continue
+                    start, end = pos.span(name)
+                    if start <= offset <= end:
+                        found.append((summary, symbol))
+                        break
+        return found
+
+
+def analyze_module(path: str, text: str, workspace: Workspace | None) -> ModuleAnalysis:
+    """The pass's per-kernel analysis of one pl source; the same one its findings use."""
+    try:
+        loaded = load_module(path, text)
+    except RecursionError:
+        return ModuleAnalysis(path, None)
+    if isinstance(loaded, SyntaxProblem):
+        return ModuleAnalysis(path, None, problem=loaded)
+    if loaded is None:
+        return ModuleAnalysis(path, None)
+    run = _Pass(loaded, workspace)
+    try:
+        kernels = tuple(run.summary(kernel, loaded) for kernel in loaded.kernels)
+    except RecursionError:
+        kernels = ()
+    return ModuleAnalysis(path, loaded, kernels)
 
 
 class _Pass:
@@ -108,6 +247,7 @@ class _Pass:
         self._analyses: dict[int, KernelAnalysis] = {}
         self._callees: dict[int, RFunction | None] = {}
         self._call_index: dict[int, dict[str, list[CallSite]]] = {}
+        self._sites: dict[int, list[SiteResult]] = {}
 
     def pos(self, module: Module) -> Positions:
         return self.reader.positions(module)
@@ -138,6 +278,17 @@ class _Pass:
         findings.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))
         return findings
 
+    def summary(self, kernel: Function, module: Module) -> KernelSummary:
+        analysis = self.analysis(kernel, module)
+        sites = self._sites_of(kernel, module)
+        return KernelSummary(
+            kernel,
+            module,
+            tuple(analysis.all_symbols),
+            tuple(analysis.symbols),
+            tuple(sites),
+        )
+
     def callee(self, site: CallSite, module: Module) -> RFunction | None:
         key = id(site)
         if key not in self._callees:
@@ -165,18 +316,17 @@ class _Pass:
                 return RParam(late[name])
             return self.resolver.resolve(name, module, kernel.parent)
 
-        bound: set[Dynamic] = set()
+        bound: dict[Dynamic, Binding] = {}
         for param in kernel.params:
             if param.tensor is None or param.tensor.shape is None:
                 continue
-            for entry in param.tensor.shape:
+            for dim, entry in enumerate(param.tensor.shape):
                 for name in names_in(entry):
                     resolved = resolve(name.id, param.index)
                     if isinstance(resolved, RDynamic):
-                        bound.add(resolved.dynamic)
+                        bound.setdefault(resolved.dynamic, Binding("shape", param, dim))
 
-        symbols: dict[Dynamic, Symbol] = {}
-        compound: dict[Dynamic, tuple[Param, ast.expr, Module, str | None]] = {}
+        symbols: dict[tuple[str, Dynamic | Param], Symbol] = {}
         for param in kernel.params:
             view, view_module, via = self._view(param, module, kernel)
             if view is None or view.valid_shape is None:
@@ -193,18 +343,39 @@ class _Pass:
                         node: ast.AST = name if own else (param.tensor.view_ref or name)  # type: ignore[union-attr]
                         result.findings.append(self._undefined(kernel, param, name.id, node))
                         continue
-                    if not isinstance(resolved, RDynamic) or resolved.dynamic in bound:
+                    slot = Slot(param, dim, entry, view_module, via)
+                    if isinstance(resolved, RParam):
+                        symbol = symbols.get(("param", resolved.param))
+                        if symbol is None:
+                            shadowed = self.resolver.resolve(name.id, module, kernel.parent)
+                            dynamic = shadowed.dynamic if isinstance(shadowed, RDynamic) else None
+                            symbol = Symbol(name.id, dynamic, Binding("parameter", resolved.param))
+                            symbols[("param", resolved.param)] = symbol
+                        symbol.occurrences.append((view_module, name))
+                        continue
+                    if not isinstance(resolved, RDynamic):
                         continue
                     dynamic = resolved.dynamic
+                    symbol = symbols.get(("dynamic", dynamic))
+                    if symbol is None:
+                        symbol = Symbol(dynamic.name, dynamic, bound.get(dynamic))
+                        symbols[("dynamic", dynamic)] = symbol
+                    symbol.occurrences.append((view_module, name))
+                    if symbol.bound:
+                        continue
                     if entry is name:
-                        symbol = symbols.setdefault(dynamic, Symbol(dynamic))
-                        symbol.slots.append(Slot(param, dim, entry, view_module, via))
+                        symbol.slots.append(slot)
                     else:
-                        compound.setdefault(dynamic, (param, entry, view_module, via))
-        result.symbols = list(symbols.values())
-        result.compound_only = [
-            (dynamic, *where) for dynamic, where in compound.items() if dynamic not in symbols
-        ]
+                        symbol.compound.append(slot)
+        result.all_symbols = list(symbols.values())
+        unbound = [s for s in result.all_symbols if not s.bound and s.slots]
+        result.symbols = sorted(unbound, key=lambda s: (s.slots[0].param.index, s.slots[0].dim))
+        for symbol in result.all_symbols:
+            if not symbol.bound and not symbol.slots and symbol.dynamic is not None:
+                first = symbol.compound[0]
+                result.compound_only.append(
+                    (symbol.dynamic, first.param, first.entry, first.view_module, first.via)
+                )
         return result
 
     def _rebound(
@@ -364,7 +535,7 @@ class _Pass:
         sites = self._sites_of(kernel, module)
         blocked = [s for s in sites if s.texts is None]
         fix = None
-        names = [symbol.dynamic.name for symbol in analysis.symbols]
+        names = [symbol.declared.name for symbol in analysis.symbols]
         if not blocked:
             pos = self.pos(module)
             changes: list[TextEdit] = [edits.leading_params(kernel, module, pos, names)]
@@ -385,10 +556,10 @@ class _Pass:
         for symbol in analysis.symbols:
             slot = symbol.slots[0]
             message = (
-                f"Kernel '{kernel.name}' reads valid_shape symbol {_symbol_words(symbol.dynamic)} "
+                f"Kernel '{kernel.name}' reads valid_shape symbol {_symbol_words(symbol.declared)} "
                 f"at parameter '{slot.param.name}' (dim {slot.dim}), but no physical dimension "
                 "and no scalar parameter binds it, so MaterializeValidShapeSymbols will add it "
-                f"as a leading parameter. Declare `{symbol.dynamic.name}: {annotation}` as the "
+                f"as a leading parameter. Declare `{symbol.declared.name}: {annotation}` as the "
                 f"kernel's first parameter and pass the extent at every call site."
             )
             if blocked:
@@ -400,7 +571,7 @@ class _Pass:
             node, related = self._entry_place(
                 slot.param, slot.entry, slot.view_module, slot.via, module
             )
-            related += self._symbol_related(symbol.dynamic, sites)
+            related += self._symbol_related(symbol.declared, sites)
             findings.append(
                 Finding(
                     "VS001",
@@ -423,6 +594,14 @@ class _Pass:
     # -- call sites ------------------------------------------------------------------------
 
     def _sites_of(self, kernel: Function, module: Module) -> list[SiteResult]:
+        """Every call of ``kernel`` in this module and (standalone kernels) the workspace."""
+        cached = self._sites.get(id(kernel))
+        if cached is None:
+            cached = self._find_sites(kernel, module)
+            self._sites[id(kernel)] = cached
+        return cached
+
+    def _find_sites(self, kernel: Function, module: Module) -> list[SiteResult]:
         analysis = self.analysis(kernel, module)
         found: list[tuple[CallSite, Module]] = []
         for site in self._calls_named(module).get(kernel.name, ()):
@@ -463,17 +642,23 @@ class _Pass:
         return found
 
     def site_result(self, site: CallSite, module: Module, analysis: KernelAnalysis) -> SiteResult:
+        """What ``site`` passes for each unbound symbol of ``analysis``'s kernel, with its
+        VS003/VS004 findings."""
         result = SiteResult(site, module, [])
         texts: list[str] = []
         resolved = not site.starred
         for symbol in analysis.symbols:
             value: Extent | None = None
             value_slot: Slot | None = None
+            problem: str | None = None
+            if site.starred:
+                problem = "the call passes *args or **kwargs"
             for slot in symbol.slots:
                 arg = _argument(site, slot.param)
                 if arg is None:
                     if not site.starred:
                         result.findings.append(self._omitted(site, module, analysis, symbol, slot))
+                        problem = f"argument '{slot.param.name}' is not supplied"
                     resolved = False
                     break
                 extents = self.reader.of_argument(arg, site.caller, module)
@@ -485,6 +670,9 @@ class _Pass:
                 )
                 if candidate is None:
                     resolved = False
+                    problem = problem or (
+                        f"no statically known extent for '{slot.param.name}' dim {slot.dim}"
+                    )
                     continue
                 if value is None:
                     value, value_slot = candidate, slot
@@ -495,12 +683,19 @@ class _Pass:
                             site, module, analysis, symbol, (value, value_slot), (candidate, slot)
                         )
                     )
+                    problem = (
+                        f"'{value.text}' for '{value_slot.param.name}' dim {value_slot.dim} "
+                        f"disagrees with '{candidate.text}' for '{slot.param.name}' dim {slot.dim}"
+                    )
                     resolved = False
                     break
             if value is None:
                 resolved = False
             else:
                 texts.append(value.text)
+            result.extents.append(
+                SymbolExtent(symbol, value.text if value is not None else None, problem)
+            )
         result.texts = texts if resolved else None
         return result
 
@@ -516,10 +711,10 @@ class _Pass:
         message = (
             f"{self._call_words(site, analysis.kernel)} does not supply argument "
             f"'{slot.param.name}' (parameter {slot.param.index}), whose valid_shape holds "
-            f"symbol {_symbol_words(symbol.dynamic)} (dim {slot.dim}), so "
+            f"symbol {_symbol_words(symbol.declared)} (dim {slot.dim}), so "
             "MaterializeValidShapeSymbols has no extent to pass. Pass the argument explicitly "
             "(a runtime-allocated pl.Out has no caller-side valid_shape), or bind the symbol by "
-            f"a physical dimension or a leading `{symbol.dynamic.name}: {annotation}` parameter."
+            f"a physical dimension or a leading `{symbol.declared.name}: {annotation}` parameter."
         )
         return Finding(
             "VS004", RULES["VS004"].severity, module.path, self.range(module, site.node), message
@@ -537,7 +732,7 @@ class _Pass:
         (a, a_slot), (b, b_slot) = first, second
         message = (
             f"{self._call_words(site, analysis.kernel)} supplies different extents for "
-            f"valid_shape symbol {_symbol_words(symbol.dynamic)}: '{a.text}' (argument for "
+            f"valid_shape symbol {_symbol_words(symbol.declared)}: '{a.text}' (argument for "
             f"'{a_slot.param.name}', dim {a_slot.dim}) and '{b.text}' (argument for "
             f"'{b_slot.param.name}', dim {b_slot.dim}). Pass arguments whose valid_shape "
             "agrees at those positions."
