@@ -37,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="wait this long after an edit before analysing (default: 0.15)",
     )
+    parser.add_argument(
+        "--threads-only",
+        action="store_true",
+        help="analyse large documents in a thread instead of a worker process",
+    )
     return parser
 
 
@@ -62,6 +67,8 @@ def run(argv: Sequence[str]) -> int:
     from passlint.server.server import server
 
     server.scheduler.debounce = max(0.0, args.debounce)
+    if args.threads_only:
+        server.scheduler.heavy_factory = None
     if args.tcp:
         try:
             host, port = parse_address(args.tcp)

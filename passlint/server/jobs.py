@@ -61,6 +61,11 @@ def snapshot_workspace(roots: tuple[str, ...], texts: Mapping[str, str]) -> Work
     return workspace
 
 
+def warm_up() -> None:
+    """Import and exercise the analysis once (in a fresh worker process)."""
+    engine.analyze("warm_up.mlir", "func.func @main() {\n  return\n}\n")
+
+
 def run_quick_job(job: Job) -> Result | None:
     """The quick, partial analysis of a large document (None when there is none)."""
     try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -81,6 +81,7 @@ class Scheduler(Generic[J, R]):
         quick: Callable[[J], R | None] | None = None,
         quick_executor: Executor | None = None,
         quick_size: int = 512 * 1024,
+        heavy_executor: Callable[[], Executor] | None = None,
     ) -> None:
         self.executor = executor
         self.make_job = make_job
@@ -93,6 +94,10 @@ class Scheduler(Generic[J, R]):
         self.quick = quick
         self.quick_executor = quick_executor or executor
         self.quick_size = quick_size  # documents this long get a quick run first
+        # Documents that long are analysed in another process (made on first use), so the
+        # analysis does not hold the interpreter lock the event loop and quick runs need.
+        self.heavy_factory = heavy_executor
+        self.heavy: Executor | None = None
         self.documents: dict[str, Document] = {}
 
     # -- document lifecycle ----------------------------------------------------------------
@@ -224,9 +229,19 @@ class Scheduler(Generic[J, R]):
         if document.key != key or document.closed:
             return
         job = self.make_job(document)
-        future = asyncio.get_running_loop().run_in_executor(self.executor, self.run, job)
+        executor = self._executor_for(document)
+        future = asyncio.get_running_loop().run_in_executor(executor, self.run, job)
         document.running = future
-        result = await self._await_run(document, future)
+        try:
+            result = await self._await_run(document, future)
+        except BrokenExecutor:
+            # The analysis process died (killed, out of memory): start a new one next time
+            # and answer this time from a thread.
+            log.error("the analysis process died while analysing %s", document.uri)
+            self.heavy = None
+            future = asyncio.get_running_loop().run_in_executor(self.executor, self.run, job)
+            document.running = future
+            result = await self._await_run(document, future)
         if result is _CANCELLED or document.key != key or document.closed:
             log.debug("dropping the result for %s %s (now %s)", document.uri, key, document.key)
             return
@@ -242,6 +257,19 @@ class Scheduler(Generic[J, R]):
         for waiter in pending:
             if not waiter.done():
                 waiter.set_result(result)
+
+    def _executor_for(self, document: Document) -> Executor:
+        if self.heavy_factory is None or len(document.text) < self.quick_size:
+            return self.executor
+        if self.heavy is None:
+            self.heavy = self.heavy_factory()
+        return self.heavy
+
+    def shutdown(self) -> None:
+        self.cancel_all()
+        for executor in (self.executor, self.quick_executor, self.heavy):
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
 
     async def _await_run(self, document: Document, future: asyncio.Future[R]) -> Any:
         """The run's result; work-done progress when it takes long or the document is big

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import os
 import uuid
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types
@@ -24,8 +25,8 @@ from passlint import __version__
 from passlint.analysis.source import SourceText
 from passlint.server import actions, hover, inlay, navigation, symbols
 from passlint.server.convert import ClientFeatures, SnapshotFiles, char_offset, span_range
-from passlint.server.jobs import Job, Result, run_job, run_quick_job
-from passlint.server.models import MlirModel, Model, ModelCache, PlModel
+from passlint.server.jobs import Job, Result, run_job, run_quick_job, warm_up
+from passlint.server.models import MlirModel, Model, ModelCache, PlModel, workspace_for
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.settings import SettingsStore
 
@@ -85,7 +86,7 @@ class ProgressWork:
 
 
 class PasslintServer(LanguageServer):
-    def __init__(self, debounce: float = 0.15) -> None:
+    def __init__(self, debounce: float = 0.15, processes: bool = True) -> None:
         super().__init__(
             "passlint",
             __version__,
@@ -104,6 +105,7 @@ class PasslintServer(LanguageServer):
             debounce=debounce,
             quick=run_quick_job,
             quick_executor=self.quick_executor,
+            heavy_executor=analysis_process if processes else None,
         )
         self.owe_refresh: set[str] = set()  # pull documents answered with a quick result
         self.models = ModelCache(self.executor)
@@ -261,8 +263,19 @@ class PasslintServer(LanguageServer):
         if document is None:
             return None, None
         pipeline = self.settings.settings_for(document.path).pipeline
-        model = await self.models.get(uri, document.path, document.version, document.text, pipeline)
+        workspace = workspace_for(document.path, self.roots, self.files().texts)
+        model = await self.models.get(
+            uri, document.path, document.version, document.text, pipeline, workspace
+        )
         return model, (model.source if model is not None else None)
+
+
+def analysis_process() -> ProcessPoolExecutor:
+    """One worker process for large documents, started by the fork server (a clean process:
+    the server's threads are not forked) and warmed up at once."""
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("forkserver"))
+    pool.submit(warm_up)
+    return pool
 
 
 def uri_tracked(uri: str) -> bool:
@@ -313,9 +326,7 @@ async def initialized(ls: PasslintServer, params: types.InitializedParams) -> No
 
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: PasslintServer, params: None) -> None:
-    ls.scheduler.cancel_all()
-    ls.executor.shutdown(wait=False, cancel_futures=True)
-    ls.quick_executor.shutdown(wait=False, cancel_futures=True)
+    ls.scheduler.shutdown()
 
 
 # -- documents ---------------------------------------------------------------------------------
@@ -459,7 +470,10 @@ async def on_hover(ls: PasslintServer, params: types.HoverParams) -> types.Hover
     if model is None or source is None:
         return None
     offset = char_offset(source, params.position)
-    found = hover.mlir_hover(model, offset) if isinstance(model, MlirModel) else None
+    if isinstance(model, MlirModel):
+        found = hover.mlir_hover(model, offset)
+    else:
+        found = hover.pl_hover(model, offset)
     if found is None:
         return None
     text, span = found
@@ -506,10 +520,9 @@ async def definition(ls: PasslintServer, params: types.DefinitionParams) -> list
     if model is None or source is None:
         return []
     offset = char_offset(source, params.position)
-    if isinstance(model, MlirModel):
-        spans = navigation.mlir_definition(model, offset)
-    else:
-        spans = navigation.pl_definition(model, offset)
+    if isinstance(model, PlModel):
+        return navigation.to_locations(ls.files(), navigation.pl_definition(model, offset))
+    spans = navigation.mlir_definition(model, offset)
     return [types.Location(uri=uri, range=span_range(source, span)) for span in spans]
 
 
@@ -521,10 +534,10 @@ async def references(ls: PasslintServer, params: types.ReferenceParams) -> list[
         return []
     offset = char_offset(source, params.position)
     include = params.context.include_declaration
-    if isinstance(model, MlirModel):
-        spans = navigation.mlir_references(model, offset, include)
-    else:
-        spans = navigation.pl_references(model, offset, include)
+    if isinstance(model, PlModel):
+        targets = navigation.pl_references(model, offset, include)
+        return navigation.to_locations(ls.files(), targets)
+    spans = navigation.mlir_references(model, offset, include)
     return [types.Location(uri=uri, range=span_range(source, span)) for span in spans]
 
 

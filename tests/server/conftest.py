@@ -36,7 +36,13 @@ CLIENTS = {
 }
 
 SERVER = [sys.executable, "-m", "passlint", "serve", "--debounce", "0.05"]
-HOOKED_SERVER = [sys.executable, str(HERE / "hooked_server.py"), "--debounce", "0.05"]
+HOOKED_SERVER = [
+    sys.executable,
+    str(HERE / "hooked_server.py"),
+    "--debounce",
+    "0.05",
+    "--threads-only",
+]
 
 
 def make_client() -> LanguageClient:

@@ -15,6 +15,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from .conftest import HOOKED_SERVER, Session, copy_data, initialize_params, make_client
 
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from generate import mlir_module
 
@@ -87,3 +88,21 @@ async def test_quick_answer_for_an_edit_keeps_the_version(quick_lsp: LanguageCli
     assert all(p.version is not None for p in session.published if p.uri == uri)
     await asyncio.sleep(0)
     assert session.versions[uri] == version
+
+
+async def test_large_document_is_analysed_in_a_worker_process(session: Session) -> None:
+    """The full answer for a large document (here with a syntax error, which only the full
+    analysis finds) comes from the analysis process, after or instead of the quick one."""
+    if session.mode != "push":
+        pytest.skip("the pull path is the same analysis")
+    text = mlir_module(70).replace(" : tensor<4x128x128xf32>\n", " : tensor<4x128x128xf32>)\n", 1)
+    uri = session.open("big.mlir", text)
+
+    def full() -> list[types.Diagnostic] | None:
+        for params in reversed(session.published):
+            if params.uri == uri and any(d.code == "E001" for d in params.diagnostics):
+                return list(params.diagnostics)
+        return None
+
+    diagnostics = await session.wait_for(full, timeout=60)
+    assert [d.code for d in diagnostics] == ["E001", "TL001", "TL002"]
