@@ -15,7 +15,6 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from .conftest import HOOKED_SERVER, Session, copy_data, initialize_params, make_client
 
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from generate import mlir_module
 
