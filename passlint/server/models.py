@@ -1,15 +1,18 @@
 """Per-version document models for the read-only features (hover, hints, symbols, navigation).
 
 An MLIR model is the parsed file, the pass's analysis of each `// -----` chunk and an index
-of value occurrences; a pl model is the front end's module. Models are built in the worker
-pool (a multi-MB .mlir takes seconds) and cached by document version and pipeline.
+of value occurrences; a pl model is the front end's module with the pass's per-kernel analysis
+(``analyze_module``) and the workspace snapshot it was read in, for cross-file navigation.
+Models are built in the worker pool (a multi-MB .mlir takes seconds) and cached by document
+version and pipeline.
 """
 
 from __future__ import annotations
 
 import asyncio
 import bisect
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
@@ -17,8 +20,9 @@ from passlint.analysis import engine
 from passlint.analysis.mlir.ir import Chunk, Operation, ParsedFile, Value
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.pl.model import Module
-from passlint.analysis.pl.resolve import load_module
 from passlint.analysis.source import SourceText
+from passlint.analysis.workspace import Workspace
+from passlint.passes.materialize_valid_shape_symbols import ModuleAnalysis, analyze_module
 from passlint.passes.tensorizer_legalization import ChunkAnalysis, analyze_chunk
 
 Span = tuple[int, int]
@@ -86,19 +90,38 @@ class PlModel:
     path: str
     source: SourceText
     module: Module | None
+    analysis: ModuleAnalysis | None = None
+    workspace: Workspace | None = None
 
 
 Model = MlirModel | PlModel
 
 
-def build_model(path: str, text: str, pipeline: str) -> Model | None:
+def build_model(
+    path: str, text: str, pipeline: str, workspace: Workspace | None = None
+) -> Model | None:
     language = engine.language_of(path, text)
     if language == "mlir":
         return build_mlir_model(text, pipeline)
     if language == "pl":
-        loaded = load_module(path, text)
-        return PlModel(path, SourceText(text), loaded if isinstance(loaded, Module) else None)
+        return build_pl_model(path, text, workspace)
     return None
+
+
+def workspace_for(path: str, roots: tuple[str, ...], texts: Mapping[str, str]) -> Workspace | None:
+    """The workspace a pl document's model reads other modules in: the roots (else the
+    document's folder) over the open documents; None for other documents."""
+    if not path.endswith(".py"):
+        return None
+    workspace = Workspace(roots or (os.path.dirname(path),))
+    for other, text in texts.items():
+        workspace.set_overlay(other, text)
+    return workspace
+
+
+def build_pl_model(path: str, text: str, workspace: Workspace | None) -> PlModel:
+    analysis = analyze_module(path, text, workspace)
+    return PlModel(path, SourceText(text), analysis.module, analysis, workspace)
 
 
 def build_mlir_model(text: str, pipeline: str) -> MlirModel:
@@ -160,13 +183,23 @@ class ModelCache:
         self._entries: dict[str, tuple[tuple[int, str], asyncio.Future[Model | None]]] = {}
 
     async def get(
-        self, uri: str, path: str, version: int, text: str, pipeline: str
+        self,
+        uri: str,
+        path: str,
+        version: int,
+        text: str,
+        pipeline: str,
+        workspace: Workspace | None = None,
     ) -> Model | None:
+        """The model of ``uri`` at ``version``; ``workspace`` (a snapshot of the roots and
+        open documents) is what a pl model resolves other modules in."""
         key = (version, pipeline)
         entry = self._entries.get(uri)
         if entry is None or entry[0] != key:
             loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(self.executor, build_model, path, text, pipeline)
+            future = loop.run_in_executor(
+                self.executor, build_model, path, text, pipeline, workspace
+            )
             entry = (key, future)
             self._entries[uri] = entry
         await asyncio.wait([entry[1]])

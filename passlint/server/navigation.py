@@ -7,9 +7,14 @@ import ast
 import re
 from collections.abc import Iterator
 
+from lsprotocol import types
+
 from passlint.analysis.mlir.ir import Value
-from passlint.analysis.pl.model import Function, Module
+from passlint.analysis.pl.model import CallSite, Function, Module
 from passlint.analysis.pl.positions import Positions
+from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RFunction, RParam
+from passlint.analysis.source import SourceText
+from passlint.server.convert import Files, span_range
 from passlint.server.models import ChunkIndex, MlirModel, PlModel
 
 Span = tuple[int, int]
@@ -90,44 +95,166 @@ def all_functions(module: Module) -> Iterator[Function]:
     yield from module.functions
 
 
-def pl_definition(model: PlModel, offset: int) -> list[Span]:
-    module = model.module
-    found = word_at(model.source.text, offset)
-    if module is None or found is None:
-        return []
-    word = found[0]
-    dynamic = module.scope.dynamics.get(word)
-    if dynamic is not None:
-        start = dynamic.span[0]
-        named = model.source.text.startswith(word, start)
-        return [(start, start + len(word)) if named else dynamic.span]
-    positions = Positions(model.source)
-    for function in all_functions(module):
-        if function.name == word:
-            return [function_name_span(positions, function)]
-    return []
+def _positions(module: Module) -> Positions:
+    return Positions(SourceText(module.text))
 
 
-def pl_references(model: PlModel, offset: int, include_declaration: bool) -> list[Span]:
-    """Uses of a kernel or ``pl.dynamic`` name in this file (names and ``self.name``)."""
+def _name_in(module: Module, span: Span, name: str) -> Span:
+    """The first ``name`` word inside ``span`` (e.g. the target of ``X = pl.dynamic(...)``)."""
+    found = re.compile(r"\b" + re.escape(name) + r"\b").search(module.text, span[0], span[1])
+    return (found.start(), found.end()) if found else span
+
+
+def _enclosing(module: Module, positions: Positions, offset: int) -> Function | None:
+    """The innermost function whose statement holds ``offset``."""
+    inner = None
+    for function in module.functions:
+        start, end = positions.span(function.node)
+        if start <= offset <= end:
+            inner = function  # functions come parents first
+    if inner is not None and inner.node.body and offset < positions.start(inner.node.body[0]):
+        return inner.parent  # the signature: annotations read the enclosing scope
+    return inner
+
+
+def _target_at(resolver: Resolver, module: Module, offset: int) -> Resolved | None:
+    """What the identifier at ``offset`` names: a kernel (function), a ``pl.dynamic``."""
+    found = word_at(module.text, offset)
+    if found is None:
+        return None
+    word, (start, _) = found
+    positions = _positions(module)
+    enclosing = _enclosing(module, positions, offset)
+    if module.text[:start].rstrip().endswith("."):  # self.k / alias.k: a call target
+        for site in enclosing.calls if enclosing is not None else []:
+            if site.target_name == word and _target_span(positions, site) == found[1]:
+                return resolver.callee(site, module)
+        return None
+    for function in module.functions:  # the name of a def
+        if function.name == word and function_name_span(positions, function) == found[1]:
+            return RFunction(function, module)
+    return resolver.resolve(word, module, enclosing)
+
+
+def _target_span(positions: Positions, site: CallSite) -> Span:
+    """The span of the called name in ``self.k(...)``, ``k(...)``, ``pl.submit(self.k, ...)``."""
+    target = site.node.func if site.form == "call" else site.node.args[0]
+    end = positions.end(target)
+    return end - len(site.target_name), end
+
+
+def _definition_of(resolved: Resolved | None, resolver: Resolver) -> Target | None:
+    if isinstance(resolved, RDynamic):
+        dynamic = resolved.dynamic
+        module = resolver.module_at(dynamic.path)
+        span = _name_in(module, dynamic.span, dynamic.name) if module else dynamic.span
+        return dynamic.path, span
+    if isinstance(resolved, RFunction):
+        module = resolved.module
+        return module.path, function_name_span(_positions(module), resolved.function)
+    if isinstance(resolved, RParam):
+        return None
+    return None
+
+
+def _resolver(model: PlModel) -> Resolver | None:
+    return Resolver(model.module, model.workspace) if model.module is not None else None
+
+
+def pl_definition(model: PlModel, offset: int) -> list[Target]:
+    """Where the kernel or ``pl.dynamic`` symbol at ``offset`` is defined (also in another
+    workspace module it is imported from)."""
+    resolver = _resolver(model)
+    if resolver is None or model.module is None:
+        return []
+    found = _definition_of(_target_at(resolver, model.module, offset), resolver)
+    return [found] if found is not None else []
+
+
+def pl_references(model: PlModel, offset: int, include_declaration: bool) -> list[Target]:
+    """Uses of a kernel or ``pl.dynamic`` symbol in this file and in every workspace file
+    that reaches it: names, imports, ``self.k``/``pl.submit(self.k, ...)`` call targets."""
+    resolver = _resolver(model)
     module = model.module
-    found = word_at(model.source.text, offset)
-    if module is None or found is None:
+    if resolver is None or module is None:
         return []
-    word = found[0]
-    definitions = pl_definition(model, offset)
-    if not definitions:
+    target = _target_at(resolver, module, offset)
+    definition = _definition_of(target, resolver)
+    if definition is None:
         return []
-    positions = Positions(model.source)
-    spans: set[Span] = set()
+    word = target.function.name if isinstance(target, RFunction) else ""
+    if isinstance(target, RDynamic):
+        word = target.dynamic.name
+    key = _key(target)
+    found: set[Target] = set()
+    for other in _candidate_modules(model, resolver, word):
+        found.update(_uses_in(resolver, other, word, key))
+    if include_declaration:
+        found.add(definition)
+    else:
+        found.discard(definition)
+    return sorted(found)
+
+
+def _key(resolved: Resolved | None) -> tuple[str, ...] | None:
+    if isinstance(resolved, RDynamic):
+        return ("dynamic", resolved.dynamic.path, str(resolved.dynamic.span))
+    if isinstance(resolved, RFunction):
+        node = resolved.function.node
+        return ("function", resolved.module.path, f"{node.lineno}:{node.col_offset}")
+    return None
+
+
+def _candidate_modules(model: PlModel, resolver: Resolver, word: str) -> list[Module]:
+    assert model.module is not None
+    modules = [model.module]
+    workspace = model.workspace
+    if workspace is None:
+        return modules
+    for path in workspace.python_files():
+        if resolver.same_file(path, model.module.path):
+            continue
+        text = workspace.read(path)
+        if text is None or word not in text or "pypto" not in text:
+            continue
+        other = resolver.module_at(path)
+        if other is not None:
+            modules.append(other)
+    return modules
+
+
+def _uses_in(
+    resolver: Resolver, module: Module, word: str, key: tuple[str, ...] | None
+) -> set[Target]:
+    positions = _positions(module)
+    found: set[Target] = set()
+    owners: dict[int, Function] = {}
+    for function in module.functions:  # parents first: inner functions overwrite
+        for node in ast.walk(function.node):
+            if isinstance(node, ast.Name) and node.id == word:
+                owners[id(node)] = function
     for node in ast.walk(module.tree):
         if isinstance(node, ast.Name) and node.id == word:
-            spans.add(positions.span(node))
-        elif isinstance(node, ast.Attribute) and node.attr == word:
-            end = positions.end(node)
-            spans.add((end - len(word), end))
-    if include_declaration:
-        spans.update(definitions)
-    else:
-        spans.difference_update(definitions)
-    return sorted(spans)
+            resolved = resolver.resolve(word, module, owners.get(id(node)))
+            if _key(resolved) == key:
+                found.add((module.path, positions.span(node)))
+    for function in module.functions:
+        for site in function.calls:
+            if site.target_name != word or site.target_kind == "name":
+                continue
+            if _key(resolver.callee(site, module)) == key:
+                found.add((module.path, _target_span(positions, site)))
+    for local, ref in module.scope.imports.items():
+        if ref.name == word and _key(resolver.resolve(local, module, None)) == key:
+            found.add((module.path, _name_in(module, ref.span, word)))
+    return found
+
+
+def to_locations(files: Files, targets: list[Target]) -> list[types.Location]:
+    """LSP locations of (path, span) targets, in UTF-16, with the open documents' texts."""
+    out = []
+    for path, span in targets:
+        source = files.source(path)
+        if source is not None:
+            out.append(types.Location(uri=files.uri(path), range=span_range(source, span)))
+    return out
