@@ -73,6 +73,10 @@ def outline_main(text: str) -> MainOutline | None:
     if close < 0:
         return None
     body = (header_end + 1, close + 1)
+    if text.count("{", *body) != text.count("}", *body) or any(
+        text.find("\n" + indent[:cut] + "}", *body) >= 0 for cut in range(len(indent))
+    ):
+        return None  # a brace out of place: the body is not what its indentation says
     ret_line = _last_line(text, *body)
     if ret_line is None:
         return None
