@@ -14,7 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from passlint.analysis.pl.frontend import build_module, parse_text, tensor_view
+from passlint.analysis.pl.frontend import build_module, tensor_view
 from passlint.analysis.pl.model import (
     CallSite,
     Dynamic,
@@ -25,6 +25,7 @@ from passlint.analysis.pl.model import (
     SyntaxProblem,
     TensorView,
 )
+from passlint.analysis.pl.pieces import parse_pieces
 from passlint.analysis.workspace import Workspace
 
 _BUILTINS = frozenset(dir(builtins))
@@ -80,7 +81,7 @@ def load_module(path: str, text: str) -> Module | SyntaxProblem | None:
     if key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
-    tree = parse_text(path, text)
+    tree = parse_pieces(path, text)
     if isinstance(tree, SyntaxProblem):
         return tree
     module = build_module(path, text, tree)
@@ -88,6 +89,11 @@ def load_module(path: str, text: str) -> Module | SyntaxProblem | None:
     if len(_cache) > _CACHE_SIZE:
         _cache.popitem(last=False)
     return module
+
+
+def clear_cache() -> None:
+    """Forget every parsed module (tests compare cached and from-scratch analyses)."""
+    _cache.clear()
 
 
 class Resolver:
