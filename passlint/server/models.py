@@ -15,10 +15,11 @@ import os
 from collections.abc import Iterator, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from passlint.analysis import engine
 from passlint.analysis.mlir.ir import Chunk, Operation, ParsedFile, Value
-from passlint.analysis.mlir.parser import parse_file
+from passlint.analysis.mlir.parser import collector_paused, parse_file
 from passlint.analysis.pl.model import Module
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
@@ -28,9 +29,9 @@ from passlint.passes.tensorizer_legalization import ChunkAnalysis, analyze_chunk
 Span = tuple[int, int]
 
 
-@dataclass(frozen=True)
-class Occurrence:
-    """A span naming an SSA value (its definition or a use) or an ``@symbol``."""
+class Occurrence(NamedTuple):
+    """A span naming an SSA value (its definition or a use) or an ``@symbol`` (a tuple:
+    a 5 MB dump has a few hundred thousand of them)."""
 
     start: int
     end: int
@@ -62,6 +63,8 @@ class ChunkIndex:
     def op_at(self, offset: int) -> Operation | None:
         """The innermost op whose name token holds ``offset``."""
         for op in self.operations():
+            if not op.span[0] <= offset <= op.span[1]:
+                continue
             start, end = op.name_span
             if start <= offset <= end:
                 return op
@@ -126,7 +129,8 @@ def build_pl_model(path: str, text: str, workspace: Workspace | None) -> PlModel
 
 def build_mlir_model(text: str, pipeline: str) -> MlirModel:
     parsed = parse_file(text)
-    chunks = [_index(chunk, analyze_chunk(chunk, pipeline)) for chunk in parsed.chunks]
+    with collector_paused():
+        chunks = [_index(chunk, analyze_chunk(chunk, pipeline)) for chunk in parsed.chunks]
     return MlirModel(SourceText(text), parsed, chunks)
 
 
@@ -146,10 +150,14 @@ def _index(chunk: Chunk, analysis: ChunkAnalysis) -> ChunkIndex:
             for use in op.operands:
                 found.append(Occurrence(*use.span, value=use.value))
             found.extend(_symbols(op, index))
-    found.sort(key=lambda o: (o.start, -o.end))
+    found.sort(key=_order)
     index.occurrences = found
     index._starts = [o.start for o in found]
     return index
+
+
+def _order(occurrence: Occurrence) -> tuple[int, int]:
+    return occurrence.start, -occurrence.end
 
 
 _DEFINING_WORDS = frozenset({"public", "private", "nested"})
@@ -158,6 +166,8 @@ _DEFINING_WORDS = frozenset({"public", "private", "nested"})
 def _symbols(op: Operation, index: ChunkIndex) -> Iterator[Occurrence]:
     """``@symbol`` tokens of an op; the one right after the op name (and visibility) of a
     top-level op defines it."""
+    if op.tokens is None and op.text.find("@", op.span[0], op.span[1]) < 0:
+        return  # a one-line op without symbols: do not cut its tokens
     defining = -1
     position = op.template.name + 1
     while position < len(op.toks) and op.tok_text(position) in _DEFINING_WORDS:

@@ -96,13 +96,13 @@ def parse_file(text: str, fast: bool = True) -> ParsedFile:
     ``fast`` turns one-line statements into IR from their line shapes (the default); without
     it every statement is tokenized: both give the same IR.
     """
-    with _collector_paused():
+    with collector_paused():
         chunks = [parse_chunk(text, start, end, fast) for start, end in split_chunks(text)]
     return ParsedFile(text, chunks)
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while the IR is built.
 
     The IR is a graph of many small objects with back links (results know their op); the
@@ -123,7 +123,7 @@ def parse_chunk(text: str, start: int = 0, end: int | None = None, fast: bool = 
     if fast:
         statements, structure_errors = scan(text, [], LineTable(text, start, end))
     else:
-        statements, structure_errors = scan(text, tokenize(text, start, end))
+        statements, structure_errors = scan(text, tokenize(text, start, end), end=end)
     chunk = Chunk(start, end)
     chunk.errors.extend(
         SyntaxIssue(error.start, error.end, error.message, error.related)
