@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import TextEdit
 from passlint.analysis.mlir.ir import BlockArgument, Chunk, Operation, OpResult, TypeRef
+from passlint.analysis.mlir.known_ops import constant_type, constant_value, is_splat_constant
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.mlir.types import ShapedType
 from passlint.analysis.source import SourceText
@@ -31,10 +32,7 @@ from passlint.passes.tensorizer_legalization import (
     COPY_CASES,
     ChunkAnalysis,
     analyze_chunk,
-    constant_type,
-    constant_value,
     copy_statement,
-    is_splat_constant,
     names_in_function,
 )
 
@@ -115,13 +113,17 @@ class _Legalizer:
             if output.named_op is not None and output.case not in COPY_CASES:
                 self._name(output.named_op, output.named_result, output.name)
         edits: list[TextEdit] = []
+        # An op rewritten whole (a zero-sized fusion) takes the ops of its regions with it.
+        rewritten = {id(op): op for op in (*splats, *zero_sized)}
         for op in splats:
-            edits.append(self._replace(op, self._splat_lines(op)))
+            if not _nested_in(op, rewritten):
+                edits.append(self._replace(op, self._splat_lines(op)))
         for op in zero_sized:
-            edits.append(self._replace(op, self._zero_sized_lines(op)))
+            if not _nested_in(op, rewritten):
+                edits.append(self._replace(op, self._zero_sized_lines(op)))
         edits.extend(self._return_edits())
         for key, op in self.named_ops.items():
-            if key not in self.replaced:
+            if key not in self.replaced and not _nested_in(op, self.replaced):
                 edits.append(self._attach_name(op))
         return edits
 
@@ -200,9 +202,8 @@ class _Legalizer:
         scalar = self._fresh(f"{result}_scalar")
         attrs = self._attrs(op, [])
         if op.is_generic:
-            value_text = value.rsplit(":", 1)[0].strip() if ":" in value else value
             return [
-                f'{scalar} = "stablehlo.constant"() <{{value = {value_text} : {scalar_type}}}> '
+                f'{scalar} = "stablehlo.constant"() <{{value = {value} : {scalar_type}}}> '
                 f": () -> {scalar_type}",
                 f'{result} = "stablehlo.broadcast_in_dim"({scalar}) '
                 f"<{{broadcast_dimensions = array<i64>}}>{attrs} : ({scalar_type}) -> {full_type}",
@@ -282,6 +283,16 @@ class _Legalizer:
                 new = "".join(indent + line + self.newline for line in lines)
             edits.insert(0, TextEdit("", self.source.range(insert, insert), new))
         return edits
+
+
+def _nested_in(op: Operation, ops: dict[int, Operation]) -> bool:
+    """Is ``op`` inside a region of one of ``ops`` (by id)?"""
+    parent = op.parent_op
+    while parent is not None:
+        if id(parent) in ops:
+            return True
+        parent = parent.parent_op
+    return False
 
 
 def _ssa_suffix(name: str) -> str:
