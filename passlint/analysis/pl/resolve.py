@@ -31,6 +31,7 @@ from passlint.analysis.workspace import Workspace
 _BUILTINS = frozenset(dir(builtins))
 _MAX_DEPTH = 8
 _CACHE_SIZE = 256
+_VERSIONS_PER_PATH = 3
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,9 @@ def load_module(path: str, text: str) -> Module | SyntaxProblem | None:
     if isinstance(tree, SyntaxProblem):
         return tree
     module = build_module(path, text, tree)
+    versions = [k for k in _cache if k[0] == path]
+    for stale in versions[: max(0, len(versions) - _VERSIONS_PER_PATH + 1)]:
+        del _cache[stale]  # an edited document keeps its latest versions only
     _cache[key] = module
     if len(_cache) > _CACHE_SIZE:
         _cache.popitem(last=False)
