@@ -177,12 +177,6 @@ def load_config_file(path: str | Path) -> Settings:
     return settings_from_mapping(table, str(path))
 
 
-def load_settings(start: str | Path) -> Settings:
-    """Settings of the project around ``start`` (defaults when there is no configuration)."""
-    found = find_config_file(start)
-    return Settings() if found is None else load_config_file(found)
-
-
 def _read_toml(path: Path, strict: bool = False) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:

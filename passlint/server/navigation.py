@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
 
 from lsprotocol import types
 
@@ -89,10 +88,6 @@ def function_name_span(positions: Positions, function: Function) -> Span:
     pattern = re.compile(r"\bdef\s+(" + re.escape(function.name) + r")\b")
     found = pattern.search(positions.source.text, start)
     return (found.start(1), found.end(1)) if found else positions.span(function.node)
-
-
-def all_functions(module: Module) -> Iterator[Function]:
-    yield from module.functions
 
 
 def _positions(module: Module) -> Positions:
