@@ -104,10 +104,14 @@ class _Scanner:
     """Statements from tokens; with a LineTable, tokens are cut line by line on demand and
     lines of a simple shape become LineStatements without being tokenized at all."""
 
-    def __init__(self, text: str, toks: list[Tok], lines: LineTable | None = None) -> None:
+    def __init__(
+        self, text: str, toks: list[Tok], lines: LineTable | None = None, end: int | None = None
+    ) -> None:
         self.text = text
         self.toks = toks
         self.lines = lines
+        self.end = len(text) if end is None else end  # of the chunk being scanned
+        self.line_end = 0  # end of the text of the last LineStatement taken
         self.next_line = 0  # first line not yet tokenized (when lines are given)
         self.pos = 0
         self.depth = 0  # regions open around the statement being scanned
@@ -140,7 +144,7 @@ class _Scanner:
         return line >= len(lines) or not lines.shapes[line].continues
 
     def _end_of_input(self) -> int:
-        return self.lines.ends[-1] if self.lines is not None else len(self.text)
+        return self.lines.ends[-1] if self.lines is not None else self.end
 
     def _line_statement(self) -> LineStatement | None:
         """The next line as a LineStatement, when the scanner stands at a line start, the
@@ -159,6 +163,7 @@ class _Scanner:
         if after < len(lines) and lines.shapes[after].continues:
             return None
         self.next_line = line + 1
+        self.line_end = lines.text_ends[line]
         return LineStatement(lines.text_starts[line], lines.text_ends[line], lines.shapes[line])
 
     # -- helpers -------------------------------------------------------------------------
@@ -388,6 +393,8 @@ class _Scanner:
         if last >= 0 and self.toks[last].kind == "BAD_STRING":
             return False
         where = self.toks[last].end if last >= 0 else 0
+        # A region taken as LineStatements (no tokens cut) may end the statement's text.
+        where = max(where, self.line_end)
         closer = _SPELLING[_OPENERS[opener.kind]]
         cut = "end of file" if not self._has(self.pos) else "end of statement"
         self.errors.append(
@@ -449,13 +456,14 @@ class _Scanner:
 
 
 def scan(
-    text: str, toks: list[Tok], lines: LineTable | None = None
+    text: str, toks: list[Tok], lines: LineTable | None = None, end: int | None = None
 ) -> tuple[list[StatementSyntax | LineStatement], list[StructureError]]:
     """Top-level statements of a chunk and the structural errors found on the way.
 
     With ``lines`` (and ``toks`` empty), tokens are cut line by line as the scanner goes and
-    one-line statements of a simple shape come back as LineStatements.
+    one-line statements of a simple shape come back as LineStatements. ``end`` is where the
+    chunk ends (default: the end of ``text``): an unclosed region or section ends there.
     """
-    scanner = _Scanner(text, toks, lines)
+    scanner = _Scanner(text, toks, lines, end)
     statements = scanner.scan_body(closing=False)
     return statements, scanner.errors
