@@ -15,12 +15,15 @@ and what every call passes for them or why it cannot be resolved.
 from __future__ import annotations
 
 import ast
+import itertools
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from passlint.analysis.findings import Finding, Fix, Location, Range, TextEdit
+from passlint.analysis.pl import resolve
 from passlint.analysis.pl.extents import Extent, ExtentReader
 from passlint.analysis.pl.model import (
     CallSite,
@@ -248,6 +251,10 @@ class _Pass:
         self._callees: dict[int, RFunction | None] = {}
         self._call_index: dict[int, dict[str, list[CallSite]]] = {}
         self._sites: dict[int, list[SiteResult]] = {}
+        self._foreign_callees: set[int] = set()
+        self._env: int | None = None
+        self._homes: dict[int, tuple[int, str, str | None]] = {}
+        self._lines: list[str] | None = None
 
     def pos(self, module: Module) -> Positions:
         return self.reader.positions(module)
@@ -258,25 +265,91 @@ class _Pass:
 
     def run(self) -> list[Finding]:
         findings: list[Finding] = []
+        own_sites: dict[int, list[tuple[Finding, ...]]] = {}
         for kernel in self.module.kernels:
-            analysis = self.analysis(kernel, self.module)
-            findings.extend(analysis.findings)
-            for dynamic, param, entry, view_module, via in analysis.compound_only:
-                findings.append(
-                    self._compound_only(analysis, dynamic, param, entry, view_module, via)
-                )
-            if analysis.symbols:
-                findings.extend(self._unbound(analysis))
+            unit = self._unit(kernel)
+            findings.extend(unit.findings)
+            if unit.sites is not None:
+                own_sites[id(kernel)] = list(reversed(unit.sites))
         for function in self.module.functions:
             for site in function.calls:
                 callee = self.callee(site, self.module)
                 if callee is None or not callee.function.is_device_kernel:
                     continue
+                if callee.module is self.module:
+                    queue = own_sites.get(id(callee.function))
+                    if queue is None:  # no unbound symbols: no call site findings
+                        continue
+                    if queue:
+                        findings.extend(queue.pop())
+                        continue
                 analysis = self.analysis(callee.function, callee.module)
                 if analysis.symbols:
                     findings.extend(self.site_result(site, self.module, analysis).findings)
         findings.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))
         return findings
+
+    def _unit(self, kernel: Function) -> _KernelUnit:
+        """The findings of a kernel of this module and those at its calls in this module,
+        reused from an earlier run whose inputs were the same (``_unit_key``)."""
+        key = self._unit_key(kernel)
+        found = _units.get(key) if key is not None else None
+        if found is not None:
+            return found
+        before = self.resolver.foreign
+        module = self.module
+        analysis = self.analysis(kernel, module)
+        findings = list(analysis.findings)
+        for dynamic, param, entry, view_module, via in analysis.compound_only:
+            findings.append(self._compound_only(analysis, dynamic, param, entry, view_module, via))
+        sites: tuple[tuple[Finding, ...], ...] | None = None
+        if analysis.symbols:
+            findings.extend(self._unbound(analysis))
+            results = self._sites_of(kernel, module)
+            sites = tuple(tuple(r.findings) for r in results if r.module is module)
+        unit = _KernelUnit(tuple(findings), sites)
+        if key is not None and self.resolver.foreign == before:
+            if len(_units) >= _UNIT_CACHE_SIZE:
+                _units.clear()
+            _units[key] = unit
+        return unit
+
+    def _unit_key(self, kernel: Function) -> tuple[object, ...] | None:
+        """What a kernel's findings depend on within its module: the text and first line of
+        the kernel's top-level statement (or class member) and of those holding any call by
+        its name, and the module's own definitions (``_environment``). None when the
+        module's text is not plain enough to cut it so (lone carriage returns)."""
+        if self._env is None:
+            if "\r" in self.module.text:
+                return None
+            self._env = _environment(self.module, self.workspace is not None)
+        callers = self._calls_named(self.module).get(kernel.name, ())
+        homes: dict[int, tuple[int, str, str | None]] = {}
+        for site in callers:
+            outer = _outermost(site.caller)
+            if id(outer) not in homes:
+                homes[id(outer)] = self._home(outer)
+        node = kernel.node
+        return (
+            self._env,
+            self._home(_outermost(kernel)),
+            node.lineno,
+            node.col_offset,
+            kernel.name,
+            tuple(homes.values()),
+        )
+
+    def _home(self, outer: Function) -> tuple[int, str, str | None]:
+        found = self._homes.get(id(outer))
+        if found is None:
+            if self._lines is None:
+                self._lines = self.module.text.split("\n")
+            node = outer.node
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            end = node.end_lineno or node.lineno
+            found = (start, "\n".join(self._lines[start - 1 : end]), outer.program)
+            self._homes[id(outer)] = found
+        return found
 
     def summary(self, kernel: Function, module: Module) -> KernelSummary:
         analysis = self.analysis(kernel, module)
@@ -292,7 +365,12 @@ class _Pass:
     def callee(self, site: CallSite, module: Module) -> RFunction | None:
         key = id(site)
         if key not in self._callees:
+            before = self.resolver.foreign
             self._callees[key] = self.resolver.callee(site, module)
+            if self.resolver.foreign != before:
+                self._foreign_callees.add(key)
+        elif key in self._foreign_callees:
+            self.resolver.foreign += 1  # what depends on this answer depends on other files
         return self._callees[key]
 
     # -- kernels ---------------------------------------------------------------------------
@@ -614,6 +692,7 @@ class _Pass:
 
     def _foreign_sites(self, kernel: Function, module: Module) -> list[tuple[CallSite, Module]]:
         assert self.workspace is not None
+        self.resolver.foreign += 1  # the workspace's files
         found: list[tuple[CallSite, Module]] = []
         for path in self.workspace.python_files():
             if self.resolver.same_file(path, module.path):
@@ -740,6 +819,78 @@ class _Pass:
         return Finding(
             "VS003", RULES["VS003"].severity, module.path, self.range(module, site.node), message
         )
+
+
+@dataclass(frozen=True)
+class _KernelUnit:
+    """A kernel's own findings, and per call of it in its module (in module order) the
+    findings at that call; ``sites`` is None when it has no unbound symbol (no such
+    findings)."""
+
+    findings: tuple[Finding, ...]
+    sites: tuple[tuple[Finding, ...], ...] | None
+
+
+_UNIT_CACHE_SIZE = 20_000
+_units: dict[tuple[object, ...], _KernelUnit] = {}
+_environments: dict[tuple[object, ...], int] = {}
+_environment_numbers = itertools.count(1)
+
+
+def clear_cache() -> None:
+    _units.clear()
+    _environments.clear()
+
+
+resolve.on_clear(clear_cache)
+
+
+def _outermost(function: Function) -> Function:
+    while function.parent is not None:
+        function = function.parent
+    return function
+
+
+def _environment(module: Module, with_workspace: bool) -> int:
+    """A number standing for everything of ``module`` a kernel may read besides its own
+    statement and its callers': path, pypto aliases, every top-level statement other than
+    a def (text and line), each def's name, each class's header and members (a def by
+    name, anything else by text and line)."""
+    lines = module.text.split("\n")
+
+    def text(node: ast.stmt) -> tuple[int, str]:
+        start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+        return start, "\n".join(lines[start - 1 : node.end_lineno or node.lineno])
+
+    def defs(body: list[ast.stmt]) -> list[object]:
+        # A def by name; where the name is defined twice, which one wins (the later) also
+        # depends on where each is, so then by line too.
+        names = [s.name for s in body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)]
+        twice = {name for name, count in Counter(names).items() if count > 1}
+        out: list[object] = []
+        for item in body:
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                where = item.lineno if item.name in twice else None
+                out.append(("def", item.name, where))
+            elif isinstance(item, ast.ClassDef):
+                start = text(item)[0]
+                first = text(item.body[0])[0] if item.body else item.lineno + 1
+                header = "\n".join(lines[start - 1 : max(first - 1, item.lineno)])
+                out.append(("class", start, header, tuple(defs(item.body))))
+            else:
+                out.append(text(item))
+        return out
+
+    parts: list[object] = [module.path, with_workspace, tuple(sorted(module.aliases.items()))]
+    parts.extend(defs(module.tree.body))
+    key = tuple(parts)
+    found = _environments.get(key)
+    if found is None:
+        if len(_environments) >= _UNIT_CACHE_SIZE:
+            _environments.clear()
+        found = next(_environment_numbers)  # never handed out twice
+        _environments[key] = found
+    return found
 
 
 def _argument(site: CallSite, param: Param) -> ast.expr | None:

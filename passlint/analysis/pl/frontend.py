@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 
 from passlint.analysis.pl.model import (
     Assignment,
@@ -121,6 +122,20 @@ def build_module(path: str, text: str, tree: ast.Module) -> Module | None:
     return _Builder(path, text, tree, aliases).build()
 
 
+# The model of each top-level function and method, built once per parsed node. Nodes come
+# from the piece cache (pieces.py), which hands out the same node exactly while the piece's
+# text and first line are unchanged; the node is kept in the entry and compared by identity
+# (never by a reused id). Character offsets in the model are stored for the text the entry
+# was built in and shifted when text above the piece grew or shrank (same lines, same text).
+_FunctionKey = tuple[int, str, str | None, bool, tuple[tuple[str, str], ...]]
+_FUNCTION_CACHE_SIZE = 20_000
+_functions: dict[_FunctionKey, tuple[_Def, int, Function, list[Function]]] = {}
+
+
+def clear_model_cache() -> None:
+    _functions.clear()
+
+
 class _Builder:
     def __init__(self, path: str, text: str, tree: ast.Module, aliases: dict[str, str]) -> None:
         self.path = path
@@ -129,19 +144,20 @@ class _Builder:
         self.aliases = aliases
         self.pos = Positions(SourceText(text))
         self.functions: list[Function] = []
+        self._alias_key = tuple(sorted(aliases.items()))
 
     def build(self) -> Module:
         module = Module(self.path, self.text, self.tree, self.aliases, Scope())
         for stmt in _flat_statements(self.tree.body):
             self._scope_statement(module.scope, stmt)
             if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-                function = self._function(stmt, program=None, parent=None, in_class=False)
+                function = self._cached_function(stmt, program=None, in_class=False)
                 module.scope.functions[stmt.name] = function
             elif isinstance(stmt, ast.ClassDef) and self._is_program(stmt):
                 program = Program(stmt.name, stmt)
                 for item in _flat_statements(stmt.body):
                     if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-                        method = self._function(item, stmt.name, None, in_class=True)
+                        method = self._cached_function(item, stmt.name, in_class=True)
                         program.methods[item.name] = method
                 module.programs.append(program)
         module.functions = self.functions
@@ -215,6 +231,25 @@ class _Builder:
             if pl_name(target, self.aliases) == "program":
                 return True
         return False
+
+    def _cached_function(self, node: _Def, program: str | None, in_class: bool) -> Function:
+        """``_function`` of a top-level function or method, reusing the model of its node."""
+        key = (id(node), self.path, program, in_class, self._alias_key)
+        base = self.pos.source.line_starts[min(node.lineno, len(self.pos.source.line_starts)) - 1]
+        found = _functions.get(key)
+        if found is not None and found[0] is node:
+            _, built_at, root, subtree = found
+            if built_at != base:
+                root, subtree = _relocated(subtree, base - built_at)
+                _functions[key] = (node, base, root, subtree)
+            self.functions.extend(subtree)
+            return root
+        first = len(self.functions)
+        root = self._function(node, program, None, in_class)
+        if len(_functions) >= _FUNCTION_CACHE_SIZE:
+            _functions.clear()
+        _functions[key] = (node, base, root, self.functions[first:])
+        return root
 
     def _function(
         self, node: _Def, program: str | None, parent: Function | None, in_class: bool
@@ -385,6 +420,55 @@ class _Builder:
         ):
             node = node.args[0]
         return node
+
+
+def _relocated(subtree: list[Function], delta: int) -> tuple[Function, list[Function]]:
+    """Copies of a function and its nested functions (creation order, parents first) with
+    every character offset moved by ``delta``."""
+    moved: dict[int, Function] = {}
+    out: list[Function] = []
+    for old in subtree:
+        parent = (
+            moved[id(old.parent)] if old.parent is not None and id(old.parent) in moved else None
+        )
+        new = Function(old.name, old.node, old.func_type, old.is_jit, old.program, parent)
+        new.decorated = old.decorated
+        new.has_self = old.has_self
+        new.params = [replace(p, span=(p.span[0] + delta, p.span[1] + delta)) for p in old.params]
+        new.assignments = [
+            Assignment(a.name, a.value, a.start + delta, a.end + delta) for a in old.assignments
+        ]
+        new.calls = [
+            replace(
+                c,
+                span=(c.span[0] + delta, c.span[1] + delta),
+                insert_at=c.insert_at + delta if c.insert_at >= 0 else c.insert_at,
+                caller=new,
+            )
+            for c in old.calls
+        ]
+        scope = old.scope
+        new.scope = Scope(
+            dynamics={
+                k: replace(d, span=(d.span[0] + delta, d.span[1] + delta))
+                for k, d in scope.dynamics.items()
+            },
+            ints=dict(scope.ints),
+            views=dict(scope.views),
+            functions=dict(scope.functions),  # nested ones: re-pointed below
+            imports={
+                k: replace(i, span=(i.span[0] + delta, i.span[1] + delta))
+                for k, i in scope.imports.items()
+            },
+            modules=dict(scope.modules),
+            defined=set(scope.defined),
+            star_import=scope.star_import,
+        )
+        moved[id(old)] = new
+        out.append(new)
+    for new in out:
+        new.scope.functions = {k: moved.get(id(f), f) for k, f in new.scope.functions.items()}
+    return out[0], out
 
 
 def tensor_view(node: ast.Call) -> TensorView:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import ast
 import builtins
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from passlint.analysis.pl.frontend import build_module, tensor_view
+from passlint.analysis.pl.frontend import build_module, clear_model_cache, tensor_view
 from passlint.analysis.pl.model import (
     CallSite,
     Dynamic,
@@ -95,9 +96,21 @@ def load_module(path: str, text: str) -> Module | SyntaxProblem | None:
     return module
 
 
+_clear_also: list[Callable[[], None]] = [clear_model_cache]
+
+
+def on_clear(clear: Callable[[], None]) -> None:
+    """Have ``clear_cache`` also run ``clear`` (caches of analyses built on these modules)."""
+    if clear not in _clear_also:
+        _clear_also.append(clear)
+
+
 def clear_cache() -> None:
-    """Forget every parsed module (tests compare cached and from-scratch analyses)."""
+    """Forget every parsed module and what was built from them (tests compare cached and
+    from-scratch analyses)."""
     _cache.clear()
+    for clear in _clear_also:
+        clear()
 
 
 class Resolver:
@@ -107,11 +120,17 @@ class Resolver:
         self.module = module
         self.workspace = workspace
         self._by_path: dict[str, Module | None] = {_key(module.path): module}
+        self._own = _key(module.path)
+        # Counts what was read beyond ``module`` (other files, imports): a result computed
+        # while this did not change depends on ``module`` and nothing else.
+        self.foreign = 0
 
     # -- modules ---------------------------------------------------------------------------
 
     def module_at(self, path: str) -> Module | None:
         key = _key(path)
+        if key != self._own:
+            self.foreign += 1
         if key in self._by_path:
             return self._by_path[key]
         module: Module | None = None
@@ -123,6 +142,7 @@ class Resolver:
         return module
 
     def import_module(self, importer: Module, name: str, level: int) -> Module | None:
+        self.foreign += 1
         if self.workspace is None:
             return None
         path = self.workspace.find_module(name, importer.path, level)

@@ -13,7 +13,7 @@ import pytest
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl import resolve
 from passlint.analysis.pl.frontend import parse_text
-from passlint.analysis.pl.model import SyntaxProblem
+from passlint.analysis.pl.model import Module, SyntaxProblem
 from passlint.analysis.pl.pieces import clear_piece_cache, parse_pieces
 from passlint.passes.materialize_valid_shape_symbols import check_text
 
@@ -105,3 +105,156 @@ def resolve_pieces_count() -> int:
     from passlint.analysis.pl import pieces
 
     return len(pieces._pieces)
+
+
+# -- the model and per-kernel caches ---------------------------------------------------------
+
+BENCH = Path(__file__).resolve().parents[3] / "bench"
+
+
+def small_program(kernels: int = 6) -> str:
+    import sys
+
+    sys.path.insert(0, str(BENCH))
+    try:
+        from generate import pl_module
+    finally:
+        sys.path.remove(str(BENCH))
+    return str(pl_module(12 * kernels + 20))
+
+
+def structural_edit(rng: random.Random, text: str) -> str:
+    """Edits that move kernels, change callers (same function or another), module-level
+    symbols and definitions, without necessarily touching the kernel itself."""
+    lines = text.split("\n")
+    kind = rng.randrange(9)
+    line = rng.randrange(len(lines))
+    if kind == 0:  # move everything below down a line (kernels keep their text)
+        lines.insert(line, "")
+    elif kind == 1:  # a longer line above: same lines, shifted characters
+        lines[line] += "  # note"
+    elif kind == 2:  # a call site changes (argument, or the called kernel)
+        calls = [n for n, s in enumerate(lines) if "= self.k" in s]
+        if calls:
+            n = rng.choice(calls)
+            lines[n] = rng.choice(
+                [lines[n].replace("(a, ", "(src, "), lines[n].replace("self.k", "self.k1", 1)]
+            )
+    elif kind == 3:  # a module-level symbol changes
+        lines = [
+            s.replace('pl.dynamic("VALID")', rng.choice(['pl.dynamic("V2")', "16", "pl.FP32"]))
+            for s in lines
+        ]
+    elif kind == 4:  # a new caller in another function
+        at = next((n for n, s in enumerate(lines) if "def main" in s), None)
+        if at is not None:
+            lines[at:at] = [
+                "    @pl.function(type=pl.FunctionType.Orchestration)",
+                "    def other(self, src: pl.Tensor[[16, 128], pl.FP32], out: pl.Tensor[[16, 128], pl.FP32]):",
+                "        return self.k0(src, out)",
+            ]
+    elif kind == 5:  # a duplicate kernel (the later definition wins)
+        start = next((n for n, s in enumerate(lines) if "def k1(" in s), None)
+        if start is not None:
+            block = lines[start - 1 : start + 9]
+            lines[line:line] = [s.replace("def k1(", "def k2(") for s in block]
+    elif kind == 6:  # a binding of the extent in the caller
+        at = next((n for n, s in enumerate(lines) if "a = pl.slice" in s), None)
+        if at is not None:
+            lines[at] = lines[at].replace(
+                "valid_shape=[16, n]", rng.choice(["", "valid_shape=[16, 8]"])
+            )
+    elif kind == 7:  # the VALID symbol bound by a scalar parameter in one kernel
+        at = next((n for n, s in enumerate(lines) if "        self," in s), None)
+        if at is not None:
+            lines.insert(at + 1, "        VALID: pl.Scalar[pl.INDEX],")
+    else:  # delete a line
+        del lines[line]
+    return "\n".join(lines)
+
+
+def model_dump(path: str, text: str) -> str:
+    loaded = resolve.load_module(path, text)
+    if not isinstance(loaded, Module):
+        return repr(loaded)
+    out = []
+    for function in loaded.functions:
+        out.append(
+            repr(
+                (
+                    function.name,
+                    function.program,
+                    function.parent.name if function.parent else None,
+                    [(p.name, p.span, p.kind, p.direction) for p in function.params],
+                    [(a.name, a.start, a.end) for a in function.assignments],
+                    [
+                        (c.span, c.insert_at, c.target_name, c.caller is function)
+                        for c in function.calls
+                    ],
+                    sorted((k, d.span) for k, d in function.scope.dynamics.items()),
+                    sorted(function.scope.functions),
+                )
+            )
+        )
+    out.append(repr(sorted((k, d.span) for k, d in loaded.scope.dynamics.items())))
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kernels_moving_callers_and_symbols_changing_like_from_scratch(seed: int) -> None:
+    rng = random.Random(seed)
+    path = "/virtual/big.py"
+    text = small_program()
+    check_text(path, text, None)
+    for _ in range(30):
+        text = structural_edit(rng, text) if rng.random() < 0.7 else edit(rng, text)
+        warm_model = model_dump(path, text)
+        warm = check_text(path, text, None)
+        assert warm == fresh_findings(path, text)
+        assert warm_model == model_dump(path, text)  # rebuilt from cleared caches
+        check_text(path, text, None)
+
+
+@pytest.mark.parametrize("name", SOURCES)
+def test_moved_pieces_give_the_model_of_a_fresh_parse(name: str) -> None:
+    rng = random.Random(name + "model")
+    path = str(DATA / name)
+    text = (DATA / name).read_text()
+    model_dump(path, text)
+    for _ in range(25):
+        lines = text.split("\n")
+        at = rng.randrange(len(lines))
+        lines[at] = lines[at] + " " * rng.randrange(1, 3) if rng.random() < 0.5 else lines[at]
+        if rng.random() < 0.5:
+            lines.insert(rng.randrange(len(lines)), "")
+        text = "\n".join(lines)
+        warm = model_dump(path, text)
+        clear_piece_cache()
+        resolve.clear_cache()
+        assert warm == model_dump(path, text)
+
+
+def test_callers_in_another_file_like_from_scratch(tmp_path: Path) -> None:
+    from passlint.analysis.workspace import Workspace
+
+    for source in (DATA / "cross_file").iterdir():
+        (tmp_path / source.name).write_text(source.read_text())
+    kernels = str(tmp_path / "kernels.py")
+    program = str(tmp_path / "program.py")
+    rng = random.Random("cross")
+    texts = {kernels: Path(kernels).read_text(), program: Path(program).read_text()}
+    for _ in range(30):
+        which = rng.choice([kernels, program])
+        texts[which] = (
+            edit(rng, texts[which]) if rng.random() < 0.5 else structural_edit(rng, texts[which])
+        )
+        if rng.random() < 0.3:
+            texts[program] = texts[program].replace("scale_rows(head, out)", "scale_rows(x, out)")
+        workspace = Workspace([tmp_path])
+        for path, text in texts.items():
+            workspace.set_overlay(path, text)
+        for path in (kernels, program):
+            warm = check_text(path, texts[path], workspace)
+            clear_piece_cache()
+            resolve.clear_cache()
+            assert warm == check_text(path, texts[path], workspace), path
