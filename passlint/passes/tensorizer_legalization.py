@@ -547,7 +547,7 @@ def _copy_fix(path: str, analysis: ChunkAnalysis, output: Output, source: Source
         indent = prefix[: len(prefix) - len(prefix.lstrip())]
         insert_at, new_text = ret.span[0], f"{copy}{newline}{indent}"
     else:
-        insert_at, new_text = line_start, f"{prefix}{copy}{newline}"
+        insert_at, new_text = _above_suppression(text, line_start), f"{prefix}{copy}{newline}"
     return Fix(
         f"Copy {output.use.name} into {output.copy_name} for output {output.slot} "
         f"('{output.name}')",
@@ -556,6 +556,19 @@ def _copy_fix(path: str, analysis: ChunkAnalysis, output: Output, source: Source
             TextEdit(path, source.range(*output.use.span), output.copy_name),
         ),
     )
+
+
+_SUPPRESSION_LINE = re.compile(r"[ \t]*//\s*passlint:\s*ignore\[[A-Za-z0-9, ]+\][^\n]*\n")
+
+
+def _above_suppression(text: str, line_start: int) -> int:
+    """Where to insert a line before the line at ``line_start``: above a whole-line
+    ``// passlint: ignore[...]`` comment right before it, which must stay next to the line it
+    suppresses."""
+    if line_start == 0:
+        return line_start
+    previous = text.rfind("\n", 0, line_start - 1) + 1
+    return previous if _SUPPRESSION_LINE.fullmatch(text, previous, line_start) else line_start
 
 
 def copy_statement(

@@ -19,7 +19,9 @@ from passlint.analysis.mlir.structure import StatementSyntax, continues_line, sc
 
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
-_DIGITS = re.compile(r"\d+")
+# Digit runs other than a lone ``0`` (which may start a ``0x`` hex number) become ``1``: a
+# ``0`` made from ``8`` would turn ``8xf32`` (an integer and a word) into a hex number.
+_DIGITS = re.compile(r"(?:[1-9]|0\d)\d*")
 _STATEMENT_STARTS = frozenset(("VALUE_ID", "BARE_ID", "STRING"))
 _NOT_SIMPLE = frozenset(
     ("ERROR", "BAD_STRING", "RESOURCE_OPEN", "RESOURCE_CLOSE", "CARET_ID", "LBRACE", "RBRACE")
@@ -43,7 +45,7 @@ _shapes: dict[str, LineShape] = {}
 
 def normalize(text: str) -> str:
     """Strings, SSA names and digit runs abstracted; lines and token kinds are preserved."""
-    return _DIGITS.sub("0", _SSA.sub("%v", _STRING.sub('""', text)))
+    return _DIGITS.sub("1", _SSA.sub("%v", _STRING.sub('""', text)))
 
 
 def shape_of(key: str) -> LineShape:

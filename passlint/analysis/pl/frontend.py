@@ -6,6 +6,7 @@ The text is parsed, never imported, compiled to bytecode or executed.
 from __future__ import annotations
 
 import ast
+import warnings
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -39,7 +40,12 @@ _SCOPE_BARRIERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lamb
 def parse_text(path: str, text: str) -> ast.Module | SyntaxProblem:
     """Parse ``text`` with ``ast`` or describe the syntax error (character columns)."""
     try:
-        return ast.parse(text, filename=path, type_comments=False)
+        with warnings.catch_warnings():
+            # The compiler's warnings about the user's code (``"\d"``, ``1_a``, ``x is 1``)
+            # are not passlint's to print on stderr.
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return ast.parse(text, filename=path, type_comments=False)
     except SyntaxError as error:
         return _syntax_problem(text, error)
     except (ValueError, RecursionError, MemoryError) as error:

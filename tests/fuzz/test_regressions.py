@@ -1,0 +1,109 @@
+"""Regression tests for what the fuzzers found, each reduced to its smallest input."""
+
+from __future__ import annotations
+
+from fuzz_checks import dump
+
+from passlint.analysis.mlir.parser import parse_file
+
+
+def test_unclosed_region_at_a_split_marker_ends_at_the_chunk_on_both_paths() -> None:
+    # The token path put the "unexpected end of file" at the end of the whole file, inside
+    # the next chunk; the line-shape path put it at the end of the chunk.
+    text = (
+        "func.func @main(%arg0: tensor<f32>) -> () {\n"
+        "  %1 = stablehlo.abs %arg0 : tensor<4xf32>\n"
+        "// -----\n"
+        "  return\n"
+        "}\n"
+    )
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+    first = fast.chunks[0]
+    (error,) = first.errors
+    assert error.start == first.end and error.message.startswith("unexpected end of file")
+
+
+def test_unclosed_bracket_after_a_region_read_line_by_line_is_reported_at_its_end() -> None:
+    # The line-shape path took the region's one-line statements without cutting their
+    # tokens, and put the "expected ')'" error at the end of the `^bb0` line.
+    text = '"f"() ({\n^bb0(%a: t):\n  %0 = "a"(%a) : (t) -> t\n'
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+    paren = next(e for e in fast.errors if "')'" in e.message)
+    assert text[: paren.start].endswith("-> t")
+
+
+def test_legalizing_a_zero_sized_fusion_with_zero_sized_ops_inside() -> None:
+    # The fusion and the op in its region were both rewritten: overlapping edits, a crash.
+    from passlint.passes.tensorizer_apply import legalize_text
+
+    text = (
+        "func.func @main(%arg1: tensor<0xf32>) -> tensor<0xf32> {\n"
+        '  %1 = "mhlo.fusion"(%arg1) ({\n'
+        "  ^bb0(%p0: tensor<0xf32>):\n"
+        "    %102 = stablehlo.abs %p0 : tensor<0xf32>\n"
+        "    mhlo.return %102 : tensor<0xf32>\n"
+        "  }) : (tensor<0xf32>) -> tensor<0xf32>\n"
+        "  return %1 : tensor<0xf32>\n"
+        "}\n"
+    )
+    assert legalize_text(text) == (
+        "func.func @main(%arg1: tensor<0xf32>) -> tensor<0xf32> {\n"
+        "  %1 = stablehlo.custom_call @AwsNeuronZeroSizedOp() {neuron.actual_shape = "
+        "array<i64: 0>, neuron.symName = [@output0]} : () -> tensor<0xf32>\n"
+        "  return %1 : tensor<0xf32>\n"
+        "}\n"
+    )
+
+
+def test_python_compiler_warnings_about_the_source_are_not_printed() -> None:
+    # ast.parse warned (SyntaxWarning, DeprecationWarning) on stderr about the user's code.
+    import warnings
+
+    from passlint.analysis import engine
+
+    text = 'import pypto.language as pl\nx = 1if 2 else 3\ny = "\\d"\n'
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert engine.analyze("w.py", text) == []
+    assert caught == []
+
+
+def test_line_shapes_keep_an_integer_before_x_apart_from_a_hex_number() -> None:
+    # Normalizing digit runs to `0` turned `8xf32` (an integer, a word) into `0xf0` (a hex
+    # number): the line's template had one token fewer than the line, so its types were
+    # cut one token off (`, tensor<8xf32` for `tensor<8xf32>`), and a copy fix copied them.
+    text = "%0 = stablehlo.multiply %arg0, %arg1 : tensor<8xf32>\nensor<8xf32>, tensor<8xf32>\n"
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+    assert fast.chunks[0].operations[1].types[0].text == "tensor<8xf32>"
+
+
+def test_copy_fix_keeps_a_suppression_comment_next_to_the_return() -> None:
+    # The copy was inserted between `// passlint: ignore[TL001]` and the return it
+    # suppresses: the fix of TL002 brought back the suppressed TL001s (and a PL100).
+    from fuzz_checks import EVERYTHING, fix_all
+
+    from passlint.analysis import engine
+
+    text = (
+        "func.func @main(%arg0: tensor<f32>) -> (tensor<f32>, tensor<f32>) {\n"
+        "  %1 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+        "  // passlint: ignore[TL001]\n"
+        "  return %arg0, %1 : tensor<f32>, tensor<f32>\n"
+        "}\n"
+    )
+    findings = engine.analyze("/f/a.mlir", text, EVERYTHING)
+    assert [f.code for f in findings] == ["TL002"]
+    fixed, complete = fix_all({"/f/a.mlir": text}, findings)
+    assert complete
+    assert fixed["/f/a.mlir"] == (
+        "func.func @main(%arg0: tensor<f32>) -> (tensor<f32>, tensor<f32>) {\n"
+        "  %1 = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
+        "  %output1_copy = mhlo.copy %1 : tensor<f32>\n"
+        "  // passlint: ignore[TL001]\n"
+        "  return %arg0, %output1_copy : tensor<f32>, tensor<f32>\n"
+        "}\n"
+    )
+    assert engine.analyze("/f/a.mlir", fixed["/f/a.mlir"], EVERYTHING) == []
