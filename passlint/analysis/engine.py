@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from passlint.analysis.findings import Finding, Fix, TextEdit
+from passlint.analysis.findings import Finding, Fix, Position, Range, TextEdit
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
@@ -39,6 +39,8 @@ def analyze(
     """All findings for one document, filtered and re-graded by ``settings``."""
     settings = settings or Settings()
     language = language_of(path, text)
+    if language is not None and (size := oversize(text, settings.max_file_size)) is not None:
+        return _too_large(path, size, settings)
     if language == "mlir":
         raw = _mlir_findings(path, text, settings)
     elif language == "pl":
@@ -55,13 +57,45 @@ def quick_analyze(path: str, text: str, settings: Settings | None = None) -> lis
     findings read from @main's outline, without syntax errors elsewhere. None when there is
     no such answer; ``analyze`` gives the complete one (and prevails over this)."""
     settings = settings or Settings()
-    if language_of(path, text) != "mlir":
+    if language_of(path, text) != "mlir" or oversize(text, settings.max_file_size) is not None:
         return None
     from passlint.passes import tensorizer_legalization
 
     source = SourceText(text)
     raw = tensorizer_legalization.quick_check(path, text, source, settings.pipeline)
     return None if raw is None else _postprocess(raw, source, settings, path)
+
+
+FILE_TOO_LARGE = "PL001"
+
+
+def oversize(text: str, max_size: int) -> int | None:
+    """The size of ``text`` in bytes (UTF-8) when it is more than ``max_size``, else None."""
+    if len(text) * 4 <= max_size:  # a character is at most 4 bytes: no need to encode
+        return None
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    return size if size > max_size else None
+
+
+def _too_large(path: str, size: int, settings: Settings) -> list[Finding]:
+    """The one finding of a file above ``max-file-size``: it is not analysed."""
+    if not settings.is_selected(FILE_TOO_LARGE):
+        return []
+    rule = RULES[FILE_TOO_LARGE]
+    message = (
+        f"not analysed: {size} bytes is more than max-file-size ({settings.max_file_size}); "
+        "raise max-file-size to analyse this file"
+    )
+    start = Position(0, 0)
+    return [
+        Finding(
+            FILE_TOO_LARGE,
+            settings.severity_of(FILE_TOO_LARGE, rule.severity),
+            path,
+            Range(start, start),
+            message,
+        )
+    ]
 
 
 def _mlir_findings(path: str, text: str, settings: Settings) -> list[Finding]:

@@ -226,6 +226,27 @@ _RULES = [
         "The pass cannot read kernels from a file that does not parse.",
     ),
     Rule(
+        "PL001",
+        "file-too-large",
+        Severity.INFORMATION,
+        "The file is larger than `max-file-size` (default 64 MB), so it was not analysed.",
+        "Analysing a file takes time and memory in proportion to its size; above the limit "
+        "passlint reports this one finding instead of running the passes, so an editor stays "
+        "responsive. Raise `max-file-size` in `[tool.passlint]` (or the editor's passlint "
+        "settings) to analyse bigger files.",
+    ),
+    Rule(
+        "PL002",
+        "internal-error",
+        Severity.ERROR,
+        "passlint crashed while analysing the file.",
+        "A bug in passlint, not in the file: the language server shows this one diagnostic "
+        "for the document (the traceback goes to the server's log, never to the document) "
+        "and keeps serving the others; `passlint check` prints a one-line internal error for "
+        "the file and exits 2. Please report it with the file (see SECURITY.md for anything "
+        "sensitive).",
+    ),
+    Rule(
         "PL100",
         "unused-suppression",
         Severity.WARNING,

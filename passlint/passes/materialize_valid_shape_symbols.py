@@ -56,7 +56,7 @@ def check_text(path: str, text: str, workspace: Workspace | None) -> list[Findin
     try:
         loaded = load_module(path, text)
     except RecursionError:
-        return []
+        loaded = SyntaxProblem(_TOO_DEEP, (0, min(len(text), 1)))
     if isinstance(loaded, SyntaxProblem):
         if "pypto" not in text:
             return []
@@ -68,7 +68,13 @@ def check_text(path: str, text: str, workspace: Workspace | None) -> list[Findin
     try:
         return _Pass(loaded, workspace).run()
     except RecursionError:
-        return []
+        # Expressions nested deeper than the pass can follow: say so rather than nothing.
+        rng = SourceText(text).range(0, min(len(text), 1))
+        message = f"{_TOO_DEEP}; the pl source cannot be analysed."
+        return [Finding("E002", RULES["E002"].severity, path, rng, message)]
+
+
+_TOO_DEEP = "nesting too deep to analyse (more than Python's recursion limit)"
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 
 SOURCE = "passlint"
-INTERNAL_ERROR_CODE = "internal-error"
+INTERNAL_ERROR_CODE = "PL002"  # internal-error, in the rule catalog
 _TAGS = {
     "unnecessary": types.DiagnosticTag.Unnecessary,
     "deprecated": types.DiagnosticTag.Deprecated,
@@ -152,6 +152,7 @@ def internal_error_diagnostic(error: BaseException) -> types.Diagnostic:
         ),
         severity=types.DiagnosticSeverity(int(Severity.ERROR)),
         code=INTERNAL_ERROR_CODE,
+        code_description=types.CodeDescription(href=RULES[INTERNAL_ERROR_CODE].url),
         source=SOURCE,
         message=(
             f"passlint could not analyse this document ({type(error).__name__}); this is a "

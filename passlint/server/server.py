@@ -21,6 +21,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
 from passlint import __version__
+from passlint.analysis import engine
 from passlint.analysis.source import SourceText
 from passlint.server import actions, hover, inlay, navigation, symbols
 from passlint.server.convert import ClientFeatures, SnapshotFiles, char_offset, span_range
@@ -260,7 +261,10 @@ class PasslintServer(LanguageServer):
         document = self.scheduler.documents.get(uri)
         if document is None:
             return None, None
-        pipeline = self.settings.settings_for(document.path).pipeline
+        settings = self.settings.settings_for(document.path)
+        if engine.oversize(document.text, settings.max_file_size) is not None:
+            return None, None  # above max-file-size: not analysed (PL001 says so)
+        pipeline = settings.pipeline
         workspace = workspace_for(document.path, self.roots, self.files().texts)
         model = await self.models.get(
             uri, document.path, document.version, document.text, pipeline, workspace
@@ -448,7 +452,10 @@ async def legalized_module(ls: PasslintServer, *args: Any) -> str:
     document = ls.scheduler.documents.get(uri)
     if document is None or not document.path.endswith(".mlir"):
         raise ValueError(f"{uri} is not an open .mlir document")
-    pipeline = ls.settings.settings_for(document.path).pipeline
+    settings = ls.settings.settings_for(document.path)
+    if (size := engine.oversize(document.text, settings.max_file_size)) is not None:
+        raise ValueError(f"not legalized: {size} bytes is more than max-file-size")
+    pipeline = settings.pipeline
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(ls.executor, legalize_text, document.text, pipeline)
 

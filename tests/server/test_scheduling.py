@@ -39,7 +39,7 @@ async def test_crash_becomes_one_internal_error(hooked: Session) -> None:
         "mlir/aliased.mlir", "// CRASH\n" + (hooked.root / "mlir/aliased.mlir").read_text()
     )
     (diagnostic,) = await hooked.diagnostics(broken)
-    assert diagnostic.code == "internal-error"
+    assert diagnostic.code == "PL002"  # internal-error
     assert diagnostic.source == "passlint"
     assert diagnostic.severity == types.DiagnosticSeverity.Error
     assert "Traceback" not in diagnostic.message and "simulated" not in diagnostic.message

@@ -1,0 +1,197 @@
+"""Limits: oversized files get one informational finding instead of analysis; absurd nesting
+gives a diagnostic, never a RecursionError; multi-megabyte lines and tokens work."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from passlint.analysis import engine
+from passlint.analysis.findings import Severity
+from passlint.analysis.mlir.parser import parse_file
+from passlint.analysis.rules import RULES
+from passlint.config import Settings
+
+MB = 1024 * 1024
+PL_HEADER = "import pypto.language as pl\nV = pl.dynamic('V')\n"
+MAIN = (
+    "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n  return %arg0 : tensor<4xf32>\n}\n"
+)
+
+
+def analyze(path: str, text: str, settings: Settings | None = None, bound: float = 10.0) -> list:
+    started = time.monotonic()
+    findings = engine.analyze(path, text, settings)
+    assert time.monotonic() - started < bound
+    return findings
+
+
+# -- file size ---------------------------------------------------------------------------------
+
+
+def test_file_above_the_default_limit_gives_one_information_finding() -> None:
+    assert Settings().max_file_size == 64 * MB
+    text = MAIN + "// " + "x" * (64 * MB) + "\n"
+    started = time.monotonic()
+    (finding,) = engine.analyze("big.mlir", text)
+    assert time.monotonic() - started < 1.0  # not analysed
+    assert (finding.code, finding.severity) == ("PL001", Severity.INFORMATION)
+    assert RULES["PL001"].name == "file-too-large"
+    assert finding.message == (
+        f"not analysed: {len(text)} bytes is more than max-file-size ({64 * MB}); "
+        "raise max-file-size to analyse this file"
+    )
+    assert (finding.range.start.line, finding.range.start.column) == (0, 0)
+    assert finding.fix is None
+    assert engine.quick_analyze("big.mlir", text) is None
+
+
+def test_configured_limit_counts_utf8_bytes_and_applies_to_both_languages() -> None:
+    settings = Settings(max_file_size=60)
+    assert [f.code for f in engine.analyze("a.mlir", MAIN, settings)] == ["PL001"]
+    pl_text = PL_HEADER + "# " + "x" * 80 + "\n"
+    assert [f.code for f in engine.analyze("k.py", pl_text, settings)] == ["PL001"]
+    # 43 characters, 83 bytes: over the limit; 43 ASCII characters are not
+    assert [f.code for f in engine.analyze("u.mlir", "// " + "é" * 40, settings)] == ["PL001"]
+    assert engine.analyze("u.mlir", "// " + "e" * 40, settings) == []
+    # a Python file that is not a pl source is not ours, however big
+    assert engine.analyze("plain.py", "x = 1\n" * 100, settings) == []
+    # PL001 can be ignored (and re-graded) like every rule
+    assert engine.analyze("a.mlir", MAIN, Settings(max_file_size=60, ignore=("PL001",))) == []
+    graded = Settings(max_file_size=60, severity={"PL001": Severity.WARNING})
+    assert engine.analyze("a.mlir", MAIN, graded)[0].severity == Severity.WARNING
+
+
+def test_at_the_limit_the_file_is_analysed() -> None:
+    size = len(MAIN.encode())
+    assert [f.code for f in engine.analyze("a.mlir", MAIN, Settings(max_file_size=size))] == [
+        "TL001"
+    ]
+
+
+# -- nesting -----------------------------------------------------------------------------------
+
+DEPTH = 10_000
+
+
+def nested_regions(depth: int) -> str:
+    return '"op"() ({\n' * depth + "}) : () -> ()\n" * depth
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize(
+    "text",
+    [
+        nested_regions(DEPTH),
+        "module {\n" + "func.func @f() {\n" * DEPTH + "}\n" * (DEPTH + 1),
+        '%0 = "x"() {a = ' + "[" * DEPTH + "]" * DEPTH + "} : () -> ()\n",
+        '%0 = "x"() {a = ' + "{a = " * DEPTH + "1" + "}" * DEPTH + "} : () -> ()\n",
+        "func.func @main() -> " + "tensor<" * DEPTH + "f32" + ">" * DEPTH + " {\n}\n",
+        '%0 = "x"(' + "(" * DEPTH + ")" * DEPTH + ") : () -> ()\n",
+        '%0 = "x"() {a = ' + "([{<" * DEPTH + "\n",  # never closed
+        '%0 = "x"() {a = ' + "]" * DEPTH + "\n",  # never opened
+    ],
+    ids=["regions", "functions", "lists", "dicts", "types", "parens", "unclosed", "unopened"],
+)
+def test_deep_mlir_nesting_gives_a_diagnostic(text: str, fast: bool) -> None:
+    started = time.monotonic()
+    parsed = parse_file(text, fast=fast)
+    assert time.monotonic() - started < 10
+    assert parsed.errors
+    findings = analyze("deep.mlir", text)
+    assert findings and {f.code for f in findings} == {"E001"}
+
+
+def test_deep_mlir_nesting_message() -> None:
+    (first, *_) = analyze("deep.mlir", nested_regions(DEPTH))
+    assert first.message.startswith("nesting too deep: more than 100 nested regions")
+    lists = '%0 = "x"() {a = ' + "[" * DEPTH + "]" * DEPTH + "} : () -> ()\n"
+    assert analyze("deep.mlir", lists)[0].message.startswith(
+        "nesting too deep: more than 128 brackets open in one statement"
+    )
+
+
+def kernel(entry: str) -> str:
+    return PL_HEADER + (
+        "@pl.function(type=pl.FunctionType.InCore)\n"
+        f"def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, {entry}])]):\n"
+        "    return x\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        PL_HEADER + "x = " + "(" * DEPTH + ")" * DEPTH + "\n",
+        PL_HEADER + "x = " + "[" * DEPTH + "]" * DEPTH + "\n",
+        PL_HEADER + "x = " + "f(" * DEPTH + ")" * DEPTH + "\n",
+        PL_HEADER + "x = " + "1 + " * DEPTH * 10 + "1\n",
+        PL_HEADER + "x = a" + ".b" * DEPTH * 10 + "\n",
+        PL_HEADER + "x = " + "-" * DEPTH * 10 + "1\n",
+        PL_HEADER + "x = " + "lambda: " * DEPTH + "1\n",
+        PL_HEADER + "".join(" " * i + "if x:\n" for i in range(200)) + " " * 200 + "pass\n",
+        PL_HEADER
+        + "".join("    " * i + f"def f{i}():\n" for i in range(DEPTH // 50))
+        + "    " * (DEPTH // 50)
+        + "pass\n",
+        kernel("V" + " + 1" * 500),
+        kernel("V" + " + 1" * DEPTH),
+        kernel("V" + "[0]" * 900),
+        kernel("not " * 900 + "V"),
+        kernel("V if V else " * 900 + "V"),
+    ],
+    ids=[
+        "parens",
+        "lists",
+        "calls",
+        "binops",
+        "attributes",
+        "unary",
+        "lambdas",
+        "ifs",
+        "defs",
+        "valid-shape-500",
+        "valid-shape-10000",
+        "subscripts",
+        "nots",
+        "conditionals",
+    ],
+)
+def test_deep_python_nesting_gives_a_diagnostic(text: str) -> None:
+    (finding,) = analyze("deep.py", text)
+    assert finding.code == "E002"
+    assert "cannot be analysed" in finding.message
+
+
+# -- long lines and tokens ---------------------------------------------------------------------
+
+
+def test_multi_megabyte_mlir_lines_and_tokens() -> None:
+    comment = MAIN.replace("{\n", "{ // " + "x" * (5 * MB) + "\n", 1)
+    assert [f.code for f in analyze("a.mlir", comment)] == ["TL001"]
+    hex_blob = "0x" + "ab" * (2 * MB)
+    constant = (
+        "func.func @main() -> tensor<4xf32> {\n"
+        f'  %0 = stablehlo.constant dense<"{hex_blob}"> : tensor<4xf32>\n'
+        "  return %0 : tensor<4xf32>\n}\n"
+    )
+    (finding,) = analyze("c.mlir", constant)
+    assert finding.code == "TL002" and finding.range.start.line == 2
+    name = "%" + "a" * (3 * MB)
+    long_name = MAIN.replace("%arg0", name)
+    (aliased,) = analyze("n.mlir", long_name)
+    assert aliased.code == "TL001" and aliased.range.end.column == len("  return ") + len(name)
+    string = 'module attributes {x = "' + "y" * (3 * MB) + '"} {\n' + MAIN + "}\n"
+    assert [f.code for f in analyze("s.mlir", string)] == ["TL001"]
+    unterminated = 'module attributes {x = "' + "y" * (3 * MB) + "\n"
+    assert {f.code for f in analyze("u.mlir", unterminated)} == {"E001"}
+
+
+def test_multi_megabyte_python_lines_and_tokens() -> None:
+    text = kernel("V") + "S = '" + "x" * (5 * MB) + "'\n" + "L = [" + "1, " * MB + "]\n"
+    text += "a" * (3 * MB) + " = 1\n"
+    assert [f.code for f in analyze("k.py", text)] == ["VS001"]
+    unterminated = kernel("V") + "S = '" + "x" * (3 * MB) + "\n"
+    (error,) = analyze("u.py", unterminated)
+    assert error.code == "E002" and error.range.start.line == 5
