@@ -5,8 +5,8 @@
 P1  open a ~5 MB module in the server -> first diagnostics with the TL findings
 P2  a one-line edit anywhere in it -> fresh diagnostics (median)
 P3  `passlint check` on it: wall time, peak RSS, and the 1x-8x series (pretty and generic)
-P4  a 5,000-line pl module: check (in process; warm, and for information with cold caches),
-    and an edit in the server
+P4  a 5,000-line pl module: check (in process, caches cleared; a fresh process for
+    information) and an edit in the server (median)
 
 The reference is jaxlib's C++ MLIR parser when it is importable (the optional `bench`
 extra), else one compiled-regex tokenisation pass over the same text; every figure is also
@@ -283,24 +283,14 @@ def main(argv: list[str] | None = None) -> int:
 
     workspace = Workspace([workdir])
 
-    def cold_check() -> object:
+    def check() -> object:
+        """A check of a module never seen before: every pl cache cleared first (analysing
+        the same text again would only time the caches)."""
         pieces.clear_piece_cache()
         resolve.clear_cache()
         return engine.analyze(str(pl_path), pl_text, None, workspace)
 
-    pl_cold = median_time(cold_check, args.runs)
-    pl_check = median_time(
-        lambda: engine.analyze(str(pl_path), pl_text, None, workspace), args.runs
-    )
-    print(
-        row(
-            "P4 pl check, cold caches (informational)",
-            "",
-            f"{pl_cold:.3f} s",
-            f"{pl_cold / ref:.2f}",
-            None,
-        )
-    )
+    pl_check = median_time(check, args.runs)
     print(
         row(
             f"P4 pl check ({pl_text.count(chr(10))} lines, in process)",
@@ -308,6 +298,16 @@ def main(argv: list[str] | None = None) -> int:
             f"{pl_check:.3f} s",
             f"{pl_check / ref:.2f}",
             pl_check <= 0.1,
+        )
+    )
+    pl_process = statistics.median(check_process(pl_path)[0] for _ in range(args.runs))
+    print(
+        row(
+            "P4 pl: passlint check in a fresh process (information)",
+            "",
+            f"{pl_process:.3f} s",
+            f"{pl_process / ref:.2f}",
+            None,
         )
     )
     pl_edit = p4_server(pl_path, pl_text, args.edits)
