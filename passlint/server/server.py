@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import os
 import uuid
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types
@@ -25,7 +26,7 @@ from passlint.analysis import engine
 from passlint.analysis.source import SourceText
 from passlint.server import actions, hover, inlay, navigation, symbols
 from passlint.server.convert import ClientFeatures, SnapshotFiles, char_offset, span_range
-from passlint.server.jobs import Job, Result, run_job, run_quick_job
+from passlint.server.jobs import Job, Result, run_job, run_quick_job, warm_up
 from passlint.server.models import MlirModel, Model, ModelCache, PlModel, workspace_for
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.settings import SettingsStore
@@ -86,7 +87,7 @@ class ProgressWork:
 
 
 class PasslintServer(LanguageServer):
-    def __init__(self, debounce: float = 0.15) -> None:
+    def __init__(self, debounce: float = 0.15, processes: bool = True) -> None:
         super().__init__(
             "passlint",
             __version__,
@@ -105,6 +106,7 @@ class PasslintServer(LanguageServer):
             debounce=debounce,
             quick=run_quick_job,
             quick_executor=self.quick_executor,
+            heavy_executor=analysis_process if processes else None,
         )
         self.owe_refresh: set[str] = set()  # pull documents answered with a quick result
         self.models = ModelCache(self.executor)
@@ -272,6 +274,14 @@ class PasslintServer(LanguageServer):
         return model, (model.source if model is not None else None)
 
 
+def analysis_process() -> ProcessPoolExecutor:
+    """One worker process for large documents, started by the fork server (a clean process:
+    the server's threads are not forked) and warmed up at once."""
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("forkserver"))
+    pool.submit(warm_up)
+    return pool
+
+
 def uri_tracked(uri: str) -> bool:
     return uri.endswith((".mlir", ".py"))
 
@@ -320,9 +330,7 @@ async def initialized(ls: PasslintServer, params: types.InitializedParams) -> No
 
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: PasslintServer, params: None) -> None:
-    ls.scheduler.cancel_all()
-    ls.executor.shutdown(wait=False, cancel_futures=True)
-    ls.quick_executor.shutdown(wait=False, cancel_futures=True)
+    ls.scheduler.shutdown()
 
 
 # -- documents ---------------------------------------------------------------------------------
