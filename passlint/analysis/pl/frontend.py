@@ -372,6 +372,8 @@ class _Builder:
         for bound in _loop_targets(stmt):
             bound_end = self.pos.end(bound)
             records.extend(Assignment(n, None, start, bound_end) for n in _names_in_target(bound))
+        if self.text.find(":=", start, end) < 0:
+            return  # no assignment expression in the statement's text: no need to walk it
         for node in _walrus_in(stmt):
             if isinstance(node.target, ast.Name):
                 records.append(Assignment(node.target.id, None, start, self.pos.end(node)))

@@ -275,3 +275,22 @@ def test_assignment_after_the_call_is_ignored_and_unknown_values_are_none() -> N
     main = module.functions[0]
     reader = ExtentReader(Resolver(module, None))
     assert reader.of_argument(main.calls[-1].args[0], main, module) is None
+
+
+def test_assignment_expressions_bind_names_with_unknown_values() -> None:
+    module = model(
+        """
+        import pypto.language as pl
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(src: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX]):
+            a = pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n])
+            if (a := pl.create_tensor([16, 128], pl.FP32)) is not None:
+                b = a
+            c = pl.slice(src, [16, 128], [0, 0])
+            return c
+        """
+    )
+    (main,) = module.functions
+    names = [(a.name, a.value is not None) for a in main.assignments]
+    assert names == [("a", True), ("a", False), ("b", True), ("c", True)]
