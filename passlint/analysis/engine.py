@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Fix, Position, Range, TextEdit
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
@@ -46,7 +47,8 @@ def analyze(
     elif language == "pl":
         from passlint.passes import materialize_valid_shape_symbols
 
-        raw = materialize_valid_shape_symbols.check_text(path, text, workspace)
+        with collector_paused():
+            raw = materialize_valid_shape_symbols.check_text(path, text, workspace)
     else:
         return []
     return _postprocess(raw, SourceText(text), settings, path)

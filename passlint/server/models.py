@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from passlint.analysis import engine
+from passlint.analysis.collector import collector_paused
 from passlint.analysis.mlir.ir import Chunk, Operation, ParsedFile, Value
-from passlint.analysis.mlir.parser import collector_paused, parse_file
+from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.pl.model import Module
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace

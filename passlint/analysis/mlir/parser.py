@@ -7,11 +7,9 @@ results and records its uses.
 
 from __future__ import annotations
 
-import gc
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 
+from passlint.analysis.collector import collector_paused
 from passlint.analysis.mlir.ir import (
     Block,
     BlockArgument,
@@ -99,23 +97,6 @@ def parse_file(text: str, fast: bool = True) -> ParsedFile:
     with collector_paused():
         chunks = [parse_chunk(text, start, end, fast) for start, end in split_chunks(text)]
     return ParsedFile(text, chunks)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while the IR is built.
-
-    The IR is a graph of many small objects with back links (results know their op); the
-    collector would scan the growing graph again and again, which costs more than the parse.
-    Reference cycles are collected as usual once it runs again.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def parse_chunk(text: str, start: int = 0, end: int | None = None, fast: bool = True) -> Chunk:
