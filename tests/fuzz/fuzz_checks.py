@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from fuzz_counts import CRASHES, TRIED
+from ir_dump import dump
 
 from passlint.analysis import engine
 from passlint.analysis.edits import apply_edits, edits_by_path
@@ -162,37 +163,6 @@ def check_features(target: str, path: str, text: str) -> None:
         for offset in offsets:
             navigation.pl_definition(model, offset)
             navigation.pl_references(model, offset, True)
-
-
-def dump(parsed: Any) -> list[object]:
-    """The IR of a parsed file as plain data (as tests/analysis/mlir/test_corpus.py has it)."""
-    out: list[object] = [[(e.start, e.end, e.message) for e in parsed.errors]]
-    for chunk in parsed.chunks:
-        for top in chunk.operations:
-            for op in top.walk():
-                out.append(
-                    (
-                        op.name,
-                        op.span,
-                        op.name_span,
-                        op.header_span,
-                        [(r.name, r.span) for r in op.results],
-                        [
-                            (
-                                u.name,
-                                u.span,
-                                u.value.name if u.value else None,
-                                u.value.span if u.value else None,
-                            )
-                            for u in op.operands
-                        ],
-                        [(a.name, a.span, a.type_text) for a in op.header_arguments],
-                        [(a.key, a.value) for a in op.attributes],
-                        [t.text for t in op.types],
-                        op.signature_types()[0] and [t.text for t in op.signature_types()[0]],
-                    )
-                )
-    return out
 
 
 # -- fixes ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ir_dump import dump
 from mlir_testing import CONSTRUCTS, DATA, SHARED_CORPUS, at, lc, ops, read
 
 from passlint.analysis.mlir.ir import BlockArgument, OpResult, ParsedFile
@@ -158,7 +159,7 @@ def generated_model(layers: int) -> str:
     )
 
 
-def test_large_generated_model_dump() -> None:
+def test_large_generated_modeldump() -> None:
     layers = 1500
     text = generated_model(layers)
     assert len(text) > 2_000_000
@@ -193,37 +194,6 @@ def test_shared_big_file() -> None:
     assert all(u.value is not None for op in all_ops for u in op.operands)
 
 
-def _dump(parsed: ParsedFile) -> list[object]:
-    """Every op with its name, span, results, uses (and their definitions), args, errors."""
-    out: list[object] = [[(e.start, e.end, e.message) for e in parsed.errors]]
-    for chunk in parsed.chunks:
-        for top in chunk.operations:
-            for op in top.walk():
-                out.append(
-                    (
-                        op.name,
-                        op.span,
-                        op.name_span,
-                        op.header_span,
-                        [(r.name, r.span) for r in op.results],
-                        [
-                            (
-                                u.name,
-                                u.span,
-                                u.value.name if u.value else None,
-                                u.value.span if u.value else None,
-                            )
-                            for u in op.operands
-                        ],
-                        [(a.name, a.span, a.type_text) for a in op.header_arguments],
-                        [(a.key, a.value) for a in op.attributes],
-                        [t.text for t in op.types],
-                        op.signature_types()[0] and [t.text for t in op.signature_types()[0]],
-                    )
-                )
-    return out
-
-
 FAST_PATH_FILES = [
     *sorted(p.name for p in DATA.glob("*.mlir")),
     *sorted(str(p.relative_to(DATA)) for p in CONSTRUCTS.glob("*.mlir")),
@@ -235,11 +205,11 @@ FAST_PATH_FILES = [
 @pytest.mark.parametrize("name", FAST_PATH_FILES)
 def test_line_shape_fast_path_gives_the_same_ir_as_tokens(name: str) -> None:
     text = generated_model(60) if name == "generated" else (DATA / name).read_text()
-    assert _dump(parse_file(text, fast=True)) == _dump(parse_file(text, fast=False))
+    assert dump(parse_file(text, fast=True)) == dump(parse_file(text, fast=False))
 
 
 def test_fast_path_on_the_shared_big_file_matches_tokens() -> None:
     if not BIG.is_file():
         pytest.skip("../shared is not beside this clone")
     text = BIG.read_text()
-    assert _dump(parse_file(text, fast=True)) == _dump(parse_file(text, fast=False))
+    assert dump(parse_file(text, fast=True)) == dump(parse_file(text, fast=False))
