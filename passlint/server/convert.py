@@ -169,11 +169,6 @@ def fix_payload(fix: Fix, files: Files) -> dict[str, Any]:
     return {"title": fix.title, "files": file_edits(_group(fix.edits), files)}
 
 
-def fixes_payload(edits: Mapping[str, Sequence[TextEdit]], files: Files) -> list[dict[str, Any]]:
-    """``edits_by_path`` output as per-file JSON data (for fix-all)."""
-    return file_edits(edits, files)
-
-
 def file_edits(edits: Mapping[str, Sequence[TextEdit]], files: Files) -> list[dict[str, Any]]:
     out = []
     for path, path_edits in edits.items():

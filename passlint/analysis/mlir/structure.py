@@ -86,10 +86,6 @@ class LineStatement:
     regions: tuple[()] = ()
 
 
-def text_of(text: str, tok: Tok) -> str:
-    return text[tok.start : tok.end]
-
-
 def continues_line(text: str, toks: list[Tok], index: int) -> bool:
     """Does the line whose first token is ``toks[index]`` continue the previous statement?"""
     if index >= len(toks):
