@@ -2,8 +2,8 @@
 parsing the rest of the module.
 
 For a tool-printed module (one op per line, a function's closing brace at the function's own
-indentation) this answers the TensorizerLegalization rules in a few regex scans of the text,
-so an editor can show them before the full parse of a multi-megabyte dump finishes. Whenever
+indentation) this answers the TensorizerLegalization rules with a few substring searches of
+the text, so an editor can show them before the full parse of a multi-megabyte dump ends. Whenever
 the text is not of that form the outline gives up (None) and the full parse answers alone.
 """
 
@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
+from passlint.analysis.mlir.structure import CONTINUATION_WORDS
 
 _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
 _RETURN = re.compile(r'"?(?:func\.)?return"?\b')
 _CONTINUATION = re.compile(
-    r"[ \t]*(?:[:({<]|->|(?:cond|do|reducer|attributes|loc|applies|"
-    r"across|init|else|then)\b)"
+    r"[ \t]*(?:[:({<]|->|(?:" + "|".join(sorted(CONTINUATION_WORDS)) + r")\b)"
 )
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LANGLE": "RANGLE", "LBRACE": "RBRACE"}
 _CLOSERS = frozenset(_OPENERS.values())
 _CONTINUATION_KINDS = frozenset(("COLON", "ARROW", "LPAR", "LANGLE", "LBRACE"))
-_CONTINUATION_WORDS = frozenset(
+CONTINUATION_WORDS = frozenset(
     ("cond", "do", "reducer", "attributes", "loc", "applies", "across", "init", "else", "then")
 )
 _DICT_KEY_FOLLOWERS = frozenset(("EQUAL", "COMMA", "RBRACE"))
@@ -93,7 +93,7 @@ def continues_line(text: str, toks: list[Tok], index: int) -> bool:
     tok = toks[index]
     if tok.kind in _CONTINUATION_KINDS:
         return True
-    return tok.kind == "BARE_ID" and text[tok.start : tok.end] in _CONTINUATION_WORDS
+    return tok.kind == "BARE_ID" and text[tok.start : tok.end] in CONTINUATION_WORDS
 
 
 class _Scanner:
