@@ -43,6 +43,7 @@ class Document:
     result_key: Key | None = None
     waiters: list[asyncio.Future[Any]] = field(default_factory=list)
     closed: bool = False
+    running_heavy: bool = False  # ``running`` is in the worker process
     quick_task: asyncio.Task[None] | None = None
     first_waiters: list[asyncio.Future[Any]] = field(default_factory=list)  # quick or full
     provisional: Any = None  # a quick result for ``provisional_key``, until the full one
@@ -224,23 +225,31 @@ class Scheduler(Generic[J, R]):
     async def _run(self, document: Document, key: Key, refreshed: bool) -> None:
         await asyncio.sleep(self.debounce)
         while document.running is not None and not document.running.done():
+            if document.running_heavy:
+                # A superseded analysis in the worker process is stopped with the process.
+                self._stop_heavy()
             # A thread cannot be interrupted: let the superseded run finish first.
-            await asyncio.wait([document.running])
+            superseded = document.running
+            await asyncio.wait([superseded])
+            if not superseded.cancelled():
+                superseded.exception()  # its failure (a stopped process) is expected
         if document.key != key or document.closed:
             return
         job = self.make_job(document)
         executor = self._executor_for(document)
         future = asyncio.get_running_loop().run_in_executor(executor, self.run, job)
-        document.running = future
+        document.running, document.running_heavy = future, executor is self.heavy
         try:
             result = await self._await_run(document, future)
         except BrokenExecutor:
+            if document.key != key or document.closed:
+                return  # stopped because a newer version came
             # The analysis process died (killed, out of memory): start a new one next time
             # and answer this time from a thread.
             log.error("the analysis process died while analysing %s", document.uri)
             self.heavy = None
             future = asyncio.get_running_loop().run_in_executor(self.executor, self.run, job)
-            document.running = future
+            document.running, document.running_heavy = future, False
             result = await self._await_run(document, future)
         if result is _CANCELLED or document.key != key or document.closed:
             log.debug("dropping the result for %s %s (now %s)", document.uri, key, document.key)
@@ -264,6 +273,17 @@ class Scheduler(Generic[J, R]):
         if self.heavy is None:
             self.heavy = self.heavy_factory()
         return self.heavy
+
+    def _stop_heavy(self) -> None:
+        """Stop the worker process (and what it computes); the next run makes a new one."""
+        pool, self.heavy = self.heavy, None
+        if pool is None:
+            return
+        log.info("stopping the analysis process: its document has a newer version")
+        processes = getattr(pool, "_processes", None) or {}  # pid -> multiprocessing.Process
+        for process in list(processes.values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def shutdown(self) -> None:
         self.cancel_all()

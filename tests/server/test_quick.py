@@ -105,3 +105,29 @@ async def test_large_document_is_analysed_in_a_worker_process(session: Session) 
 
     diagnostics = await session.wait_for(full, timeout=60)
     assert [d.code for d in diagnostics] == ["E001", "TL001", "TL002"]
+
+
+async def test_new_version_stops_the_analysis_in_the_worker_process(session: Session) -> None:
+    """Versions of a large document arriving while the worker process analyses an older
+    one stop that analysis; the final diagnostics are those of the last version."""
+    if session.mode != "push":
+        pytest.skip("the pull path is the same scheduling")
+    base = mlir_module(70)
+    broken = base.replace(" : tensor<4x128x128xf32>\n", " : tensor<4x128x128xf32>)\n", 1)
+    uri = session.open("big.mlir", broken)
+    await asyncio.sleep(0.3)  # the worker process is busy with version 1
+    session.change(uri, base)
+    final = session.change(uri, base.replace("%arg1, %cst_out", "%arg2, %cst_out", 1))
+
+    def last() -> list[types.Diagnostic] | None:
+        mine = [p for p in session.published if p.uri == uri]
+        if mine and mine[-1].version == final and len(mine) >= 2:
+            return list(mine[-1].diagnostics)
+        return None
+
+    diagnostics = await session.wait_for(last, timeout=60)
+    assert [d.code for d in diagnostics] == ["TL001", "TL002"]
+    await session.settle(1.0)
+    versions = [p.version for p in session.published if p.uri == uri]
+    assert versions[-1] == final
+    assert versions == sorted(versions)  # nothing older is published after something newer
