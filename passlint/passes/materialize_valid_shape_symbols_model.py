@@ -1,0 +1,167 @@
+"""What MaterializeValidShapeSymbols knows about a pl source, as data: per kernel its
+valid_shape symbols (bound or not, and by what), their slots, and what every call passes for
+them. Built by the pass (``materialize_valid_shape_symbols``); read by its findings, its
+fixes and the language server's hover and navigation."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Literal
+
+from passlint.analysis.findings import Finding
+from passlint.analysis.pl.model import CallSite, Dynamic, Function, Module, Param, SyntaxProblem
+from passlint.analysis.pl.positions import Positions
+from passlint.analysis.source import SourceText
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A valid_shape entry that is exactly one unbound symbol: parameter ``param``, entry
+    ``dim``. ``view_module`` declares the TensorView (``via``: its variable, if any)."""
+
+    param: Param
+    dim: int
+    entry: ast.expr
+    view_module: Module
+    via: str | None
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What binds a valid_shape symbol.
+
+    ``shape``: entry ``dim`` of parameter ``param``'s physical shape reads it (the pass takes
+    its value from that dimension); ``parameter``: the name is the parameter ``param`` itself
+    (a scalar parameter such as ``VALID: pl.Scalar[pl.INDEX]``), so ``dim`` is None.
+    """
+
+    kind: Literal["shape", "parameter"]
+    param: Param
+    dim: int | None = None
+
+
+@dataclass
+class Symbol:
+    """A name that some valid_shape entry of a kernel reads and that is a ``pl.dynamic``
+    symbol or a parameter.
+
+    ``binding`` is None for an unbound symbol: then ``slots`` are its bare entries (in slot
+    order) and ``compound`` the entries that use it inside an expression (``VALID * 2``);
+    a symbol with compound entries only is VS002. ``dynamic`` is None when the name is a
+    parameter and no ``pl.dynamic`` of that name is visible.
+    """
+
+    name: str
+    dynamic: Dynamic | None
+    binding: Binding | None = None
+    slots: list[Slot] = field(default_factory=list)
+    compound: list[Slot] = field(default_factory=list)
+    occurrences: list[tuple[Module, ast.Name]] = field(default_factory=list)
+
+    @property
+    def bound(self) -> bool:
+        return self.binding is not None
+
+    @property
+    def declared(self) -> Dynamic:
+        """The ``pl.dynamic`` of a symbol that has one (every unbound symbol does)."""
+        assert self.dynamic is not None, self.name
+        return self.dynamic
+
+    @property
+    def symbol(self) -> str:
+        """The symbol's string (``pl.dynamic("...")``), else its Python name."""
+        return self.dynamic.symbol if self.dynamic is not None else self.name
+
+
+@dataclass
+class KernelAnalysis:
+    """What the pass knows about one device kernel (one source of truth for its findings).
+
+    ``symbols``: the unbound symbols with at least one slot, in slot order (the leading
+    parameters VS001 adds); ``all_symbols``: every valid_shape symbol, bound or not, in order
+    of first appearance.
+    """
+
+    kernel: Function
+    module: Module
+    symbols: list[Symbol] = field(default_factory=list)
+    all_symbols: list[Symbol] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    compound_only: list[tuple[Dynamic, Param, ast.expr, Module, str | None]] = field(
+        default_factory=list
+    )
+
+
+@dataclass(frozen=True)
+class SymbolExtent:
+    """What one call passes for one unbound symbol: the extent's text, or why there is none
+    (``problem``). ``text`` may be known while ``problem`` says another slot failed."""
+
+    symbol: Symbol
+    text: str | None
+    problem: str | None = None
+
+
+@dataclass
+class SiteResult:
+    """One call of a kernel: per unbound symbol what it passes; ``texts`` are the extents the
+    VS001 fix prepends, None when any of them cannot be resolved statically."""
+
+    site: CallSite
+    module: Module
+    texts: list[str] | None
+    findings: list[Finding] = field(default_factory=list)
+    extents: list[SymbolExtent] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class KernelSummary:
+    """One device kernel as the pass sees it: every valid_shape symbol (bound or not, and
+    by what), the unbound ones in slot order, and every call with what it passes."""
+
+    kernel: Function
+    module: Module
+    symbols: tuple[Symbol, ...]
+    unbound: tuple[Symbol, ...]
+    calls: tuple[SiteResult, ...]
+
+    def symbol(self, name: str) -> Symbol | None:
+        """The valid_shape symbol held by Python name ``name`` (or with that string)."""
+        found = [s for s in self.symbols if s.name == name]
+        found = found or [s for s in self.symbols if s.symbol == name]
+        return found[0] if found else None
+
+
+@dataclass(frozen=True)
+class ModuleAnalysis:
+    """The pass's analysis of one pl source: its model (None when the text is not a pl
+    source or does not parse: then ``problem`` says why, if it is a syntax error) and a
+    summary per device kernel, in source order."""
+
+    path: str
+    module: Module | None
+    kernels: tuple[KernelSummary, ...] = ()
+    problem: SyntaxProblem | None = None
+
+    def kernel(self, name: str) -> KernelSummary | None:
+        return next((k for k in self.kernels if k.kernel.name == name), None)
+
+    def symbols_at(self, offset: int) -> list[tuple[KernelSummary, Symbol]]:
+        """The valid_shape symbols whose occurrence in this file holds character ``offset``
+        (its end counts as inside), with their kernels."""
+        if self.module is None:
+            return []
+        pos = Positions(SourceText(self.module.text))
+        found = []
+        for summary in self.kernels:
+            for symbol in summary.symbols:
+                for where, name in symbol.occurrences:
+                    if where.path != self.module.path:
+                        continue
+                    start, end = pos.span(name)
+                    if start <= offset <= end:
+                        found.append((summary, symbol))
+                        break
+        return found
