@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from passlint.analysis.findings import Finding, Fix, Location, Severity, TextEdit
+from passlint.analysis.mlir.attribute_text import split_top_level
 from passlint.analysis.mlir.ir import (
     Attribute,
     BlockArgument,
@@ -146,7 +147,7 @@ def _read_names(attr: Attribute | None) -> list[str | None] | None:
     if not (text.startswith("[") and text.endswith("]")):
         return None
     names: list[str | None] = []
-    for item in _split_top_level(text[1:-1]):
+    for item in _items(text[1:-1]):
         item = item.strip()
         if len(item) >= 2 and item.startswith('"') and item.endswith('"'):
             try:
@@ -158,30 +159,9 @@ def _read_names(attr: Attribute | None) -> list[str | None] | None:
     return names
 
 
-def _split_top_level(text: str) -> list[str]:
-    """Split at commas outside brackets and strings; an empty text has no items."""
-    if not text.strip():
-        return []
-    items, depth, start, in_string, escaped = [], 0, 0, False, False
-    for i, char in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[(<{":
-            depth += 1
-        elif char in "])>}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            items.append(text[start:i])
-            start = i + 1
-    items.append(text[start:])
-    return items
+def _items(text: str) -> list[str]:
+    """The comma-separated items of an array attribute's body (none when it is empty)."""
+    return split_top_level(text, ",") if text.strip() else []
 
 
 def _slot_name(names: list[str | None] | None, slot: int) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from passlint.analysis.mlir.attribute_text import split_top_level
 from passlint.analysis.mlir.ir import Operation
 from passlint.analysis.mlir.types import ShapedType, element_bits
 
@@ -37,7 +38,7 @@ def constant_value(op: Operation) -> str:
     form), or the ``value`` attribute (generic form, ``dense<1.0> : tensor<4xf32>``)."""
     if op.is_generic:
         attr = op.attribute("value")
-        return _without_type(attr.value or "") if attr else ""
+        return split_top_level(attr.value or "", ":")[0].strip() if attr else ""
     colon = op.template.colon
     first = op.template.name + 1
     if colon <= first:
@@ -67,21 +68,3 @@ def is_splat_constant(op: Operation) -> bool:
         hex_digits = len(body.strip('"')) - 2
         return bits is not None and hex_digits * 4 == max(bits, 8)
     return True
-
-
-def _without_type(text: str) -> str:
-    """``dense<1.0> : tensor<4xf32>`` without `` : tensor<4xf32>`` (a top-level colon)."""
-    depth = 0
-    in_string = False
-    for index, char in enumerate(text):
-        if in_string:
-            in_string = char != '"' or text[index - 1] == "\\"
-        elif char == '"':
-            in_string = True
-        elif char in "<([{":
-            depth += 1
-        elif char in ">)]}":
-            depth -= 1
-        elif char == ":" and depth == 0:
-            return text[:index].strip()
-    return text.strip()

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from passlint.analysis.mlir.attribute_text import split_top_level
+
 _SHAPED = re.compile(r"(tensor|vector|memref)<\s*((?:(?:\d+|\?|\[\d+\])x)*)(.*)>\s*\Z", re.DOTALL)
 _UNRANKED = re.compile(r"(tensor|memref)<\s*\*x(.*)>\s*\Z", re.DOTALL)
 
@@ -47,7 +49,7 @@ def parse_shaped_type(text: str) -> ShapedType | None:
     text = text.strip()
     unranked = _UNRANKED.match(text)
     if unranked:
-        return ShapedType(unranked.group(1), None, _element(unranked.group(2)))
+        return ShapedType(unranked.group(1), None, _element_type(unranked.group(2)))
     match = _SHAPED.match(text)
     if not match:
         return None
@@ -55,20 +57,12 @@ def parse_shaped_type(text: str) -> ShapedType | None:
     for dim in match.group(2).split("x")[:-1]:
         dim = dim.strip("[]")
         dims.append(None if dim == "?" else int(dim))
-    return ShapedType(match.group(1), tuple(dims), _element(match.group(3)))
+    return ShapedType(match.group(1), tuple(dims), _element_type(match.group(3)))
 
 
-def _element(rest: str) -> str:
+def _element_type(rest: str) -> str:
     """The element type, without a trailing encoding or layout (``, #enc``)."""
-    depth = 0
-    for i, char in enumerate(rest):
-        if char in "<([{":
-            depth += 1
-        elif char in ">)]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            return rest[:i].strip()
-    return rest.strip()
+    return split_top_level(rest, ",")[0].strip()
 
 
 _ELEMENT_BITS = re.compile(r"(?:[su]?i|f|bf)(\d+)")
