@@ -106,10 +106,7 @@ def parse_chunk(text: str, start: int = 0, end: int | None = None, fast: bool = 
     else:
         statements, structure_errors = scan(text, tokenize(text, start, end), end=end)
     chunk = Chunk(start, end)
-    chunk.errors.extend(
-        SyntaxIssue(error.start, error.end, error.message, error.related)
-        for error in structure_errors
-    )
+    chunk.errors.extend(structure_errors)
     builder = _Builder(text, chunk)
     block = Block(None, None)
     builder.fill_block_list([block], statements, parent_op=None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from passlint.analysis.mlir.ir import SyntaxIssue
 from passlint.analysis.mlir.lexer import Tok, tokenize
 
 if TYPE_CHECKING:
@@ -39,16 +40,6 @@ _SPELLING = {
     "LBRACE": "'{'",
     "RBRACE": "'}'",
 }
-
-
-@dataclass
-class StructureError:
-    """A bracket-level error: where, what, and optionally the opener it concerns."""
-
-    start: int
-    end: int
-    message: str
-    related: tuple[int, int] | None = None
 
 
 @dataclass
@@ -111,7 +102,7 @@ class _Scanner:
         self.next_line = 0  # first line not yet tokenized (when lines are given)
         self.pos = 0
         self.depth = 0  # regions open around the statement being scanned
-        self.errors: list[StructureError] = []
+        self.errors: list[SyntaxIssue] = []
 
     def _has(self, index: int) -> bool:
         """Is there a token at ``index``? Tokenizes further lines as needed."""
@@ -266,7 +257,7 @@ class _Scanner:
                     return statements
                 tok = toks[self.pos]
                 self.errors.append(
-                    StructureError(tok.start, tok.end, "unexpected '}': no region is open here")
+                    SyntaxIssue(tok.start, tok.end, "unexpected '}': no region is open here")
                 )
                 self.pos += 1
                 continue
@@ -286,7 +277,7 @@ class _Scanner:
         if not self._has(self.pos):
             opener = toks[begin]
             self.errors.append(
-                StructureError(
+                SyntaxIssue(
                     self._end_of_input(),
                     self._end_of_input(),
                     "unexpected end of file: expected '#-}' closing the resource section",
@@ -343,7 +334,7 @@ class _Scanner:
                 if len(stack) == MAX_BRACKET_DEPTH + 1:
                     broken = True
                     self.errors.append(
-                        StructureError(
+                        SyntaxIssue(
                             tok.start,
                             tok.end,
                             f"nesting too deep: more than {MAX_BRACKET_DEPTH} brackets "
@@ -359,7 +350,7 @@ class _Scanner:
                     )
                     broken = True
                     self.errors.append(
-                        StructureError(
+                        SyntaxIssue(
                             tok.start,
                             tok.end,
                             f"unbalanced {_SPELLING[kind]}: no matching opening bracket{expected}",
@@ -394,7 +385,7 @@ class _Scanner:
         closer = _SPELLING[_OPENERS[opener.kind]]
         cut = "end of file" if not self._has(self.pos) else "end of statement"
         self.errors.append(
-            StructureError(
+            SyntaxIssue(
                 where,
                 where,
                 f"unexpected {cut}: expected {closer} closing the "
@@ -409,7 +400,7 @@ class _Scanner:
         self.pos += 1
         if self.depth >= MAX_REGION_DEPTH:
             self.errors.append(
-                StructureError(
+                SyntaxIssue(
                     opener.start,
                     opener.end,
                     f"nesting too deep: more than {MAX_REGION_DEPTH} nested regions",
@@ -427,7 +418,7 @@ class _Scanner:
         else:
             end = self._end_of_input()
             self.errors.append(
-                StructureError(
+                SyntaxIssue(
                     end,
                     end,
                     "unexpected end of file: expected '}' closing the region opened here",
@@ -453,7 +444,7 @@ class _Scanner:
 
 def scan(
     text: str, toks: list[Tok], lines: LineTable | None = None, end: int | None = None
-) -> tuple[list[StatementSyntax | LineStatement], list[StructureError]]:
+) -> tuple[list[StatementSyntax | LineStatement], list[SyntaxIssue]]:
     """Top-level statements of a chunk and the structural errors found on the way.
 
     With ``lines`` (and ``toks`` empty), tokens are cut line by line as the scanner goes and

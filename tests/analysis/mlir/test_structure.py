@@ -3,18 +3,18 @@ bracket recovery and nesting limits."""
 
 from __future__ import annotations
 
+from passlint.analysis.mlir.ir import SyntaxIssue
 from passlint.analysis.mlir.lexer import tokenize
 from passlint.analysis.mlir.structure import (
     MAX_BRACKET_DEPTH,
     MAX_REGION_DEPTH,
     RegionSyntax,
     StatementSyntax,
-    StructureError,
     scan,
 )
 
 
-def scan_text(text: str) -> tuple[list[StatementSyntax], list[StructureError]]:
+def scan_text(text: str) -> tuple[list[StatementSyntax], list[SyntaxIssue]]:
     return scan(text, tokenize(text))
 
 
