@@ -129,27 +129,34 @@ def p1_p2(path: Path, text: str, runs: int, edits: int) -> tuple[float, float, f
             lines[line] = new
             version += 1
             sent = time.perf_counter()
-            client.notify(
-                "textDocument/didChange",
-                {
-                    "textDocument": {"uri": document, "version": version},
-                    "contentChanges": [
-                        {
-                            "range": {
-                                "start": {"line": line, "character": 0},
-                                "end": {"line": line, "character": len(old)},
-                            },
-                            "text": new,
-                        }
-                    ],
-                },
-            )
+            change_line(client, document, version, line, 0, len(old), new)
             arrived = client.wait_stamp(diagnostics_for(document, version), sent)
             first.append(arrived - sent)
             final.append(arrived - sent)
         return statistics.median(opens), statistics.median(first), statistics.median(final)
     finally:
         client.close()
+
+
+def change_line(
+    client: LspClient, document: str, version: int, line: int, start: int, end: int, text: str
+) -> None:
+    """An incremental didChange replacing characters [start, end) of one line."""
+    client.notify(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": document, "version": version},
+            "contentChanges": [
+                {
+                    "range": {
+                        "start": {"line": line, "character": start},
+                        "end": {"line": line, "character": end},
+                    },
+                    "text": text,
+                }
+            ],
+        },
+    )
 
 
 def open_document(client: LspClient, path: Path, text: str, wait_tl: bool) -> float:
@@ -184,21 +191,7 @@ def p4_server(path: Path, text: str, edits: int) -> float:
             old = lines[line]
             lines[line] = old + " "
             sent = time.perf_counter()
-            client.notify(
-                "textDocument/didChange",
-                {
-                    "textDocument": {"uri": document, "version": version},
-                    "contentChanges": [
-                        {
-                            "range": {
-                                "start": {"line": line, "character": len(old)},
-                                "end": {"line": line, "character": len(old)},
-                            },
-                            "text": " ",
-                        }
-                    ],
-                },
-            )
+            change_line(client, document, version, line, len(old), len(old), " ")
             times.append(client.wait_stamp(diagnostics_for(document, version), sent) - sent)
         return statistics.median(times)
     finally:
