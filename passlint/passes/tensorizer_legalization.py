@@ -274,6 +274,70 @@ def _choose_copy_names(analysis: ChunkAnalysis, taken: Container[str]) -> None:
         output.copy_name = name
 
 
+def describe_output(analysis: ChunkAnalysis, output: Output) -> str:
+    """What the pass does with one output, in a sentence (hover text, Markdown)."""
+    value = output.value
+    name = f"'{output.name}'"
+    case = output.case
+    if case == "input":
+        arg = value.name if isinstance(value, BlockArgument) else output.use.name
+        return (
+            f"returns the input {arg}; the pass inserts `mhlo.copy` of it before the return "
+            f"and names the copy {name} (TL001)"
+        )
+    if case == "zero-sized-input":
+        if analysis.variant == "mhlo":
+            return (
+                "a zero-element input: the MHLO variant leaves it un-copied, so the output "
+                "aliases the input (TL006)"
+            )
+        return (
+            "a zero-element input: stage B replaces it with `stablehlo.custom_call "
+            f"@AwsNeuronZeroSizedOp`, named {name} (TL006)"
+        )
+    if case == "constant":
+        return f"a constant: the pass copies it with `mhlo.copy` and names the copy {name} (TL002)"
+    if case == "splat-constant":
+        return (
+            "a splat constant: stage A rewrites it into a scalar `stablehlo.constant` and a "
+            f"`stablehlo.broadcast_in_dim`, named {name} in place (TL007)"
+        )
+    if case == "zero-sized":
+        return (
+            "zero elements: stage B replaces it with `stablehlo.custom_call "
+            f"@AwsNeuronZeroSizedOp` carrying `neuron.actual_shape`, named {name} (TL006)"
+        )
+    if case == "repeated":
+        return (
+            f"already returned as output {output.first_slot}: the pass would overwrite that "
+            f"name; copying it for this slot gives it its own buffer named {name} (TL003)"
+        )
+    if case == "unresolved":
+        return "the returned value is not defined in @main; the pass cannot name it"
+    where = _named_where(output)
+    if case == "fusion":
+        return (
+            "a ScheduleFusion `mhlo.fusion`: the pass names the matching operand of the "
+            f"region's `mhlo.return`, {where}"
+        )
+    if case == "composite":
+        target = f"@{output.composite_function}" if output.composite_function else "(none)"
+        return (
+            "a `stablehlo.composite`: the pass names the return value of its decomposition "
+            f"{target}, {where}"
+        )
+    return f"computed here: the pass names it in place, {where}"
+
+
+def _named_where(output: Output) -> str:
+    op = output.named_op
+    if op is None:
+        return "but finds no op to name"
+    return (
+        f"writing {output.name!r} into `neuron.symName` slot {output.named_result} of `{op.name}`"
+    )
+
+
 # -- findings ----------------------------------------------------------------------------------
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from tl_helpers import check, codes, fix_all, fix_one, span_text
 
 from passlint.analysis.findings import Severity
 from passlint.analysis.mlir.parser import parse_file
-from passlint.passes.tensorizer_legalization import analyze_chunk, variant_of
+from passlint.passes.tensorizer_legalization import analyze_chunk, describe_output, variant_of
+
+DATA_MLIR = Path(__file__).parent.parent / "data" / "mlir"
 
 INPUT = """\
 module {
@@ -387,3 +391,20 @@ def test_return_not_first_on_its_line() -> None:
     fixed = fix_all(text)
     assert codes(fixed) == []
     assert "^bb0: %output0_copy = mhlo.copy %arg0 : tensor<4xf32>\n  return %output0_copy" in fixed
+
+
+def test_each_output_case_is_described_with_its_rule() -> None:
+    analysis = analyze_chunk(
+        parse_file((DATA_MLIR / "handmade__mhlo_fusion_hybrid.mlir").read_text()).chunks[0]
+    )
+    described: dict[str, str] = {}
+    for output in analysis.outputs:
+        described.setdefault(output.case, describe_output(analysis, output))
+    assert described["input"].endswith("names the copy 'passthrough' (TL001)")
+    assert described["constant"].endswith("names the copy 'splat' (TL002)")
+    assert "stage B replaces it" in described["zero-sized-input"]
+    assert described["fusion"].endswith(
+        "writing 'sched' into `neuron.symName` slot 0 of `stablehlo.tanh`"
+    )
+    assert "@my.scale" in described["composite"]
+    assert described["compute"].startswith("computed here: the pass names it in place")
