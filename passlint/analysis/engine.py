@@ -47,7 +47,7 @@ def analyze(
     elif language == "pl":
         from passlint.passes import materialize_valid_shape_symbols
 
-        with collector_paused():
+        with collector_paused(promote=True):
             raw = materialize_valid_shape_symbols.check_text(path, text, workspace)
     else:
         return []

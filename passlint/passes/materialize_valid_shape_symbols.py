@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,8 +43,8 @@ from passlint.analysis.pl.resolve import (
     RParam,
     RView,
     load_module,
-    names_in,
 )
+from passlint.analysis.pl.walk import names_below
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
@@ -96,6 +97,7 @@ def check_text(path: str, text: str, workspace: Workspace | None) -> list[Findin
         return [Finding("E002", RULES["E002"].severity, path, rng, message)]
 
 
+_WORD = re.compile(r"\w+")
 _TOO_DEEP = "nesting too deep to analyse (more than Python's recursion limit)"
 
 
@@ -275,7 +277,7 @@ class _Pass:
             if param.tensor is None or param.tensor.shape is None:
                 continue
             for dim, entry in enumerate(param.tensor.shape):
-                for name in names_in(entry):
+                for name in names_below(entry):
                     resolved = resolve(name.id, param.index)
                     if isinstance(resolved, RDynamic):
                         bound.setdefault(resolved.dynamic, Binding("shape", param, dim))
@@ -287,7 +289,7 @@ class _Pass:
                 continue
             own = view_module is module and via is None
             for dim, entry in enumerate(view.valid_shape):
-                for name in names_in(entry):
+                for name in names_below(entry):
                     if own:
                         resolved = resolve(name.id, param.index)
                     else:
@@ -368,13 +370,18 @@ class _Pass:
     def _late_params(self, result: KernelAnalysis) -> dict[str, Param]:
         """VS005: params named like a name an earlier param's annotation reads."""
         kernel = result.kernel
+        text = result.module.text
         readers: dict[str, Param] = {}
         late: dict[str, Param] = {}
-        for param in kernel.params:
+        for position, param in enumerate(kernel.params):
             reader = readers.get(param.name)
             if reader is not None and param.name not in late:
                 late[param.name] = param
                 result.findings.append(self._late(result, param, reader))
+            later = {p.name for p in kernel.params[position + 1 :]}
+            words = _WORD.findall(text, param.span[0] + len(param.name), param.span[1])
+            if later.isdisjoint(words):
+                continue  # no later parameter's name in the annotation's text
             for name in sorted(param.reads):
                 readers.setdefault(name, param)
         return late

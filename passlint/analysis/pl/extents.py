@@ -18,6 +18,7 @@ from passlint.analysis.pl.frontend import pl_name
 from passlint.analysis.pl.model import Assignment, Function, Module
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.resolve import Resolver, RView
+from passlint.analysis.pl.walk import names_below
 from passlint.analysis.source import SourceText
 
 _MAX_DEPTH = 32
@@ -53,6 +54,7 @@ class ExtentReader:
         self.resolver = resolver
         self._positions: dict[int, Positions] = {}
         self._bindings: dict[int, _Bindings] = {}  # per caller: its assignments by name
+        self._assigned: dict[tuple[int, int], ArgExtents | None] = {}  # by assignment, depth
 
     def _bindings_of(self, caller: Function) -> _Bindings:
         found = self._bindings.get(id(caller))
@@ -93,7 +95,12 @@ class ExtentReader:
         if latest is not None:
             if latest.value is None:
                 return None
-            return self._of(latest.value, caller, module, latest.start, depth + 1)
+            key = (id(latest), depth)  # many calls pass the same variable
+            if key not in self._assigned:
+                self._assigned[key] = self._of(
+                    latest.value, caller, module, latest.start, depth + 1
+                )
+            return self._assigned[key]
         param = caller.param(name)
         if param is None or param.tensor is None:
             return None
@@ -278,7 +285,7 @@ def _structure(node: ast.AST, ints: Mapping[str, int], local: frozenset[str]) ->
         return f"S({_structure(node.value, ints, local)}[{_structure(node.slice, ints, local)}])"
     if isinstance(node, ast.Tuple | ast.List):
         return f"T({','.join(_structure(e, ints, local) for e in node.elts)})"
-    if not any(isinstance(n, ast.Name) and n.id in ints for n in ast.walk(node)):
+    if not any(n.id in ints for n in names_below(node)):
         return ast.dump(node)
     return ast.dump(_FoldInts(ints, local).visit(copy.deepcopy(node)))
 

@@ -6,6 +6,7 @@ The text is parsed, never imported, compiled to bytecode or executed.
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import replace
@@ -27,6 +28,7 @@ from passlint.analysis.pl.model import (
     TensorView,
 )
 from passlint.analysis.pl.positions import Positions
+from passlint.analysis.pl.walk import names_below, nodes_below
 from passlint.analysis.source import SourceText
 
 PL = "pypto.language"
@@ -35,6 +37,7 @@ TENSOR_TYPES = frozenset({"Tensor", "DistributedTensor"})
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 _SCOPE_BARRIERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_SUBMITS = frozenset({"submit", "spmd_submit"})
 
 
 def parse_text(path: str, text: str) -> ast.Module | SyntaxProblem:
@@ -151,6 +154,7 @@ class _Builder:
         self.pos = Positions(SourceText(text))
         self.functions: list[Function] = []
         self._alias_key = tuple(sorted(aliases.items()))
+        self._pypto_call = _pypto_call_pattern(aliases)
 
     def build(self) -> Module:
         module = Module(self.path, self.text, self.tree, self.aliases, Scope())
@@ -303,8 +307,7 @@ class _Builder:
         annotation = arg.annotation
         span = self.pos.span(arg)
         if annotation is None:
-            return Param(arg.arg, index, arg, span, "other", "in", None, None, frozenset())
-        reads = frozenset(n.id for n in ast.walk(annotation) if isinstance(n, ast.Name))
+            return Param(arg.arg, index, arg, span, "other", "in", None, None)
         direction: Direction = "in"
         inner = annotation
         if isinstance(inner, ast.Subscript):
@@ -314,11 +317,11 @@ class _Builder:
                 inner = inner.slice
         tensor = self.tensor_annotation(inner)
         if tensor is not None:
-            return Param(arg.arg, index, arg, span, "tensor", direction, tensor, None, reads)
+            return Param(arg.arg, index, arg, span, "tensor", direction, tensor, None)
         if isinstance(inner, ast.Subscript) and pl_name(inner.value, self.aliases) == "Scalar":
             dtype = inner.slice
-            return Param(arg.arg, index, arg, span, "scalar", direction, None, dtype, reads)
-        return Param(arg.arg, index, arg, span, "other", direction, None, None, reads)
+            return Param(arg.arg, index, arg, span, "scalar", direction, None, dtype)
+        return Param(arg.arg, index, arg, span, "other", direction, None, None)
 
     def tensor_annotation(self, node: ast.expr) -> TensorAnnotation | None:
         if not isinstance(node, ast.Subscript):
@@ -348,10 +351,38 @@ class _Builder:
             if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                 nested = self._function(stmt, None, function, in_class=False)
                 function.scope.functions[stmt.name] = nested
-        for call in _calls_in(function.node.body):
+        for call in self._calls_in(function.node.body):
             site = self._call_site(function, call)
             if site is not None:
                 function.calls.append(site)
+
+    def _calls_in(self, body: list[ast.stmt]) -> list[ast.Call]:
+        """The calls in a body (not in nested defs or lambdas) that may be call sites."""
+        calls: list[ast.Call] = []
+        for stmt in _flat_statements(body):
+            if isinstance(stmt, _SCOPE_BARRIERS) or self._only_pypto_calls(stmt):
+                continue
+            calls.extend(node for node in _shallow_nodes(stmt) if type(node) is ast.Call)
+        calls.sort(key=lambda c: (c.lineno, c.col_offset))
+        return calls
+
+    def _only_pypto_calls(self, stmt: ast.stmt) -> bool:
+        """Does every ``(`` in the statement's text open a call of a pypto name other than
+        submit (``pl.load(``)? Such calls are never call sites, so the statement need not be
+        walked. Any other ``(`` (a call of something else, a tuple, a ``(`` in a string or
+        with spaces before it) answers no, and the statement is walked."""
+        start, end = self.pos.span(stmt)
+        parens = self.text.count("(", start, end)
+        if parens == 0:
+            return True
+        if self._pypto_call is None:
+            return False
+        matched = 0
+        for match in self._pypto_call.finditer(self.text, start, end):
+            if match.group(1).rpartition(".")[2] in _SUBMITS:
+                return False
+            matched += 1
+        return matched == parens
 
     def _assignments(self, function: Function, stmt: ast.stmt) -> None:
         start, end = self.pos.span(stmt)
@@ -428,6 +459,14 @@ class _Builder:
         ):
             node = node.args[0]
         return node
+
+
+def _pypto_call_pattern(aliases: dict[str, str]) -> re.Pattern[str] | None:
+    """``ALIAS.a.b(`` for the pypto aliases (group 1: the dotted name before the ``(``)."""
+    if not aliases:
+        return None
+    names = "|".join(re.escape(name) for name in sorted(aliases, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])((?:{names})(?:\.\w+)*)\(")
 
 
 def _relocated(subtree: list[Function], delta: int) -> tuple[Function, list[Function]]:
@@ -520,9 +559,8 @@ def _dynamic_symbol(call: ast.Call) -> str | None:
 
 
 def _names_in_target(target: ast.AST) -> Iterator[str]:
-    for node in ast.walk(target):
-        if isinstance(node, ast.Name):
-            yield node.id
+    for node in names_below(target):
+        yield node.id
 
 
 def _loop_targets(stmt: ast.stmt) -> list[ast.AST]:
@@ -582,29 +620,14 @@ def _all_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             stack.extend(reversed(block))
 
 
-def _shallow_nodes(stmt: ast.stmt) -> Iterator[ast.AST]:
+def _shallow_nodes(stmt: ast.stmt) -> list[ast.AST]:
     """The expression nodes of one statement itself (not of its nested blocks or defs)."""
-    stack: list[ast.AST] = []
+    roots: list[ast.AST] = []
     for name, value in ast.iter_fields(stmt):
         if name in ("body", "orelse", "finalbody", "handlers", "cases"):
             continue
         if isinstance(value, ast.AST):
-            stack.append(value)
+            roots.append(value)
         elif isinstance(value, list):
-            stack.extend(v for v in value if isinstance(v, ast.AST))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, _SCOPE_BARRIERS):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-
-
-def _calls_in(body: list[ast.stmt]) -> list[ast.Call]:
-    calls: list[ast.Call] = []
-    for stmt in _flat_statements(body):
-        if isinstance(stmt, _SCOPE_BARRIERS):
-            continue
-        calls.extend(node for node in _shallow_nodes(stmt) if isinstance(node, ast.Call))
-    calls.sort(key=lambda c: (c.lineno, c.col_offset))
-    return calls
+            roots.extend(v for v in value if isinstance(v, ast.AST))
+    return nodes_below(roots, _SCOPE_BARRIERS)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
+
+from passlint.analysis.pl.walk import names_below
 
 Span = tuple[int, int]
 ParamKind = Literal["tensor", "scalar", "other"]
@@ -92,7 +95,12 @@ class Param:
     direction: Direction
     tensor: TensorAnnotation | None
     dtype: ast.expr | None
-    reads: frozenset[str]
+
+    @cached_property
+    def reads(self) -> frozenset[str]:
+        """The names the parameter's annotation reads."""
+        annotation = self.node.annotation
+        return frozenset(n.id for n in names_below(annotation)) if annotation else frozenset()
 
 
 @dataclass

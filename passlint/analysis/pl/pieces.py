@@ -7,11 +7,17 @@ parsed at its real line (padded with newlines), so nodes carry the positions a w
 parse gives. If any piece fails to parse, the whole text is parsed instead (its error is the
 one Python reports), so a cut that splits a string or a bracket can only cost time, never
 change the tree.
+
+Pieces not in the cache are parsed a run of neighbours at a time (the padding lines cost as
+much as a piece's own text), and the run's statements are handed to the pieces whose lines
+they lie on; a run whose statements do not fall cleanly one piece or more each is parsed
+piece by piece instead.
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import warnings
 
 from passlint.analysis.pl.frontend import parse_text
@@ -19,6 +25,7 @@ from passlint.analysis.pl.model import SyntaxProblem
 
 _CONTINUATIONS = ("else", "elif", "except", "finally", "case")
 _PIECE_CACHE_SIZE = 20_000
+_GROUP_LINES = 200
 _pieces: dict[tuple[str, int, str], list[ast.stmt]] = {}
 _BLANK_OR_COMMENT = frozenset(" \t#\r\f")
 
@@ -29,11 +36,22 @@ def parse_pieces(path: str, text: str) -> ast.Module | SyntaxProblem:
         return parse_text(path, text)
     lines = text.split("\n")
     body: list[ast.stmt] = []
-    for start, end, is_class in _top_level(lines):
-        stmts = _parse_piece(lines, start, end, is_class)
-        if stmts is None:
+    run: list[tuple[int, int]] = []  # top-level pieces other than classes
+    for start, end, is_class in [*_top_level(lines), (len(lines), len(lines), True)]:
+        if not is_class:
+            run.append((start, end))
+            continue
+        parsed = _parse_run(lines, run, "top", "")
+        if parsed is None:
             return parse_text(path, text)
-        body.extend(stmts)
+        body.extend(stmt for stmts in parsed for stmt in stmts)
+        run = []
+        if start == end:
+            break  # the end marker
+        class_stmts = _parse_piece(lines, start, end)
+        if class_stmts is None:
+            return parse_text(path, text)
+        body.extend(class_stmts)
     return ast.Module(body=body, type_ignores=[])
 
 
@@ -48,8 +66,8 @@ def _starts_piece(line: str, indent: int) -> bool:
         return False
     if line[indent] == ")" or line[indent] == "]" or line[indent] == "}":
         return False
-    word = line[indent:].split(None, 1)[0].rstrip(":")
-    return word not in _CONTINUATIONS
+    words = line[indent:].split(None, 1)
+    return bool(words) and words[0].rstrip(":") not in _CONTINUATIONS  # none: "\xa0" etc.
 
 
 def _cuts(lines: list[str], first: int, last: int, indent: int) -> list[int]:
@@ -78,21 +96,83 @@ def _top_level(lines: list[str]) -> list[tuple[int, int, bool]]:
     return out
 
 
-def _parse_piece(lines: list[str], start: int, end: int, is_class: bool) -> list[ast.stmt] | None:
+def _parse_piece(lines: list[str], start: int, end: int) -> list[ast.stmt] | None:
+    """A class piece, from the cache or parsed (``_parse_class``, else as one piece)."""
     piece = "\n".join(lines[start:end])
-    key = (piece, start, "class" if is_class else "top")
+    key = (piece, start, "class")
     found = _pieces.get(key)
     if found is not None:
         return found
-    stmts = _parse_class(lines, start, end) if is_class else None
+    stmts = _parse_class(lines, start, end)
     if stmts is None:
         stmts = _parse_at(piece, start)
     if stmts is None:
         return None
+    _remember(key, stmts)
+    return stmts
+
+
+def _remember(key: tuple[str, int, str], stmts: list[ast.stmt]) -> None:
     if len(_pieces) >= _PIECE_CACHE_SIZE:
         _pieces.clear()
     _pieces[key] = stmts
-    return stmts
+
+
+def _parse_run(
+    lines: list[str], spans: list[tuple[int, int]], kind: str, wrapper: str
+) -> list[list[ast.stmt]] | None:
+    """The statements of each piece of a run of adjacent pieces (None: one does not parse);
+    cached pieces are reused, the others parsed in groups of up to ``_GROUP_LINES``."""
+    keys = [("\n".join(lines[start:end]), start, kind) for start, end in spans]
+    found = [_pieces.get(key) for key in keys]
+    out: list[list[ast.stmt]] = []
+    at = 0
+    while at < len(spans):
+        stmts = found[at]
+        if stmts is not None:
+            out.append(stmts)
+            at += 1
+            continue
+        last = at + 1
+        while (
+            last < len(spans)
+            and found[last] is None
+            and spans[last][1] - spans[at][0] <= _GROUP_LINES
+        ):
+            last += 1
+        group = _parse_group(lines, spans[at:last], wrapper) if last - at > 1 else None
+        if group is None:
+            group = []
+            for key, (start, _) in zip(keys[at:last], spans[at:last], strict=True):
+                alone = _parse_at(key[0], start, wrapper)
+                if alone is None:
+                    return None
+                group.append(alone)
+        for key, stmts in zip(keys[at:last], group, strict=True):
+            _remember(key, stmts)
+        out.extend(group)
+        at = last
+    return out
+
+
+def _parse_group(
+    lines: list[str], spans: list[tuple[int, int]], wrapper: str
+) -> list[list[ast.stmt]] | None:
+    """Adjacent pieces parsed together, their statements handed out by line; None when the
+    group does not parse or a statement does not lie within one piece."""
+    first, end = spans[0][0], spans[-1][1]
+    stmts = _parse_at("\n".join(lines[first:end]), first, wrapper)
+    if stmts is None:
+        return None
+    starts = [start + 1 for start, _ in spans]  # 1-based first lines
+    out: list[list[ast.stmt]] = [[] for _ in spans]
+    for stmt in stmts:
+        top = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+        index = bisect.bisect_right(starts, top) - 1
+        if index < 0 or (stmt.end_lineno or stmt.lineno) > spans[index][1]:
+            return None
+        out[index].append(stmt)
+    return out if all(out) else None
 
 
 def _parse_at(piece: str, start: int, wrapper: str = "") -> list[ast.stmt] | None:
@@ -139,17 +219,11 @@ def _parse_class(lines: list[str], start: int, end: int) -> list[ast.stmt] | Non
         return None
     cls = head[0]
     body = list(cls.body)
-    bounds = [*members[2:], end]
-    for member_start, member_end in zip(members[1:], bounds, strict=True):
-        piece = "\n".join(lines[member_start:member_end])
-        key = (piece, member_start, "member")
-        stmts = _pieces.get(key)
-        if stmts is None:
-            stmts = _parse_at(piece, member_start, "class _:\n")
-            if stmts is None:
-                return None
-            _pieces[key] = stmts
-        body.extend(stmts)
+    spans = list(zip(members[1:], [*members[2:], end], strict=True))
+    parsed = _parse_run(lines, spans, "member", "class _:\n")
+    if parsed is None:
+        return None
+    body.extend(stmt for stmts in parsed for stmt in stmts)
     last = body[-1]
     new = ast.ClassDef(
         name=cls.name,

@@ -14,11 +14,15 @@ class Positions:
         self.source = source
         self._starts = source.line_starts
         self._ascii: dict[int, bool] = {}
+        self._all_ascii = source.is_ascii
 
     def offset(self, lineno: int, col_offset: int) -> int:
         """The character offset of (1-based line, UTF-8 byte column)."""
-        line = min(max(lineno - 1, 0), len(self._starts) - 1)
-        start = self._starts[line]
+        starts = self._starts
+        if self._all_ascii and 0 < lineno <= len(starts):
+            return starts[lineno - 1] + col_offset
+        line = min(max(lineno - 1, 0), len(starts) - 1)
+        start = starts[line]
         is_ascii = self._ascii.get(line)
         if is_ascii is None:
             is_ascii = self.source.line_text(line).isascii()

@@ -8,7 +8,6 @@ through a small cache keyed by path and text.
 
 from __future__ import annotations
 
-import ast
 import builtins
 from collections import OrderedDict
 from collections.abc import Callable
@@ -120,7 +119,8 @@ class Resolver:
         self.module = module
         self.workspace = workspace
         self._by_path: dict[str, Module | None] = {_key(module.path): module}
-        self._own = _key(module.path)
+        self._keys: dict[str, str] = {}
+        self._own = self._key(module.path)
         # Counts what was read beyond ``module`` (other files, imports): a result computed
         # while this did not change depends on ``module`` and nothing else.
         self.foreign = 0
@@ -128,7 +128,7 @@ class Resolver:
     # -- modules ---------------------------------------------------------------------------
 
     def module_at(self, path: str) -> Module | None:
-        key = _key(path)
+        key = self._key(path)
         if key != self._own:
             self.foreign += 1
         if key in self._by_path:
@@ -149,7 +149,14 @@ class Resolver:
         return self.module_at(path) if path is not None else None
 
     def same_file(self, a: str, b: str) -> bool:
-        return _key(a) == _key(b)
+        return self._key(a) == self._key(b)
+
+    def _key(self, path: str) -> str:
+        """``_key``, once per path and resolver (resolving a path touches the disk)."""
+        key = self._keys.get(path)
+        if key is None:
+            key = self._keys[path] = _key(path)
+        return key
 
     # -- names -----------------------------------------------------------------------------
 
@@ -246,10 +253,3 @@ def _key(path: str) -> str:
         return str(Path(path).resolve())
     except (OSError, RuntimeError):
         return path
-
-
-def names_in(node: ast.AST) -> list[ast.Name]:
-    """The ``Name`` nodes read by an expression, in source order."""
-    found = [n for n in ast.walk(node) if isinstance(n, ast.Name)]
-    found.sort(key=lambda n: (n.lineno, n.col_offset))
-    return found
