@@ -139,7 +139,7 @@ class _Pass:
 
     def range(self, module: Module, node: ast.AST) -> Range:
         pos = self.pos(module)
-        return pos.source.range(*pos.span(node))
+        return pos.range(node)
 
     def run(self) -> list[Finding]:
         findings: list[Finding] = []

@@ -345,33 +345,28 @@ class _Builder:
     # -- bodies ----------------------------------------------------------------------------
 
     def _body(self, function: Function) -> None:
+        calls: list[ast.Call] = []  # those that may be call sites (not in nested defs)
         for stmt in _flat_statements(function.node.body):
+            span = self.pos.span(stmt)
             self._scope_statement(function.scope, stmt)
-            self._assignments(function, stmt)
+            self._assignments(function, stmt, span)
             if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                 nested = self._function(stmt, None, function, in_class=False)
                 function.scope.functions[stmt.name] = nested
-        for call in self._calls_in(function.node.body):
+            elif not isinstance(stmt, _SCOPE_BARRIERS) and not self._only_pypto_calls(span):
+                calls.extend(node for node in _shallow_nodes(stmt) if type(node) is ast.Call)
+        calls.sort(key=lambda c: (c.lineno, c.col_offset))
+        for call in calls:
             site = self._call_site(function, call)
             if site is not None:
                 function.calls.append(site)
 
-    def _calls_in(self, body: list[ast.stmt]) -> list[ast.Call]:
-        """The calls in a body (not in nested defs or lambdas) that may be call sites."""
-        calls: list[ast.Call] = []
-        for stmt in _flat_statements(body):
-            if isinstance(stmt, _SCOPE_BARRIERS) or self._only_pypto_calls(stmt):
-                continue
-            calls.extend(node for node in _shallow_nodes(stmt) if type(node) is ast.Call)
-        calls.sort(key=lambda c: (c.lineno, c.col_offset))
-        return calls
-
-    def _only_pypto_calls(self, stmt: ast.stmt) -> bool:
+    def _only_pypto_calls(self, span: tuple[int, int]) -> bool:
         """Does every ``(`` in the statement's text open a call of a pypto name other than
         submit (``pl.load(``)? Such calls are never call sites, so the statement need not be
         walked. Any other ``(`` (a call of something else, a tuple, a ``(`` in a string or
         with spaces before it) answers no, and the statement is walked."""
-        start, end = self.pos.span(stmt)
+        start, end = span
         parens = self.text.count("(", start, end)
         if parens == 0:
             return True
@@ -384,8 +379,8 @@ class _Builder:
             matched += 1
         return matched == parens
 
-    def _assignments(self, function: Function, stmt: ast.stmt) -> None:
-        start, end = self.pos.span(stmt)
+    def _assignments(self, function: Function, stmt: ast.stmt, span: tuple[int, int]) -> None:
+        start, end = span
         records = function.assignments
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:

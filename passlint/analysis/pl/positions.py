@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from passlint.analysis.findings import Position, Range
 from passlint.analysis.source import SourceText
 
 
@@ -44,6 +45,24 @@ class Positions:
 
     def span(self, node: ast.AST) -> tuple[int, int]:
         return self.start(node), self.end(node)
+
+    def range(self, node: ast.AST) -> Range:
+        """The node's range (what ``source.range(*span(node))`` gives, without searching the
+        line index for lines the node already names)."""
+        start_line, end_line = getattr(node, "lineno", 1), getattr(node, "end_lineno", None)
+        end_col = getattr(node, "end_col_offset", None)
+        if end_line is None or end_col is None:
+            end_line, end_col = start_line, getattr(node, "col_offset", 0)
+        return Range(
+            self._position(start_line, getattr(node, "col_offset", 0)),
+            self._position(end_line, end_col),
+        )
+
+    def _position(self, lineno: int, col_offset: int) -> Position:
+        starts = self._starts
+        if 0 < lineno <= len(starts):
+            return Position(lineno - 1, self.offset(lineno, col_offset) - starts[lineno - 1])
+        return self.source.position(self.offset(lineno, col_offset))
 
     def segment(self, node: ast.AST) -> str:
         start, end = self.span(node)

@@ -52,7 +52,7 @@ def program(statement: str) -> str:
 def calls(text: str, walk_all: bool, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     with monkeypatch.context() as patch:
         if walk_all:
-            patch.setattr(frontend._Builder, "_only_pypto_calls", lambda self, stmt: False)
+            patch.setattr(frontend._Builder, "_only_pypto_calls", lambda self, span: False)
         tree = parse_text("m.py", text)
         assert isinstance(tree, ast.Module)
         frontend.clear_model_cache()
@@ -154,3 +154,17 @@ def test_a_line_of_unicode_whitespace_at_a_cut_is_a_syntax_error_not_a_crash() -
     text = HEADER + "class C:\n\xa0\n    a = 1\n"
     clear_piece_cache()
     assert parse_pieces("m.py", text) == parse_text("m.py", text)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_node_ranges_equal_ranges_of_their_spans(newline: str) -> None:
+    from passlint.analysis.pl.positions import Positions
+    from passlint.analysis.source import SourceText
+
+    text = newline.join(
+        ["x = 'é' + f(ü, 1)", "def g(a: T['ß', 2]):", "    return (a,", "        '日本')", ""]
+    )
+    pos = Positions(SourceText(text))
+    for node in ast.walk(ast.parse(text)):
+        if hasattr(node, "lineno"):
+            assert pos.range(node) == pos.source.range(*pos.span(node))
