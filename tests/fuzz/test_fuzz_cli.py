@@ -59,7 +59,9 @@ def test_check_and_fix_on_a_folder_of_fuzzed_files(files: dict[str, bytes]) -> N
     with tempfile.TemporaryDirectory() as root:
         for name, data in files.items():
             Path(root, name).write_bytes(data)
-        Path(root, "pyproject.toml").write_text('[tool.passlint]\nextend-select = ["PL", "TL005"]\n')
+        Path(root, "pyproject.toml").write_text(
+            '[tool.passlint]\nextend-select = ["PL", "TL005"]\n'
+        )
         checked = passlint("check", "--format", "json", ".", cwd=root)
         fixed = passlint("check", "--fix", "--quiet", ".", cwd=root)
         for result in (checked, fixed):

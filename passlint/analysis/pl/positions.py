@@ -49,14 +49,13 @@ class Positions:
     def range(self, node: ast.AST) -> Range:
         """The node's range (what ``source.range(*span(node))`` gives, without searching the
         line index for lines the node already names)."""
-        start_line, end_line = getattr(node, "lineno", 1), getattr(node, "end_lineno", None)
-        end_col = getattr(node, "end_col_offset", None)
+        start_line: int = getattr(node, "lineno", 1)
+        start_col: int = getattr(node, "col_offset", 0)
+        end_line: int | None = getattr(node, "end_lineno", None)
+        end_col: int | None = getattr(node, "end_col_offset", None)
         if end_line is None or end_col is None:
-            end_line, end_col = start_line, getattr(node, "col_offset", 0)
-        return Range(
-            self._position(start_line, getattr(node, "col_offset", 0)),
-            self._position(end_line, end_col),
-        )
+            end_line, end_col = start_line, start_col
+        return Range(self._position(start_line, start_col), self._position(end_line, end_col))
 
     def _position(self, lineno: int, col_offset: int) -> Position:
         starts = self._starts
