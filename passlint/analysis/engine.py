@@ -8,6 +8,7 @@ from typing import Literal
 
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Fix, Position, Range, TextEdit
+from passlint.analysis.quick_memo import QuickAnswer, QuickMemo
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
@@ -54,18 +55,41 @@ def analyze(
     return _postprocess(raw, SourceText(text), settings, path)
 
 
-def quick_analyze(path: str, text: str, settings: Settings | None = None) -> list[Finding] | None:
+def quick_analyze(
+    path: str, text: str, settings: Settings | None = None, memo: QuickMemo | None = None
+) -> list[Finding] | None:
     """A first, partial answer for a large .mlir document: the TensorizerLegalization
     findings read from @main's outline, without syntax errors elsewhere. None when there is
-    no such answer; ``analyze`` gives the complete one (and prevails over this)."""
+    no such answer; ``analyze`` gives the complete one (and prevails over this).
+
+    With the document's ``memo``, the last answer is reused when the changes since leave
+    what it read alone (the same answer, found without reading the whole text again)."""
     settings = settings or Settings()
     if language_of(path, text) != "mlir" or oversize(text, settings.max_file_size) is not None:
         return None
+    if memo is not None and (kept := memo.recall(path, text, settings)) is not None:
+        if kept.suppressions:
+            again = _postprocess(list(kept.raw), SourceText(text), settings, path)
+            kept = replace(kept, findings=tuple(again))
+        memo.keep(text, kept)
+        return list(kept.findings)
     from passlint.passes import tensorizer_legalization
 
     source = SourceText(text)
-    raw = tensorizer_legalization.quick_check(path, text, source, settings.pipeline)
-    return None if raw is None else _postprocess(raw, source, settings, path)
+    quick = tensorizer_legalization.quick_check(path, text, source, settings.pipeline)
+    if quick is None:
+        if memo is not None:
+            memo.keep(text, None)
+        return None
+    raw, reads = quick
+    findings = _postprocess(raw, source, settings, path)
+    if memo is not None:
+        suppressions = "passlint:" in text
+        if not suppressions:
+            reads = reads.watching("passlint:")  # one would filter the findings anew
+        answer = QuickAnswer(text, path, settings, tuple(raw), tuple(findings), reads, suppressions)
+        memo.keep(text, answer)
+    return findings
 
 
 FILE_TOO_LARGE = "PL001"

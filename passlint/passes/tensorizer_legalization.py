@@ -35,6 +35,7 @@ from passlint.analysis.mlir.known_ops import (
     is_splat_constant,
 )
 from passlint.analysis.mlir.main_outline import outline_main, used_names
+from passlint.analysis.mlir.outline_reads import Reads
 from passlint.analysis.mlir.types import ShapedType, parse_shaped_type
 from passlint.analysis.source import SourceText
 
@@ -341,9 +342,12 @@ def _named_where(output: Output) -> str:
 # -- findings ----------------------------------------------------------------------------------
 
 
-def quick_check(path: str, text: str, source: SourceText, pipeline: str) -> list[Finding] | None:
-    """The findings of ``check`` from @main's outline alone, or None when the outline cannot
-    be had or does not settle every output (composites need their decomposition function).
+def quick_check(
+    path: str, text: str, source: SourceText, pipeline: str
+) -> tuple[list[Finding], Reads] | None:
+    """The findings of ``check`` from @main's outline alone, with what they were read from,
+    or None when the outline cannot be had or does not settle every output (composites need
+    their decomposition function).
 
     For an editor's first answer on a large file; the full ``check`` follows and prevails.
     """
@@ -359,7 +363,7 @@ def quick_check(path: str, text: str, source: SourceText, pipeline: str) -> list
     analysis = analyze_chunk(outline.chunk, pipeline, variant, used_names(outline))
     if any(output.case in ("composite", "unresolved") for output in analysis.outputs):
         return None
-    return _chunk_findings(path, analysis, source)
+    return _chunk_findings(path, analysis, source), outline.read
 
 
 def check(path: str, parsed: ParsedFile, source: SourceText, pipeline: str) -> list[Finding]:

@@ -1,11 +1,16 @@
 """Findings to LSP types: diagnostics with UTF-16 ranges, fix payloads and workspace edits.
 
 Everything here is pure: it takes Findings plus a ``Files`` view (how to see a file's text,
-URI and open version) and returns lsprotocol objects or plain JSON data.
+URI and open version) and returns lsprotocol objects or plain JSON data. Diagnostics are
+JSON data, and JSON text for publishing: a large module has hundreds, and building
+lsprotocol objects only for pygls' converter to take them apart again, then serialising
+them, costs as much as the analysis of an edit.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -13,12 +18,15 @@ from typing import Any, Protocol
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from passlint.analysis.findings import Finding, Fix, Position, Range, Severity, TextEdit
+from passlint.analysis.findings import Finding, Position, Range, Severity, TextEdit
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 
 SOURCE = "passlint"
 INTERNAL_ERROR_CODE = "PL002"  # internal-error, in the rule catalog
+Json = dict[str, Any]  # JSON data, as lsprotocol's converter writes an LSP type
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _TAGS = {
     "unnecessary": types.DiagnosticTag.Unnecessary,
     "deprecated": types.DiagnosticTag.Deprecated,
@@ -76,6 +84,17 @@ def lsp_range(source: SourceText | None, rng: Range) -> types.Range:
     return types.Range(start=lsp_position(source, rng.start), end=lsp_position(source, rng.end))
 
 
+def range_json(source: SourceText | None, rng: Range) -> Json:
+    """``lsp_range`` as JSON data."""
+    return {"start": _position_json(source, rng.start), "end": _position_json(source, rng.end)}
+
+
+def _position_json(source: SourceText | None, position: Position) -> Json:
+    if source is not None:
+        position = source.to_utf16(position)
+    return {"line": position.line, "character": position.column}
+
+
 def char_position(source: SourceText, position: types.Position) -> Position:
     """A client (UTF-16) position as a character position of ``source``."""
     return source.from_utf16(Position(position.line, position.character))
@@ -104,89 +123,193 @@ class ClientFeatures:
     document_changes: bool = True
 
 
+@dataclass(frozen=True)
+class JsonData:
+    """A message part that is JSON data already (dicts, lists, strings, numbers, None): the
+    server's converter hands it to ``json.dumps`` as it is, without walking it."""
+
+    value: Any
+
+
+def json_value(data: JsonData) -> Any:
+    """The converter's unstructure hook for ``JsonData``."""
+    return data.value
+
+
 def to_diagnostic(
     finding: Finding, files: Files, features: ClientFeatures, version: int | None
-) -> types.Diagnostic:
-    source = files.source(finding.path)
-    rule = RULES.get(finding.code)
-    related = None
-    if features.related_information and finding.related:
-        related = [
-            types.DiagnosticRelatedInformation(
-                location=types.Location(
-                    uri=files.uri(location.path),
-                    range=lsp_range(files.source(location.path), location.range),
+) -> Json:
+    """The LSP diagnostic of ``finding`` as JSON data, with a fix payload for ``version``."""
+    return diagnostic_parts(finding, files, features).diagnostic(files, version)
+
+
+@dataclass(frozen=True)
+class DiagnosticParts:
+    """A finding's diagnostic as JSON data and as JSON text, less the document versions its
+    fix payload records: ``diagnostic`` and ``text`` add them. The JSON is what lsprotocol's
+    converter would write for the same ``types.Diagnostic`` (none is built: a large module
+    has hundreds), and it is shared between versions, so read-only.
+
+    ``files`` says what the parts were computed from: per file, its URI and the lines its
+    positions are on (their UTF-16 columns depend on the text of those lines)."""
+
+    finding: Finding
+    files: tuple[tuple[str, str, frozenset[int]], ...]  # path, URI, lines
+    body: Json
+    fix: tuple[str, tuple[tuple[str, str, list[Json]], ...]] | None  # title, (path, uri, edits)
+    body_text: str = field(init=False)
+    fix_text: tuple[str, tuple[tuple[str, str, str], ...]] | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        # The text of the diagnostic with its fix, cut where the versions go: ``body_text``
+        # (less its closing brace) + version + ``fix_text[0]`` + per file: before +
+        # version + after (``fix_text[1]``) + the closing brackets.
+        object.__setattr__(self, "body_text", json_text(self.body))
+        fix_text = None
+        if self.fix is not None:
+            title, parts = self.fix
+            fix_text = (
+                f',"fix":{{"title":{json_text(title)},"files":[',
+                tuple(
+                    (path, f'{{"uri":{json_text(uri)},"version":', f',"edits":{json_text(e)}}}')
+                    for path, uri, e in parts
                 ),
-                message=location.message,
             )
+        object.__setattr__(self, "fix_text", fix_text)
+
+    def diagnostic(self, files: Files, version: int | None) -> Json:
+        if self.fix is None:
+            return self.body
+        title, parts = self.fix
+        payload = {
+            "title": title,
+            "files": [
+                {"uri": uri, "version": files.version(path), "edits": edits}
+                for path, uri, edits in parts
+            ],
+        }
+        return {**self.body, "data": {"version": version, "fix": payload}}
+
+    def text(self, files: Files, version: int | None) -> str:
+        """``diagnostic`` as JSON text."""
+        if self.fix_text is None:
+            return self.body_text
+        fix, parts = self.fix_text
+        per_file = ",".join(
+            before + _version_text(files.version(path)) + after for path, before, after in parts
+        )
+        head = self.body_text[:-1] + ',"data":{"version":' + _version_text(version)
+        return head + fix + per_file + "]}}}"
+
+
+def diagnostic_parts(finding: Finding, files: Files, features: ClientFeatures) -> DiagnosticParts:
+    """Convert ``finding`` for a client with ``features``, ``files`` as they are now."""
+    uris: dict[str, str] = {}
+    lines: dict[str, set[int]] = {}
+
+    def uri(path: str) -> str:
+        if path not in uris:
+            uris[path] = files.uri(path)
+        return uris[path]
+
+    def json_range(path: str, rng: Range) -> Json:
+        uri(path)
+        lines.setdefault(path, set()).update((rng.start.line, rng.end.line))
+        return range_json(files.source(path), rng)
+
+    body: Json = {
+        "range": json_range(finding.path, finding.range),
+        "message": finding.message,
+        "severity": int(finding.severity),
+        "code": finding.code,
+        "source": SOURCE,
+    }
+    rule = RULES.get(finding.code)
+    if rule is not None and features.code_description:
+        body["codeDescription"] = {"href": rule.url}
+    tags = [
+        _TAGS[tag].value
+        for tag in finding.tags
+        if tag in _TAGS and _TAGS[tag].value in features.tags
+    ]
+    if tags:
+        body["tags"] = tags
+    if features.related_information and finding.related:
+        body["relatedInformation"] = [
+            {
+                "location": {
+                    "uri": uri(location.path),
+                    "range": json_range(location.path, location.range),
+                },
+                "message": location.message,
+            }
             for location in finding.related
         ]
-    tags = [
-        _TAGS[tag] for tag in finding.tags if tag in _TAGS and _TAGS[tag].value in features.tags
-    ]
-    data = None
+    fix = None
     if finding.fix is not None and features.data:
-        data = {"version": version, "fix": fix_payload(finding.fix, files)}
-    return types.Diagnostic(
-        range=lsp_range(source, finding.range),
-        severity=types.DiagnosticSeverity(int(finding.severity)),
-        code=finding.code,
-        code_description=(
-            types.CodeDescription(href=rule.url)
-            if rule is not None and features.code_description
-            else None
-        ),
-        source=SOURCE,
-        message=finding.message,
-        related_information=related,
-        tags=tags or None,
-        data=data,
-    )
+        parts = tuple(
+            (
+                path,
+                uri(path),
+                [{"range": json_range(path, e.range), "newText": e.new_text} for e in edits],
+            )
+            for path, edits in _group(finding.fix.edits).items()
+        )
+        fix = (finding.fix.title, parts)
+    used = tuple((path, uris[path], frozenset(lines[path])) for path in uris)
+    return DiagnosticParts(finding, used, body, fix)
 
 
-def internal_error_diagnostic(error: BaseException) -> types.Diagnostic:
+def json_text(value: Any) -> str:
+    """JSON data as compact JSON text (ASCII)."""
+    return _ENCODER.encode(value)
+
+
+def _version_text(version: int | None) -> str:
+    return "null" if version is None else str(version)
+
+
+def astral_lines(source: SourceText | None) -> frozenset[int]:
+    """The lines of ``source`` whose UTF-16 columns are not its character columns: those
+    with a character outside the Basic Multilingual Plane (two UTF-16 code units)."""
+    if source is None or source.text.isascii():
+        return frozenset()
+    return frozenset(source.position(m.start()).line for m in _ASTRAL.finditer(source.text))
+
+
+def internal_error_diagnostic(error: BaseException) -> Json:
     """The one diagnostic a crashed analysis leaves on its document (no traceback)."""
-    return types.Diagnostic(
-        range=types.Range(
-            start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
-        ),
-        severity=types.DiagnosticSeverity(int(Severity.ERROR)),
-        code=INTERNAL_ERROR_CODE,
-        code_description=types.CodeDescription(href=RULES[INTERNAL_ERROR_CODE].url),
-        source=SOURCE,
-        message=(
+    start = {"line": 0, "character": 0}
+    return {
+        "range": {"start": start, "end": dict(start)},
+        "message": (
             f"passlint could not analyse this document ({type(error).__name__}); this is a "
             "bug in passlint, the server log has the details"
         ),
-    )
+        "severity": int(Severity.ERROR),
+        "code": INTERNAL_ERROR_CODE,
+        "codeDescription": {"href": RULES[INTERNAL_ERROR_CODE].url},
+        "source": SOURCE,
+    }
 
 
 # -- fixes -------------------------------------------------------------------------------------
 
 
-def fix_payload(fix: Fix, files: Files) -> dict[str, Any]:
-    """A fix as JSON data in client units: its title and, per file, version and edits."""
-    return {"title": fix.title, "files": file_edits(_group(fix.edits), files)}
+def file_edits(edits: Mapping[str, Sequence[TextEdit]], files: Files) -> list[Json]:
+    """Edits as JSON data in client units, per file with its URI and open version."""
+    return [
+        {
+            "uri": files.uri(path),
+            "version": files.version(path),
+            "edits": _edits_json(files.source(path), path_edits),
+        }
+        for path, path_edits in edits.items()
+    ]
 
 
-def file_edits(edits: Mapping[str, Sequence[TextEdit]], files: Files) -> list[dict[str, Any]]:
-    out = []
-    for path, path_edits in edits.items():
-        source = files.source(path)
-        out.append(
-            {
-                "uri": files.uri(path),
-                "version": files.version(path),
-                "edits": [
-                    {
-                        "range": _range_json(lsp_range(source, edit.range)),
-                        "newText": edit.new_text,
-                    }
-                    for edit in path_edits
-                ],
-            }
-        )
-    return out
+def _edits_json(source: SourceText | None, edits: Iterable[TextEdit]) -> list[Json]:
+    return [{"range": range_json(source, edit.range), "newText": edit.new_text} for edit in edits]
 
 
 def _group(edits: Iterable[TextEdit]) -> dict[str, list[TextEdit]]:
@@ -194,13 +317,6 @@ def _group(edits: Iterable[TextEdit]) -> dict[str, list[TextEdit]]:
     for edit in edits:
         grouped.setdefault(edit.path, []).append(edit)
     return grouped
-
-
-def _range_json(rng: types.Range) -> dict[str, Any]:
-    return {
-        "start": {"line": rng.start.line, "character": rng.start.character},
-        "end": {"line": rng.end.line, "character": rng.end.character},
-    }
 
 
 def _range_from_json(data: Mapping[str, Any]) -> types.Range:

@@ -3,24 +3,36 @@
 A ``Job`` is a frozen snapshot (text, settings, the open documents the analysis may read)
 so the worker thread shares nothing mutable with the loop. A crash of the analysis becomes
 one internal-error diagnostic; the traceback goes to the log (stderr), never to the client.
+
+Diagnostics are JSON data (``convert``). An edit leaves most findings of a document as they
+were, and the passes hand back the very same Finding objects for them, so each worker
+process keeps, per document, the converted parts of its last run's findings and converts
+only the findings it has not seen.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-
-from lsprotocol import types
 
 from passlint.analysis import engine
 from passlint.analysis.findings import Finding
+from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
 from passlint.server.convert import (
     ClientFeatures,
+    DiagnosticParts,
+    Files,
+    Json,
     SnapshotFiles,
+    astral_lines,
+    diagnostic_parts,
     internal_error_diagnostic,
+    json_text,
     to_diagnostic,
 )
 
@@ -46,7 +58,8 @@ class Result:
     uri: str
     version: int
     findings: tuple[Finding, ...]
-    diagnostics: tuple[types.Diagnostic, ...]
+    diagnostics: tuple[Json, ...]  # read-only: shared with later results
+    diagnostics_text: str  # the same, as JSON text (an array)
     failed: bool = False
 
     @property
@@ -66,10 +79,83 @@ def warm_up() -> None:
     engine.analyze("warm_up.mlir", "func.func @main() {\n  return\n}\n")
 
 
-def run_quick_job(job: Job) -> Result | None:
-    """The quick, partial analysis of a large document (None when there is none)."""
+class ConvertedFindings:
+    """Per document (the last ``documents`` analysed), the ``DiagnosticParts`` of the
+    findings of its last run, by Finding identity.
+
+    Parts are reused for the same Finding object when every file they were computed from
+    still has the same URI, and no character outside the BMP on the lines their positions
+    are on (so UTF-16 columns are character columns, now as when they were computed): then
+    they are what converting the finding again would give, whatever else changed.
+    """
+
+    def __init__(self, documents: int = 32) -> None:
+        self.documents = documents
+        self._lock = threading.Lock()  # runs of different documents convert concurrently
+        self._runs: OrderedDict[str, tuple[ClientFeatures, dict[int, DiagnosticParts]]] = (
+            OrderedDict()
+        )
+
+    def diagnostics(
+        self,
+        uri: str,
+        findings: Iterable[Finding],
+        files: Files,
+        features: ClientFeatures,
+        version: int,
+    ) -> tuple[tuple[Json, ...], str]:
+        """The diagnostics of ``findings``, a run of document ``uri``, for ``version``: as
+        JSON data, and as the JSON text of their array."""
+        with self._lock:
+            last_features, last = self._runs.get(uri, (features, {}))
+        if last_features != features:
+            last = {}
+        valid = _Validity(files)
+        kept: dict[int, DiagnosticParts] = {}
+        out, texts = [], []
+        for finding in findings:
+            parts = last.get(id(finding))
+            if parts is None or parts.finding is not finding or not valid(parts):
+                parts = diagnostic_parts(finding, files, features)
+            if valid(parts):
+                kept[id(finding)] = parts
+            out.append(parts.diagnostic(files, version))
+            texts.append(parts.text(files, version))
+        with self._lock:
+            self._runs[uri] = (features, kept)
+            self._runs.move_to_end(uri)
+            while len(self._runs) > self.documents:
+                self._runs.popitem(last=False)
+        return tuple(out), "[" + ",".join(texts) + "]"
+
+
+class _Validity:
+    """Whether parts hold for ``files``: each of their files has the URI they were computed
+    with, and their lines have the same columns in characters and UTF-16."""
+
+    def __init__(self, files: Files) -> None:
+        self.files = files
+        self._seen: dict[str, tuple[str, frozenset[int]]] = {}  # path -> URI, astral lines
+
+    def __call__(self, parts: DiagnosticParts) -> bool:
+        for path, uri, lines in parts.files:
+            seen = self._seen.get(path)
+            if seen is None:
+                seen = self.files.uri(path), astral_lines(self.files.source(path))
+                self._seen[path] = seen
+            if seen[0] != uri or not seen[1].isdisjoint(lines):
+                return False
+        return True
+
+
+CONVERTED = ConvertedFindings()  # this process's; used by the runs of ``run_job``
+
+
+def run_quick_job(job: Job, memo: QuickMemo | None = None) -> Result | None:
+    """The quick, partial analysis of a large document (None when there is none), reusing
+    the last one kept in the document's ``memo``."""
     try:
-        findings = engine.quick_analyze(job.path, job.text, job.settings)
+        findings = engine.quick_analyze(job.path, job.text, job.settings, memo)
     except Exception:
         log.exception("internal error in the quick analysis of %s", job.path)
         return None
@@ -79,7 +165,7 @@ def run_quick_job(job: Job) -> Result | None:
     diagnostics = tuple(
         to_diagnostic(finding, files, job.features, job.version) for finding in findings
     )
-    return Result(job.uri, job.version, tuple(findings), diagnostics)
+    return Result(job.uri, job.version, tuple(findings), diagnostics, json_text(diagnostics))
 
 
 def run_job(job: Job) -> Result:
@@ -88,10 +174,11 @@ def run_job(job: Job) -> Result:
         workspace = snapshot_workspace(job.roots, job.texts)
         findings = engine.analyze(job.path, job.text, job.settings, workspace)
         files = SnapshotFiles(job.texts, job.uris, job.versions)
-        diagnostics = tuple(
-            to_diagnostic(finding, files, job.features, job.version) for finding in findings
+        diagnostics, text = CONVERTED.diagnostics(
+            job.uri, findings, files, job.features, job.version
         )
-        return Result(job.uri, job.version, tuple(findings), diagnostics)
+        return Result(job.uri, job.version, tuple(findings), diagnostics, text)
     except Exception as error:
         log.exception("internal error while analysing %s (version %s)", job.path, job.version)
-        return Result(job.uri, job.version, (), (internal_error_diagnostic(error),), failed=True)
+        diagnostics = (internal_error_diagnostic(error),)
+        return Result(job.uri, job.version, (), diagnostics, json_text(diagnostics), failed=True)

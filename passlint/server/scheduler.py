@@ -5,17 +5,19 @@ re-analysis request (settings changed, a dependency changed) bumps the generatio
 change cancels the document's pending run and starts a new one after the debounce delay.
 Large documents also get a *quick* run right away, without the debounce, on its own
 thread: a partial answer (the TL findings from @main's outline) that is shown until the
-full run for the same key arrives. A run executes in the thread pool; a run that is
-already computing cannot be interrupted, so the next run of the same document waits for it
-(one analysis per document at a time) and its result is dropped. A result is only stored,
-published or handed to a waiting pull request when its key is still the document's key, so
-a superseded version is never shown.
+full run for the same key arrives (which starts after it); each document's ``memo`` is told
+of every change of its text, so a quick run can reuse the last one's answer. A run executes
+in the thread pool; a run that is already computing cannot be interrupted, so the next run
+of the same document waits for it (one analysis per document at a time) and its result is
+dropped. A result is only stored, published or handed to a waiting pull request when its
+key is still the document's key, so a superseded version is never shown.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
@@ -48,10 +50,17 @@ class Document:
     first_waiters: list[asyncio.Future[Any]] = field(default_factory=list)  # quick or full
     provisional: Any = None  # a quick result for ``provisional_key``, until the full one
     provisional_key: Key | None = None
+    memo: Memo | None = None  # for the quick runs
 
     @property
     def key(self) -> Key:
         return self.version, self.generation
+
+
+class Memo(Protocol):
+    """What the quick runs of a document keep between them, told of each change."""
+
+    def record(self, before: str, after: str, changes: list[Any] | None) -> None: ...
 
 
 class SlowWork(Protocol):
@@ -79,10 +88,11 @@ class Scheduler(Generic[J, R]):
         debounce: float = 0.15,
         slow_after: float = 0.5,
         big: int = 1_000_000,
-        quick: Callable[[J], R | None] | None = None,
+        quick: Callable[[J, Any], R | None] | None = None,
         quick_executor: Executor | None = None,
         quick_size: int = 512 * 1024,
         heavy_executor: Callable[[], Executor] | None = None,
+        quick_memo: Callable[[], Memo] | None = None,
     ) -> None:
         self.executor = executor
         self.make_job = make_job
@@ -92,24 +102,32 @@ class Scheduler(Generic[J, R]):
         self.debounce = debounce
         self.slow_after = slow_after
         self.big = big  # documents this long (characters) show progress from the start
-        self.quick = quick
+        self.quick = quick  # run(job, the document's memo)
+        self.quick_memo = quick_memo
         self.quick_executor = quick_executor or executor
         self.quick_size = quick_size  # documents this long get a quick run first
         # Documents that long are analysed in another process (made on first use), so the
         # analysis does not hold the interpreter lock the event loop and quick runs need.
         self.heavy_factory = heavy_executor
         self.heavy: Executor | None = None
+        self._stopped: weakref.WeakSet[Executor] = weakref.WeakSet()  # by ``_stop_heavy``
         self.documents: dict[str, Document] = {}
 
     # -- document lifecycle ----------------------------------------------------------------
 
-    def update(self, uri: str, path: str, version: int, text: str) -> Document:
-        """A document was opened or changed: analyse its new version."""
+    def update(
+        self, uri: str, path: str, version: int, text: str, changes: list[Any] | None = None
+    ) -> Document:
+        """A document was opened or changed (by ``changes``; None: replaced whole): analyse
+        its new version."""
         document = self.documents.get(uri)
         if document is None:
             document = Document(uri, path, version, text)
+            document.memo = self.quick_memo() if self.quick_memo is not None else None
             self.documents[uri] = document
         else:
+            if document.memo is not None:
+                document.memo.record(document.text, text, changes)
             document.version, document.text, document.path = version, text, path
         self._schedule(document, refreshed=False)
         return document
@@ -200,7 +218,7 @@ class Scheduler(Generic[J, R]):
         job = self.make_job(document)
         try:
             loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(self.quick_executor, self.quick, job)
+            result = await loop.run_in_executor(self.quick_executor, self.quick, job, document.memo)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -224,6 +242,11 @@ class Scheduler(Generic[J, R]):
 
     async def _run(self, document: Document, key: Key, refreshed: bool) -> None:
         await asyncio.sleep(self.debounce)
+        quick = document.quick_task
+        if quick is not None and not quick.done():
+            # Starting the full run (and stopping a superseded one) takes the cores the
+            # quick run needs: let it answer first.
+            await asyncio.wait([quick])
         while document.running is not None and not document.running.done():
             if document.running_heavy:
                 # A superseded analysis in the worker process is stopped with the process.
@@ -237,20 +260,32 @@ class Scheduler(Generic[J, R]):
             return
         job = self.make_job(document)
         executor = self._executor_for(document)
-        future = asyncio.get_running_loop().run_in_executor(executor, self.run, job)
-        document.running, document.running_heavy = future, executor is self.heavy
-        try:
-            result = await self._await_run(document, future)
-        except BrokenExecutor:
+        while True:
+            future = asyncio.get_running_loop().run_in_executor(executor, self.run, job)
+            document.running, document.running_heavy = future, executor is self.heavy
+            try:
+                result = await self._await_run(document, future)
+                break
+            except (BrokenExecutor, asyncio.CancelledError) as error:
+                stopped = executor in self._stopped
+                task = asyncio.current_task()
+                if isinstance(error, asyncio.CancelledError) and (
+                    not stopped or (task is not None and task.cancelling())
+                ):
+                    raise
+                if executor is self.executor:
+                    raise
             if document.key != key or document.closed:
                 return  # stopped because a newer version came
-            # The analysis process died (killed, out of memory): start a new one next time
-            # and answer this time from a thread.
-            log.error("the analysis process died while analysing %s", document.uri)
-            self.heavy = None
-            future = asyncio.get_running_loop().run_in_executor(self.executor, self.run, job)
-            document.running, document.running_heavy = future, False
-            result = await self._await_run(document, future)
+            if stopped:
+                # Stopped for another document's newer version: again, in a new process
+                # (from a thread, this analysis would hold up the event loop).
+                executor = self._executor_for(document)
+            else:
+                # The analysis process died (killed, out of memory): start a new one next
+                # time and answer this time from a thread.
+                log.error("the analysis process died while analysing %s", document.uri)
+                self.heavy, executor = None, self.executor
         if result is _CANCELLED or document.key != key or document.closed:
             log.debug("dropping the result for %s %s (now %s)", document.uri, key, document.key)
             return
@@ -279,6 +314,7 @@ class Scheduler(Generic[J, R]):
         pool, self.heavy = self.heavy, None
         if pool is None:
             return
+        self._stopped.add(pool)
         log.info("stopping the analysis process: its document has a newer version")
         processes = getattr(pool, "_processes", None) or {}  # pid -> multiprocessing.Process
         for process in list(processes.values()):

@@ -8,14 +8,18 @@ answer back. Analysis runs in the ``scheduler``; nothing here analyses anything 
 from __future__ import annotations
 
 import asyncio
+import inspect
+import json
 import logging
 import multiprocessing
 import os
 import uuid
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
+from cattrs import Converter
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
@@ -23,13 +27,26 @@ from pygls.uris import to_fs_path
 
 from passlint import __version__
 from passlint.analysis import engine
+from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.source import SourceText
+from passlint.analysis.text_change import TextChange
 from passlint.server import actions, hover, inlay, navigation, symbols
-from passlint.server.convert import ClientFeatures, SnapshotFiles, char_offset, span_range
+from passlint.server.convert import (
+    ClientFeatures,
+    JsonData,
+    SnapshotFiles,
+    char_offset,
+    json_value,
+    span_range,
+)
 from passlint.server.jobs import Job, Result, run_job, run_quick_job, warm_up
 from passlint.server.models import MlirModel, Model, ModelCache, PlModel, workspace_for
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.settings import SettingsStore
+from passlint.server.text_sync import TextSync
+
+if TYPE_CHECKING:
+    from pygls.io_ import AsyncWriter, Writer
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +59,49 @@ CONFIG_FILES = ("pyproject.toml", "passlint.toml")
 
 class PasslintProtocol(LanguageServerProtocol):
     """pygls' protocol, speaking UTF-16 positions whatever the client offers: every column
-    the server sends is converted with ``SourceText.to_utf16``."""
+    the server sends is converted with ``SourceText.to_utf16``.
+
+    Diagnostics are JSON already: pulled, they are ``JsonData``, which the converter hands
+    to ``json.dumps`` as it is; published, they are JSON text, sent as it is
+    (``notify_json``): a large document's are over half a megabyte, mostly the same from
+    one version to the next, and ``json.dumps`` would take as long as the analysis."""
+
+    def __init__(self, server: LanguageServer, converter: Converter) -> None:
+        super().__init__(server, converter)
+        converter.register_unstructure_hook(JsonData, json_value)
+        self.framed = True  # messages have a Content-Length header (not on websockets)
+        self._writing: set[asyncio.Future[None]] = set()  # writes to an asynchronous writer
+
+    def set_writer(self, writer: AsyncWriter | Writer, include_headers: bool = True) -> None:
+        super().set_writer(writer, include_headers)
+        self.framed = include_headers
+
+    def notify_json(self, method: str, params: str) -> None:
+        """Send a notification whose ``params`` are JSON text (ASCII), framed as LSP's base
+        protocol says (by Content-Length) on the transport pygls writes to."""
+        if self.writer is None:
+            log.error("cannot send %s: no transport", method)
+            return
+        body = f'{{"jsonrpc":"2.0","method":{json.dumps(method)},"params":{params}}}'.encode()
+        header = b"Content-Length: %d\r\n\r\n" % len(body) if self.framed else b""
+        sent = self.writer.write(header + body)
+        if inspect.isawaitable(sent):
+            future = asyncio.ensure_future(sent)
+            self._writing.add(future)
+            future.add_done_callback(self._writing.discard)
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Any:
         if params.capabilities.general is not None:
             params.capabilities.general.position_encodings = None
         return (yield from super().lsp_initialize(params))
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+        # The ``did_change`` handler applies the changes itself (``text_sync``): pygls
+        # re-splits the whole text at every change.
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
 
 
 class ProgressWork:
@@ -107,8 +160,10 @@ class PasslintServer(LanguageServer):
             quick=run_quick_job,
             quick_executor=self.quick_executor,
             heavy_executor=analysis_process if processes else None,
+            quick_memo=QuickMemo,
         )
         self.owe_refresh: set[str] = set()  # pull documents answered with a quick result
+        self.text_sync = TextSync()
         self.models = ModelCache(self.executor)
         self.pull = False
         self.features = ClientFeatures()
@@ -174,13 +229,14 @@ class PasslintServer(LanguageServer):
         document = self.scheduler.documents.get(uri)
         return None if document is None else document.version
 
-    def document_changed(self, uri: str) -> None:
+    def document_changed(self, uri: str, changes: list[TextChange] | None = None) -> None:
+        """Analyse the document's new text; ``changes`` made it from the last one."""
         document = self.workspace.get_text_document(uri)
         if not uri_tracked(uri):
             return
         path = self.path_of(uri)
         version = document.version if document.version is not None else 0
-        self.scheduler.update(uri, path, version, document.source)
+        self.scheduler.update(uri, path, version, document.source, changes)
         if path.endswith(".py"):
             self.refresh_python(exclude=uri)
 
@@ -216,10 +272,11 @@ class PasslintServer(LanguageServer):
         self, document: Document, result: Result, refreshed: bool, provisional: bool = False
     ) -> None:
         if not self.pull:
-            self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(
-                    uri=document.uri, diagnostics=list(result.diagnostics), version=document.version
-                )
+            assert isinstance(self.protocol, PasslintProtocol)
+            self.protocol.notify_json(
+                types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+                f'{{"uri":{json.dumps(document.uri)},"version":{document.version},'
+                f'"diagnostics":{result.diagnostics_text}}}',
             )
         elif provisional:
             return
@@ -343,7 +400,15 @@ def did_open(ls: PasslintServer, params: types.DidOpenTextDocumentParams) -> Non
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: PasslintServer, params: types.DidChangeTextDocumentParams) -> None:
-    ls.document_changed(params.text_document.uri)
+    uri, version = params.text_document.uri, params.text_document.version
+    document = ls.workspace.text_documents.get(unquote(uri))
+    if document is None:
+        log.warning("didChange for %s, which is not open", uri)
+        return
+    text, changes = ls.text_sync.apply(uri, document.source, params.content_changes)
+    item = types.TextDocumentItem(uri, document.language_id or "", version, text)
+    ls.workspace.put_text_document(item)
+    ls.document_changed(uri, changes)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -391,19 +456,18 @@ def did_change_watched_files(ls: PasslintServer, params: types.DidChangeWatchedF
         identifier=SECTION, inter_file_dependencies=True, workspace_diagnostics=False
     ),
 )
-async def diagnostic(
-    ls: PasslintServer, params: types.DocumentDiagnosticParams
-) -> types.DocumentDiagnosticReport:
+async def diagnostic(ls: PasslintServer, params: types.DocumentDiagnosticParams) -> JsonData:
+    """A ``DocumentDiagnosticReport``, as JSON data."""
     uri = params.text_document.uri
     result = await ls.scheduler.result(uri, provisional_ok=ls.can_refresh())
     if result is None:
-        return types.RelatedFullDocumentDiagnosticReport(items=[])
+        return JsonData({"kind": "full", "items": []})
     if result is ls.scheduler.provisional(uri):
         ls.owe_refresh.add(uri)  # the full result will ask the client to pull again
     if params.previous_result_id == result.result_id:
-        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result.result_id)
-    return types.RelatedFullDocumentDiagnosticReport(
-        items=list(result.diagnostics), result_id=result.result_id
+        return JsonData({"kind": "unchanged", "resultId": result.result_id})
+    return JsonData(
+        {"kind": "full", "items": list(result.diagnostics), "resultId": result.result_id}
     )
 
 

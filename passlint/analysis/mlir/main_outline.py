@@ -5,19 +5,24 @@ For a tool-printed module (one op per line, a function's closing brace at the fu
 indentation) this answers the TensorizerLegalization rules with a few substring searches of
 the text, so an editor can show them before the full parse of a multi-megabyte dump ends. Whenever
 the text is not of that form the outline gives up (None) and the full parse answers alone.
+What it read is kept with it (``outline_reads``): an edit elsewhere keeps its answer.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
+from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
 from passlint.analysis.mlir.structure import CONTINUATION_WORDS
 
 _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
 _RETURN = re.compile(r'"?(?:func\.)?return"?\b')
+# Substrings of a line that can change the outline anywhere in the text: a chunk separator,
+# another @main header.
+_NEEDLES = frozenset(("// -----", "@main(", '@"main"('))
 _CONTINUATION = re.compile(
     r"[ \t]*(?:[:({<]|->|(?:" + "|".join(sorted(CONTINUATION_WORDS)) + r")\b)"
 )
@@ -31,9 +36,11 @@ class MainOutline:
     dialects: frozenset[str]  # "mhlo" (ops other than mhlo.copy) and/or "stablehlo"
     text: str
     body: tuple[int, int]  # @main's body, for name lookups
+    read: Reads  # what the outline read, with the names looked up in it since
 
     def name_used(self, name: str) -> bool:
         """Is ``name`` defined or used anywhere in @main (a copy must not reuse it)?"""
+        self.read = replace(self.read, names=self.read.names | {name})
         text, (start, end) = self.text, self.body
         at = text.find(name, start, end)
         while at >= 0:
@@ -88,16 +95,24 @@ def outline_main(text: str) -> MainOutline | None:
     ret = _single_op(parse_chunk(text, ret_start, ret_end))
     if main is None or ret is None or not main.regions:
         return None
+    # Read closely: the header, the lines from the one above the return (a suppression
+    # comment there moves the copy fix) to @main's closing brace, and each definition with
+    # the line after it.
+    spans = [
+        (header.start(), header_end),
+        (_line_start(text, _line_start(text, ret_start) - 1), _line_end(text, close + 1)),
+    ]
     definitions: list[Operation] = []
     arguments = {arg.name: arg for arg in main.header_arguments}
-    for use in ret.operands:
-        group = use.name.split("#", 1)[0]
+    groups = [use.name.split("#", 1)[0] for use in ret.operands]
+    for group in groups:
         if group in arguments or any(group in _names(op) for op in definitions):
             continue
         found = _definition(text, body, body_indent, group)
         if found is None:
             return None
-        definitions.append(found)
+        definitions.append(found[0])
+        spans.append(found[1])
     block = Block(None, None)
     block.operations = [*definitions, ret]
     region = Region(main.regions[0].span, main, [block])
@@ -107,8 +122,9 @@ def outline_main(text: str) -> MainOutline | None:
     scope: dict[str, Value] = dict(arguments)
     resolve_uses(block.operations, scope)
     chunk = Chunk(0, len(text), [main])
-    dialects = frozenset(name for name in ("stablehlo", "mhlo") if _uses_dialect(text, name))
-    return MainOutline(chunk, dialects, text, body)
+    witnesses = tuple((dialect, dialect_witness(text, dialect)) for dialect in DIALECTS)
+    read = Reads(tuple(spans), _NEEDLES, (header_end + 1, close), frozenset(groups), witnesses)
+    return MainOutline(chunk, read.dialects, text, body, read)
 
 
 _header_cache: dict[tuple[int, str], Operation | None] = {}
@@ -146,19 +162,15 @@ def _main_header(text: str) -> re.Match[str] | None:
     return found
 
 
-def _uses_dialect(text: str, dialect: str) -> bool:
-    """Does an op of ``dialect`` appear (``mhlo.copy`` aside: both variants insert it)?
+def _line_start(text: str, at: int) -> int:
+    """The start of the line holding offset ``at`` (0 before the text)."""
+    return text.rfind("\n", 0, max(at, 0)) + 1
 
-    Ops are spelled after their results (``= d.op``, ``= "d.op"``) or, without results, as
-    terminators (``d.return``); found with plain substring searches.
-    """
-    for needle in (f"= {dialect}.", f'= "{dialect}.', f"{dialect}.return"):
-        at = text.find(needle)
-        while at >= 0:
-            if not text.startswith("copy", at + len(needle)):
-                return True
-            at = text.find(needle, at + 1)
-    return False
+
+def _line_end(text: str, at: int) -> int:
+    """The end (line break or text end) of the line holding offset ``at``."""
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
 
 
 def _names(op: Operation) -> set[str]:
@@ -183,8 +195,11 @@ def _last_line(text: str, start: int, end: int) -> tuple[int, int] | None:
     return None
 
 
-def _definition(text: str, body: tuple[int, int], indent: str, name: str) -> Operation | None:
-    """The one-line statement at @main's top level that defines ``name``."""
+def _definition(
+    text: str, body: tuple[int, int], indent: str, name: str
+) -> tuple[Operation, tuple[int, int]] | None:
+    """The one-line statement at @main's top level that defines ``name``, and the lines it
+    was read from (its own and the next, which must not continue it)."""
     line_start = -1
     for needle in (f"\n{indent}{name} = ", f"\n{indent}{name}:"):
         at = text.rfind(needle, body[0] - 1, body[1])
@@ -205,7 +220,8 @@ def _definition(text: str, body: tuple[int, int], indent: str, name: str) -> Ope
         line_start = match.start()
     line_end = text.find("\n", line_start)
     line_end = body[1] if line_end < 0 or line_end > body[1] else line_end
-    following = text[line_end + 1 : text.find("\n", line_end + 1)]
+    following_end = text.find("\n", line_end + 1)
+    following = text[line_end + 1 : following_end]
     if _CONTINUATION.match(following) and following.strip():
         return None
     start = line_start + len(indent)
@@ -213,4 +229,4 @@ def _definition(text: str, body: tuple[int, int], indent: str, name: str) -> Ope
     op = _single_op(chunk := parse_chunk(text, start, end))
     if op is None or chunk.errors or op.regions:
         return None
-    return op
+    return op, (line_start, len(text) if following_end < 0 else following_end)

@@ -1,0 +1,143 @@
+"""A document's last quick answer, kept so the next version's answer can be had from it.
+
+The quick answer (``engine.quick_analyze``) reads a 5 MB dump with whole-text searches; an edit
+in an editor usually touches none of what it read (``outline_reads``). The memo keeps the
+last answer with its reads and the changes the server has recorded since; for a newer text
+reached by those changes, the answer is the kept one with its positions moved down or up by
+the lines each change added or removed, as long as every change keeps the reads. Otherwise
+(a change touching them, changes not recorded, other settings) the caller answers from scratch.
+
+The server records changes on its event loop and asks for answers on the quick thread: the
+memo is shared under a lock, and everything it hands out is immutable.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from dataclasses import dataclass, replace
+
+from passlint.analysis.findings import Finding, Position, Range
+from passlint.analysis.mlir.outline_reads import Reads
+from passlint.analysis.text_change import TextChange
+from passlint.config import Settings
+
+
+@dataclass(frozen=True)
+class QuickAnswer:
+    """The quick answer for ``text``: the pass's findings (``raw``) and the reported ones."""
+
+    text: str
+    path: str
+    settings: Settings
+    raw: tuple[Finding, ...]
+    findings: tuple[Finding, ...]
+    reads: Reads
+    suppressions: bool  # the text has suppression comments: ``findings`` are filtered anew
+
+
+@dataclass(frozen=True)
+class _Step:
+    before: str
+    after: str
+    changes: tuple[TextChange, ...]
+
+
+class QuickMemo:
+    """One document's last quick answer and the changes made to its text since."""
+
+    def __init__(self, steps: int = 16) -> None:
+        self._lock = threading.Lock()
+        self._answer: QuickAnswer | None = None
+        self._steps: deque[_Step] = deque(maxlen=steps)  # the oldest are forgotten
+
+    def record(self, before: str, after: str, changes: list[TextChange] | None) -> None:
+        """The text ``before`` became ``after`` by ``changes`` (None: replaced whole)."""
+        if changes is not None:
+            with self._lock:
+                self._steps.append(_Step(before, after, tuple(changes)))
+
+    def recall(self, path: str, text: str, settings: Settings) -> QuickAnswer | None:
+        """The kept answer moved to ``text``, when the recorded changes lead there and keep
+        what it read; ``findings`` is to be filtered again when ``suppressions`` is set."""
+        with self._lock:
+            answer = self._answer
+            changes = None if answer is None else self._changes(answer.text, text)
+        if answer is None or changes is None:
+            return None
+        if answer.path != path or answer.settings != settings:
+            return None
+        reads, raw, findings = answer.reads, answer.raw, answer.findings
+        for change in changes:
+            moved = reads.after(change)
+            if moved is None:
+                return None
+            try:
+                reads, raw, findings = moved, _moved(raw, change), _moved(findings, change)
+            except _Touched:
+                return None
+        settled = reads.settled(text)
+        if settled is None:
+            return None
+        return replace(answer, text=text, raw=raw, findings=findings, reads=settled)
+
+    def keep(self, text: str, answer: QuickAnswer | None) -> None:
+        """``answer`` (None: there is none) is the quick answer for ``text``."""
+        with self._lock:
+            self._answer = answer
+            befores = [step.before for step in self._steps]
+            older = next((i for i, before in enumerate(befores) if before is text), len(befores))
+            for _ in range(older):  # steps from older texts lead nowhere now
+                self._steps.popleft()
+
+    def _changes(self, start: str, end: str) -> list[TextChange] | None:
+        """The recorded changes from text ``start`` to text ``end`` (the same objects)."""
+        changes: list[TextChange] = []
+        at = start
+        for step in self._steps:
+            if at is end:
+                break
+            if step.before is at:
+                changes.extend(step.changes)
+                at = step.after
+        return changes if at is end else None
+
+
+class _Touched(Exception):
+    """A finding lies on a line a change replaced."""
+
+
+def _moved(findings: tuple[Finding, ...], change: TextChange) -> tuple[Finding, ...]:
+    """``findings`` with the lines after ``change`` moved by the lines it added or removed."""
+    first, last, delta = change.line, change.last_line, change.line_delta
+
+    def position(at: Position) -> Position:
+        if at.line < first:
+            return at
+        if at.line <= last:
+            raise _Touched
+        return Position(at.line + delta, at.column) if delta else at
+
+    def span(rng: Range) -> Range:
+        return Range(position(rng.start), position(rng.end))
+
+    def finding(found: Finding) -> Finding:
+        path, fix = found.path, found.fix
+        return replace(
+            found,
+            range=span(found.range),
+            related=tuple(
+                replace(place, range=span(place.range)) if place.path == path else place
+                for place in found.related
+            ),
+            fix=fix
+            and replace(
+                fix,
+                edits=tuple(
+                    replace(edit, range=span(edit.range)) if edit.path == path else edit
+                    for edit in fix.edits
+                ),
+            ),
+        )
+
+    return tuple(finding(found) for found in findings)

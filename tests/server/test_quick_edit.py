@@ -1,0 +1,99 @@
+"""Incremental edits of a large .mlir, end to end: the server applies each didChange itself,
+its quick run reuses the last answer where the edit leaves it alone, and each version's
+published diagnostics are the quick answer from scratch for that version's text."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import sys
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from passlint.analysis import engine
+
+from .conftest import Session
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from generate import mlir_module
+
+
+def at(line: int, character: int) -> types.Position:
+    return types.Position(line=line, character=character)
+
+
+def spans(diagnostics: list[types.Diagnostic]) -> list[tuple[object, int, int, int, int]]:
+    return [
+        (
+            d.code,
+            d.range.start.line,
+            d.range.start.character,
+            d.range.end.line,
+            d.range.end.character,
+        )
+        for d in diagnostics
+    ]
+
+
+def expected(text: str) -> list[tuple[object, int, int, int, int]]:
+    quick = engine.quick_analyze("big.mlir", text)
+    assert quick is not None
+    return [
+        (f.code, f.range.start.line, f.range.start.column, f.range.end.line, f.range.end.column)
+        for f in quick
+    ]
+
+
+async def test_each_version_gets_its_own_quick_answer(hooked: Session) -> None:
+    if hooked.mode != "push":
+        pytest.skip("versions are visible on published diagnostics")
+    text = "// SLOW(10)\n" + mlir_module(70)  # ~650 KB; the quick answers come first
+    uri = hooked.open("big.mlir", text)
+    assert spans(await hooked.diagnostics(uri)) == expected(text)
+    rows = text.split("\n")
+    ret = next(i for i, row in enumerate(rows) if row.startswith("    return "))
+    edits = [
+        (types.Range(start=at(40, 4), end=at(40, 4)), "  "),  # in the body: reused
+        (
+            types.Range(start=at(50, 0), end=at(50, 0)),
+            "    %extra = stablehlo.abs %arg0 : tensor<4xf32>\n",
+        ),
+        (types.Range(start=at(60, 0), end=at(62, 0)), ""),  # two lines fewer
+        (types.Range(start=at(ret - 1, 11), end=at(ret - 1, 11)), "x"),  # the returned names
+        (types.Range(start=at(ret - 1, 11), end=at(ret - 1, 12)), ""),  # ... and back
+        (
+            types.Range(start=at(ret - 1, 0), end=at(ret - 1, 0)),
+            "    %output1_copy = stablehlo.abs %76 : tensor<4xf32>\n",
+        ),
+        (types.Range(start=at(ret, 0), end=at(ret, 0)), "// passlint: ignore[TL001]\n"),
+        (types.Range(start=at(ret + 1, 11), end=at(ret + 1, 11)), "%arg2, "),
+    ]
+    for rng, new_text in edits:
+        hooked.edit(uri, rng, new_text)
+        got = spans(await hooked.diagnostics(uri))
+        assert got == expected(hooked.texts[uri]), (rng, new_text)
+
+
+async def test_runs_stopped_with_another_documents_process_run_again(hooked: Session) -> None:
+    """A newer version of one large document stops the analysis process, and with it the
+    runs of other documents there: they still give their full results."""
+    if hooked.mode != "push":
+        pytest.skip("the pull path is the same scheduling")
+    slow = hooked.open("slow.mlir", "// SLOW(2)\n" + mlir_module(70))
+    await asyncio.sleep(0.5)  # its full run holds the analysis process
+    broken = mlir_module(70).replace(" : tensor<4x128x128xf32>\n", " : tensor<4x128x128xf32>)\n", 1)
+    others = [hooked.open(f"other{i}.mlir", broken) for i in range(2)]  # queued behind it
+    await asyncio.sleep(0.5)
+    hooked.edit(slow, types.Range(start=at(40, 4), end=at(40, 4)), " ")
+
+    def full(uri: str) -> list[types.Diagnostic] | None:
+        for params in reversed(hooked.published):
+            if params.uri == uri and any(d.code == "E001" for d in params.diagnostics):
+                return list(params.diagnostics)
+        return None
+
+    for uri in others:
+        diagnostics = await hooked.wait_for(functools.partial(full, uri), timeout=60)
+        assert [d.code for d in diagnostics] == ["E001", "TL001", "TL002"]
