@@ -345,16 +345,25 @@ class _Builder:
     # -- bodies ----------------------------------------------------------------------------
 
     def _body(self, function: Function) -> None:
+        """Call sites, nested functions, and (read only through those two: by the callee
+        and extent lookups at a call, by a nested function's name lookups) the body's
+        scope and assignments."""
+        stmts = list(_flat_statements(function.node.body))
+        spans = [self.pos.span(stmt) for stmt in stmts]
         calls: list[ast.Call] = []  # those that may be call sites (not in nested defs)
-        for stmt in _flat_statements(function.node.body):
-            span = self.pos.span(stmt)
-            self._scope_statement(function.scope, stmt)
-            self._assignments(function, stmt, span)
+        nested = False
+        for stmt, span in zip(stmts, spans, strict=True):
             if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-                nested = self._function(stmt, None, function, in_class=False)
-                function.scope.functions[stmt.name] = nested
+                nested = True
             elif not isinstance(stmt, _SCOPE_BARRIERS) and not self._only_pypto_calls(span):
                 calls.extend(node for node in _shallow_nodes(stmt) if type(node) is ast.Call)
+        if calls or nested:
+            for stmt, span in zip(stmts, spans, strict=True):
+                self._scope_statement(function.scope, stmt)
+                self._assignments(function, stmt, span)
+                if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                    inner = self._function(stmt, None, function, in_class=False)
+                    function.scope.functions[stmt.name] = inner
         calls.sort(key=lambda c: (c.lineno, c.col_offset))
         for call in calls:
             site = self._call_site(function, call)

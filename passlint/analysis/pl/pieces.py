@@ -28,6 +28,7 @@ _PIECE_CACHE_SIZE = 20_000
 _GROUP_LINES = 200
 _pieces: dict[tuple[str, int, str], list[ast.stmt]] = {}
 _BLANK_OR_COMMENT = frozenset(" \t#\r\f")
+_NO_START = frozenset(["", *_BLANK_OR_COMMENT, ")", "]", "}"])
 
 
 def parse_pieces(path: str, text: str) -> ast.Module | SyntaxProblem:
@@ -74,7 +75,9 @@ def _cuts(lines: list[str], first: int, last: int, indent: int) -> list[int]:
     """Lines in [first, last) that start a statement at ``indent`` (decorators glued)."""
     cuts: list[int] = []
     glued = False
-    for number in range(first, last):
+    for number in [  # a first sift, a C-speed loop: the character at ``indent`` may start one
+        n for n in range(first, last) if lines[n][indent : indent + 1] not in _NO_START
+    ]:
         line = lines[number]
         if not _starts_piece(line, indent):
             continue
