@@ -5,10 +5,15 @@ again: 10 ms for a 5 MB dump, at every keystroke. Here each open document keeps 
 of its line starts, moved by each change, and each change is also described as whole lines
 (``TextChange``) for the analyses that reuse their last answer. Lines end at ``\\n`` and
 columns count UTF-16 code units, as ``SourceText`` has them.
+
+A client also ends lines at a lone ``\\r`` (LSP counts ``\\n``, ``\\r\\n`` and ``\\r``): a
+text holding one is changed by LSP's lines, without an index (such texts are rare and the
+changes are not described), so the text stays the client's.
 """
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from itertools import accumulate
@@ -61,6 +66,33 @@ class LineIndex:
         return change
 
 
+_LSP_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def has_lone_cr(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Does ``text[start:end]`` hold a ``\\r`` that no ``\\n`` follows?"""
+    part = text[start:end]
+    return "\r" in part and part.count("\r") != part.count("\r\n")
+
+
+def apply_by_lsp_lines(text: str, rng: types.Range, inserted: str) -> str:
+    """Replace ``rng`` by ``inserted``, lines ending at ``\\n``, ``\\r\\n`` or ``\\r``."""
+    breaks = list(_LSP_LINE_BREAK.finditer(text))
+
+    def offset(position: types.Position) -> int:
+        if position.line < 0:
+            return 0
+        if position.line > len(breaks):
+            return len(text)
+        start = breaks[position.line - 1].end() if position.line else 0
+        end = breaks[position.line].start() if position.line < len(breaks) else len(text)
+        column = SourceText(text[start:end]).from_utf16(Position(0, position.character)).column
+        return start + column
+
+    start, end = offset(rng.start), offset(rng.end)
+    return text[:start] + inserted + text[max(start, end) :]
+
+
 class TextSync:
     """The line indexes of the documents changed last (a few: each holds its text)."""
 
@@ -78,14 +110,19 @@ class TextSync:
             index = None
         described: list[TextChange] | None = []
         for change in changes:
-            if isinstance(change, types.TextDocumentContentChangePartial):
-                index = index or LineIndex(text)
-                found = index.apply(change.range, change.text)
-                if described is not None:
-                    described.append(found)
-                text = index.text
-            else:
+            if not isinstance(change, types.TextDocumentContentChangePartial):
                 index, text, described = None, change.text, None
+                continue
+            if index is None and has_lone_cr(text):
+                text, described = apply_by_lsp_lines(text, change.range, change.text), None
+                continue
+            index = index or LineIndex(text)
+            found = index.apply(change.range, change.text)
+            if described is not None:
+                described.append(found)
+            text = index.text
+            if has_lone_cr(text, found.start, found.start + len(found.new) + 1):
+                index = None  # the change made a lone \r: the next go by LSP's lines
         if index is not None:
             self._indexes[uri] = index
             while len(self._indexes) > self.documents:

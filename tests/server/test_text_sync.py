@@ -112,3 +112,50 @@ def test_the_server_keeps_a_few_documents() -> None:
     assert list(sync._indexes) == ["file:///b", "file:///c"]
     # A text the index does not hold (changed elsewhere) is indexed again.
     assert sync.apply("file:///c", "other", [change])[0] == "xother"
+
+
+def lsp_after(text: str, rng: types.Range, new_text: str) -> str:
+    """LSP's own reading: lines end at \\n, \\r\\n or \\r; columns in UTF-16, clamped."""
+    lines = text.splitlines(keepends=True)  # the texts here hold no other line separators
+
+    def offset(position: types.Position) -> int:
+        if position.line >= len(lines):
+            return len(text)
+        before = sum(len(line) for line in lines[: position.line])
+        content = lines[position.line].rstrip("\r\n")
+        units = 0
+        for column, char in enumerate(content):
+            if units >= position.character:
+                return before + column
+            units += 2 if ord(char) > 0xFFFF else 1
+        return before + len(content)
+
+    start, end = offset(rng.start), offset(rng.end)
+    return text[:start] + new_text + text[max(start, end) :]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_lone_carriage_returns_end_lines_as_the_client_counts_them(seed: int) -> None:
+    rng = random.Random(seed)
+    pieces = ["a", "é", "😀", "\n", "\r\n", "\r", "  "]
+    text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 40)))
+    sync = TextSync()
+    for _ in range(30):
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        line = rng.randrange(len(lines) + 1)
+        width = len(lines[line]) if line < len(lines) else 0
+        start = types.Position(line=line, character=rng.randrange(width + 2))
+        end = types.Position(line=line + rng.randrange(2), character=rng.randrange(width + 2))
+        if (end.line, end.character) < (start.line, start.character):
+            start, end = end, start
+        inserted = "".join(rng.choice(pieces) for _ in range(rng.randrange(3)))
+        span = types.Range(start=start, end=end)
+        expected = lsp_after(text, span, inserted)
+        text, described = sync.apply(
+            "file:///a.mlir",
+            text,
+            [types.TextDocumentContentChangePartial(range=span, text=inserted)],
+        )
+        assert text == expected
+        if "\r" in text.replace("\r\n", ""):
+            assert described is None or sync._indexes.get("file:///a.mlir") is None
