@@ -7,6 +7,11 @@ reached by those changes, the answer is the kept one with its positions moved do
 the lines each change added or removed, as long as every change keeps the reads. Otherwise
 (a change touching them, changes not recorded, other settings) the caller answers from scratch.
 
+The memo also carries what the last full analysis found besides the quick answer (syntax
+errors, unused suppressions) into the quick answers of later versions, moved by the changes
+since and dropped where a change replaced their lines, so they do not vanish from the editor
+at every keystroke until the full analysis of the new version comes in.
+
 The server records changes on its event loop and asks for answers on the quick thread: the
 memo is shared under a lock, and everything it hands out is immutable.
 """
@@ -15,12 +20,15 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from passlint.analysis.findings import Finding, Position, Range
 from passlint.analysis.mlir.outline_reads import Reads
 from passlint.analysis.text_change import TextChange
 from passlint.config import Settings
+
+QUICK_PREFIX = "TL"  # the codes of the rules a quick answer gives
 
 
 @dataclass(frozen=True)
@@ -50,12 +58,48 @@ class QuickMemo:
         self._lock = threading.Lock()
         self._answer: QuickAnswer | None = None
         self._steps: deque[_Step] = deque(maxlen=steps)  # the oldest are forgotten
+        # Changes by the version they made (since the last full analysis), and the full
+        # analysis' other findings moved to a version.
+        self._log: deque[tuple[int, tuple[TextChange, ...] | None]] = deque(maxlen=1024)
+        self._carried: tuple[int, tuple[Finding, ...]] | None = None
 
-    def record(self, before: str, after: str, changes: list[TextChange] | None) -> None:
-        """The text ``before`` became ``after`` by ``changes`` (None: replaced whole)."""
-        if changes is not None:
-            with self._lock:
+    def record(
+        self, before: str, after: str, changes: list[TextChange] | None, version: int
+    ) -> None:
+        """The text ``before`` became ``after``, ``version``, by ``changes`` (None: replaced
+        whole)."""
+        with self._lock:
+            if changes is not None:
                 self._steps.append(_Step(before, after, tuple(changes)))
+            self._log.append((version, None if changes is None else tuple(changes)))
+            if self._carried is not None:
+                moved = _carried_through(self._carried[1], changes)
+                self._carried = None if moved is None else (version, moved)
+
+    def full(self, version: int, findings: Iterable[Finding]) -> None:
+        """The full analysis of ``version`` found ``findings``: keep those a quick answer
+        does not give, moved to the latest version recorded."""
+        with self._lock:
+            carried: tuple[Finding, ...] | None = tuple(
+                f for f in findings if not f.code.startswith(QUICK_PREFIX)
+            )
+            while self._log and self._log[0][0] <= version:
+                self._log.popleft()
+            for _, changes in self._log:
+                carried = _carried_through(carried, changes)
+            latest = self._log[-1][0] if self._log else version
+            self._carried = None if carried is None else (latest, carried)
+
+    def with_carried(self, version: int, quick: list[Finding]) -> list[Finding]:
+        """The quick answer of ``version`` with the full analysis' other findings carried to
+        it (``quick`` as it is when none can be)."""
+        with self._lock:
+            carried = self._carried
+        if carried is None or carried[0] != version:
+            return quick
+        merged = [f for f in quick if f.code.startswith(QUICK_PREFIX)] + list(carried[1])
+        merged.sort(key=lambda f: (f.range.start, f.code))
+        return merged
 
     def recall(self, path: str, text: str, settings: Settings) -> QuickAnswer | None:
         """The kept answer moved to ``text``, when the recorded changes lead there and keep
@@ -105,6 +149,24 @@ class QuickMemo:
 
 class _Touched(Exception):
     """A finding lies on a line a change replaced."""
+
+
+def _carried_through(
+    findings: tuple[Finding, ...] | None, changes: Sequence[TextChange] | None
+) -> tuple[Finding, ...] | None:
+    """``findings`` moved through ``changes``, less those on lines a change replaced; None
+    when either is unknown."""
+    if findings is None or changes is None:
+        return None
+    for change in changes:
+        kept: list[Finding] = []
+        for finding in findings:
+            try:
+                kept.extend(_moved((finding,), change))
+            except _Touched:
+                continue
+        findings = tuple(kept)
+    return findings
 
 
 def _moved(findings: tuple[Finding, ...], change: TextChange) -> tuple[Finding, ...]:

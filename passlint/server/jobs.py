@@ -156,6 +156,8 @@ def run_quick_job(job: Job, memo: QuickMemo | None = None) -> Result | None:
     the last one kept in the document's ``memo``."""
     try:
         findings = engine.quick_analyze(job.path, job.text, job.settings, memo)
+        if findings is not None and memo is not None:
+            findings = memo.with_carried(job.version, findings)
     except Exception:
         log.exception("internal error in the quick analysis of %s", job.path)
         return None

@@ -60,7 +60,7 @@ class Document:
 class Memo(Protocol):
     """What the quick runs of a document keep between them, told of each change."""
 
-    def record(self, before: str, after: str, changes: list[Any] | None) -> None: ...
+    def record(self, before: str, after: str, changes: list[Any] | None, version: int) -> None: ...
 
 
 class SlowWork(Protocol):
@@ -127,7 +127,7 @@ class Scheduler(Generic[J, R]):
             self.documents[uri] = document
         else:
             if document.memo is not None:
-                document.memo.record(document.text, text, changes)
+                document.memo.record(document.text, text, changes, version)
             document.version, document.text, document.path = version, text, path
         self._schedule(document, refreshed=False)
         return document

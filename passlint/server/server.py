@@ -271,6 +271,8 @@ class PasslintServer(LanguageServer):
     def on_result(
         self, document: Document, result: Result, refreshed: bool, provisional: bool = False
     ) -> None:
+        if not provisional and isinstance(document.memo, QuickMemo):
+            document.memo.full(result.version, result.findings)  # carried into quick answers
         if not self.pull:
             assert isinstance(self.protocol, PasslintProtocol)
             self.protocol.notify_json(

@@ -97,3 +97,38 @@ async def test_runs_stopped_with_another_documents_process_run_again(hooked: Ses
     for uri in others:
         diagnostics = await hooked.wait_for(functools.partial(full, uri), timeout=60)
         assert [d.code for d in diagnostics] == ["E001", "TL001", "TL002"]
+
+
+async def test_a_syntax_error_stays_shown_while_the_next_full_analysis_runs(
+    hooked: Session,
+) -> None:
+    """The quick answer of an edit keeps the last full analysis' syntax error (moved down by
+    the line the edit added) rather than hiding it until the next full result."""
+    if hooked.mode != "push":
+        pytest.skip("versions are visible on published diagnostics")
+    module = mlir_module(70)
+    broken = module.replace(" : tensor<4x128x128xf32>\n", " : tensor<4x128x128xf32>)\n", 1)
+    uri = hooked.open("broken.mlir", "// SLOW(2)\n" + broken)
+
+    def full() -> list[types.Diagnostic] | None:
+        for params in reversed(hooked.published):
+            if params.uri == uri and any(d.code == "E001" for d in params.diagnostics):
+                return list(params.diagnostics)
+        return None
+
+    first = await hooked.wait_for(full, timeout=60)
+    error = next(d for d in first if d.code == "E001")
+    version = hooked.edit(uri, types.Range(start=at(1, 0), end=at(1, 0)), "// a new line\n")
+
+    def quick() -> list[types.Diagnostic] | None:
+        for params in hooked.published:
+            if params.uri == uri and params.version == version:
+                return list(params.diagnostics)
+        return None
+
+    answer = await hooked.wait_for(quick)  # the first answer for the new version
+    moved = [d for d in answer if d.code == "E001"]
+    assert [(d.range.start.line, d.message) for d in moved] == [
+        (error.range.start.line + 1, error.message)
+    ]
+    assert {d.code for d in answer} == {d.code for d in first}

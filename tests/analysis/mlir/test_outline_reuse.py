@@ -219,7 +219,7 @@ def edit_session(choose: Choices, versions: int) -> int:
             changes.append(change)
             undo.append(change)
         whole = choose.number(0, 15) == 0
-        memo.record(before, text, None if whole else changes)
+        memo.record(before, text, None if whole else changes, 0)
         if choose.number(0, 5) == 0:
             continue  # a version whose quick run was cancelled
         if choose.number(0, 10) == 0:
@@ -268,7 +268,7 @@ def test_most_edits_reuse_the_answer(seed: int) -> None:
         at = rng.randrange(start, end + 1)
         before = text
         text, change = apply(text, at, at, rng.choice([" ", "x", "\n", "%9", "\n    "]))
-        memo.record(before, text, [change])
+        memo.record(before, text, [change], 0)
         reused += memo.recall("m.mlir", text, Settings()) is not None
         assert engine.quick_analyze("m.mlir", text, None, memo) == engine.quick_analyze(
             "m.mlir", text
@@ -283,7 +283,7 @@ def test_a_change_moves_the_findings_below_it() -> None:
     assert first is not None and [f.code for f in first] == ["TL001", "TL002"]
     at = text.index("    %3 = ")
     changed, change = apply(text, at, at, "    %extra = stablehlo.abs %arg0 : tensor<4xf32>\n")
-    memo.record(text, changed, [change])
+    memo.record(text, changed, [change], 0)
     kept = memo.recall("m.mlir", changed, Settings())
     assert kept is not None
     again = engine.quick_analyze("m.mlir", changed, None, memo)
@@ -302,7 +302,7 @@ def test_changes_that_skip_a_version_still_lead_to_the_text() -> None:
         at = text.index("    %5 = ")
         before = text
         text, change = apply(text, at, at, "    %extra = stablehlo.abs %arg0 : tensor<4xf32>\n")
-        memo.record(before, text, [change])
+        memo.record(before, text, [change], 0)
     assert memo.recall("m.mlir", text, Settings()) is not None
     assert engine.quick_analyze("m.mlir", text, None, memo) == engine.quick_analyze("m.mlir", text)
 
@@ -312,7 +312,7 @@ def test_a_text_replaced_whole_is_answered_from_scratch() -> None:
     memo = QuickMemo()
     engine.quick_analyze("m.mlir", text, None, memo)
     replaced = text.replace("%arg1, %cst_out", "%arg2, %cst_out")
-    memo.record(text, replaced, None)
+    memo.record(text, replaced, None, 0)
     assert memo.recall("m.mlir", replaced, Settings()) is None
     assert engine.quick_analyze("m.mlir", replaced, None, memo) == engine.quick_analyze(
         "m.mlir", replaced
@@ -346,7 +346,7 @@ def test_replacing_the_only_op_of_a_dialect(op: str) -> None:
     first = engine.quick_analyze("m.mlir", text, None, memo)
     at = text.index("mhlo.abs")
     changed, change = apply(text, at, at + len("mhlo.abs"), op)
-    memo.record(text, changed, [change])
+    memo.record(text, changed, [change], 0)
     assert (memo.recall("m.mlir", changed, Settings()) is not None) == (op == "mhlo.negate")
     again = engine.quick_analyze("m.mlir", changed, None, memo)
     assert again == engine.quick_analyze("m.mlir", changed)
