@@ -153,6 +153,7 @@ def _postprocess(
     for suppression in suppressions:
         by_line.setdefault(suppression.line, []).append(suppression)
     result = []
+    selected: dict[str, bool] = {}  # by code: a module has hundreds of findings, few codes
     for finding in raw:
         line = finding.range.start.line
         matching = [
@@ -162,7 +163,9 @@ def _postprocess(
         ]
         for suppression in matching:
             suppression.used.add(finding.code)
-        if matching or not settings.is_selected(finding.code):
+        if finding.code not in selected:
+            selected[finding.code] = settings.is_selected(finding.code)
+        if matching or not selected[finding.code]:
             continue
         severity = settings.severity_of(finding.code, finding.severity)
         result.append(

@@ -9,7 +9,6 @@ import ast
 import re
 import warnings
 from collections.abc import Iterator
-from dataclasses import replace
 
 from passlint.analysis.pl.model import (
     Assignment,
@@ -76,7 +75,7 @@ def collect_aliases(tree: ast.Module) -> tuple[dict[str, str], bool]:
     """Local names of pypto imports -> dotted paths, and whether pypto.language is imported."""
     aliases: dict[str, str] = {}
     is_pl = False
-    for node in _all_statements(tree.body):
+    for node in _imports_in(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name != "pypto" and not alias.name.startswith("pypto."):
@@ -143,6 +142,7 @@ _functions: dict[_FunctionKey, tuple[_Def, int, Function, list[Function]]] = {}
 
 def clear_model_cache() -> None:
     _functions.clear()
+    _imports.clear()
 
 
 class _Builder:
@@ -485,36 +485,12 @@ def _relocated(subtree: list[Function], delta: int) -> tuple[Function, list[Func
         new = Function(old.name, old.node, old.func_type, old.is_jit, old.program, parent)
         new.decorated = old.decorated
         new.has_self = old.has_self
-        new.params = [replace(p, span=(p.span[0] + delta, p.span[1] + delta)) for p in old.params]
+        new.params = [p.moved(delta) for p in old.params]
         new.assignments = [
             Assignment(a.name, a.value, a.start + delta, a.end + delta) for a in old.assignments
         ]
-        new.calls = [
-            replace(
-                c,
-                span=(c.span[0] + delta, c.span[1] + delta),
-                insert_at=c.insert_at + delta if c.insert_at >= 0 else c.insert_at,
-                caller=new,
-            )
-            for c in old.calls
-        ]
-        scope = old.scope
-        new.scope = Scope(
-            dynamics={
-                k: replace(d, span=(d.span[0] + delta, d.span[1] + delta))
-                for k, d in scope.dynamics.items()
-            },
-            ints=dict(scope.ints),
-            views=dict(scope.views),
-            functions=dict(scope.functions),  # nested ones: re-pointed below
-            imports={
-                k: replace(i, span=(i.span[0] + delta, i.span[1] + delta))
-                for k, i in scope.imports.items()
-            },
-            modules=dict(scope.modules),
-            defined=set(scope.defined),
-            star_import=scope.star_import,
-        )
+        new.calls = [c.moved(delta, new) for c in old.calls]
+        new.scope = old.scope.moved(delta)
         moved[id(old)] = new
         out.append(new)
     for new in out:
@@ -592,36 +568,49 @@ def _flat_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
         yield stmt
         if isinstance(stmt, _SCOPE_BARRIERS):
             continue
-        blocks: list[list[ast.stmt]] = []
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(stmt, name, None)
-            if isinstance(block, list):
-                blocks.append(block)
-        for handler in getattr(stmt, "handlers", ()):
-            blocks.append(handler.body)
-        for case in getattr(stmt, "cases", ()):
-            blocks.append(case.body)
-        for block in reversed(blocks):
+        for block in reversed(_blocks(stmt)):
             stack.append(iter(block))
 
 
-def _all_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement, also inside function and class bodies (expressions not visited)."""
-    stack = list(reversed(body))
-    while stack:
-        stmt = stack.pop()
-        yield stmt
-        if isinstance(stmt, ast.Import | ast.ImportFrom | ast.Expr | ast.Assign | ast.Return):
-            continue
-        blocks: list[list[ast.stmt]] = []
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(stmt, name, None)
-            if isinstance(block, list):
-                blocks.append(block)
-        blocks.extend(handler.body for handler in getattr(stmt, "handlers", ()))
-        blocks.extend(case.body for case in getattr(stmt, "cases", ()))
-        for block in reversed(blocks):
-            stack.extend(reversed(block))
+def _imports_in(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements of a block, also inside function and class bodies, in order
+    (a function's are found once per node: see ``_function_imports``)."""
+    for stmt in body:
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
+            yield stmt
+        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield from _function_imports(stmt)
+        elif not isinstance(stmt, ast.Expr | ast.Assign | ast.Return):
+            for block in _blocks(stmt):
+                yield from _imports_in(block)
+
+
+def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    blocks: list[list[ast.stmt]] = []
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(stmt, name, None)
+        if isinstance(block, list):
+            blocks.append(block)
+    blocks.extend(handler.body for handler in getattr(stmt, "handlers", ()))
+    blocks.extend(case.body for case in getattr(stmt, "cases", ()))
+    return blocks
+
+
+# The imports inside each function, by node: nodes come from the piece cache, which hands
+# out the same node while its piece is unchanged (kept in the entry, compared by identity).
+_IMPORT_CACHE_SIZE = 20_000
+_imports: dict[int, tuple[_Def, tuple[ast.Import | ast.ImportFrom, ...]]] = {}
+
+
+def _function_imports(node: _Def) -> tuple[ast.Import | ast.ImportFrom, ...]:
+    found = _imports.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    imports = tuple(_imports_in(node.body))
+    if len(_imports) >= _IMPORT_CACHE_SIZE:
+        _imports.clear()
+    _imports[id(node)] = (node, imports)
+    return imports
 
 
 def _shallow_nodes(stmt: ast.stmt) -> list[ast.AST]:

@@ -31,6 +31,9 @@ class Dynamic:
     symbol: str
     span: Span
 
+    def moved(self, delta: int) -> Dynamic:
+        return Dynamic(self.path, self.name, self.symbol, _moved(self.span, delta))
+
 
 @dataclass(frozen=True)
 class ImportRef:
@@ -40,6 +43,9 @@ class ImportRef:
     name: str
     level: int
     span: Span
+
+    def moved(self, delta: int) -> ImportRef:
+        return ImportRef(self.module, self.name, self.level, _moved(self.span, delta))
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,21 @@ class Scope:
     modules: dict[str, ModuleRef] = field(default_factory=dict)
     defined: set[str] = field(default_factory=set)
     star_import: bool = False
+
+    def moved(self, delta: int) -> Scope:
+        """A copy, offsets moved by ``delta`` (nested functions: the same objects)."""
+        if not self.defined and not self.star_import:
+            return Scope()  # every name bound here is in ``defined``: nothing to copy
+        return Scope(
+            {name: dynamic.moved(delta) for name, dynamic in self.dynamics.items()},
+            dict(self.ints),
+            dict(self.views),
+            dict(self.functions),
+            {name: ref.moved(delta) for name, ref in self.imports.items()},
+            dict(self.modules),
+            set(self.defined),
+            self.star_import,
+        )
 
 
 @dataclass(frozen=True)
@@ -96,6 +117,18 @@ class Param:
     tensor: TensorAnnotation | None
     dtype: ast.expr | None
 
+    def moved(self, delta: int) -> Param:
+        return Param(
+            self.name,
+            self.index,
+            self.node,
+            _moved(self.span, delta),
+            self.kind,
+            self.direction,
+            self.tensor,
+            self.dtype,
+        )
+
     @cached_property
     def reads(self) -> frozenset[str]:
         """The names the parameter's annotation reads."""
@@ -128,6 +161,22 @@ class CallSite:
     starred: bool
     insert_at: int
     caller: Function
+
+    def moved(self, delta: int, caller: Function) -> CallSite:
+        """A copy in ``caller``, offsets moved by ``delta``."""
+        return CallSite(
+            self.node,
+            _moved(self.span, delta),
+            self.form,
+            self.target_kind,
+            self.target_name,
+            self.module_alias,
+            self.args,
+            self.keywords,
+            self.starred,
+            self.insert_at + delta if self.insert_at >= 0 else self.insert_at,
+            caller,
+        )
 
 
 @dataclass
@@ -183,3 +232,7 @@ class SyntaxProblem:
 
     message: str
     span: Span
+
+
+def _moved(span: Span, delta: int) -> Span:
+    return span[0] + delta, span[1] + delta
