@@ -11,8 +11,6 @@ from typing import Literal
 
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl.model import CallSite, Dynamic, Function, Module, Param, SyntaxProblem
-from passlint.analysis.pl.positions import Positions
-from passlint.analysis.source import SourceText
 
 
 @dataclass(frozen=True)
@@ -153,7 +151,7 @@ class ModuleAnalysis:
         (its end counts as inside), with their kernels."""
         if self.module is None:
             return []
-        pos = Positions(SourceText(self.module.text))
+        pos = self.module.positions
         found = []
         for summary in self.kernels:
             for symbol in summary.symbols:

@@ -12,7 +12,6 @@ from passlint.analysis.mlir.ir import Value
 from passlint.analysis.pl.model import CallSite, Function, Module
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RFunction, RParam
-from passlint.analysis.source import SourceText
 from passlint.server.convert import Files, span_range
 from passlint.server.models import ChunkIndex, MlirModel, PlModel
 
@@ -91,7 +90,7 @@ def function_name_span(positions: Positions, function: Function) -> Span:
 
 
 def _positions(module: Module) -> Positions:
-    return Positions(SourceText(module.text))
+    return module.positions
 
 
 def _name_in(module: Module, span: Span, name: str) -> Span:

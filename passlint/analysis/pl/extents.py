@@ -19,7 +19,6 @@ from passlint.analysis.pl.model import Assignment, Function, Module
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.resolve import Resolver, RView
 from passlint.analysis.pl.walk import names_below
-from passlint.analysis.source import SourceText
 
 _MAX_DEPTH = 32
 
@@ -52,7 +51,6 @@ class ExtentReader:
 
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
-        self._positions: dict[int, Positions] = {}
         self._bindings: dict[int, _Bindings] = {}  # per caller: its assignments by name
         self._assigned: dict[tuple[int, int], ArgExtents | None] = {}  # by assignment, depth
 
@@ -64,11 +62,7 @@ class ExtentReader:
         return found
 
     def positions(self, module: Module) -> Positions:
-        found = self._positions.get(id(module))
-        if found is None:
-            found = Positions(SourceText(module.text))
-            self._positions[id(module)] = found
-        return found
+        return module.positions
 
     def of_argument(self, node: ast.expr, caller: Function, module: Module) -> ArgExtents | None:
         """The extents of ``node`` (an argument of a call in ``caller``); None if unknown."""

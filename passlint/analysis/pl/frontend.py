@@ -158,6 +158,7 @@ class _Builder:
 
     def build(self) -> Module:
         module = Module(self.path, self.text, self.tree, self.aliases, Scope())
+        module.built_positions = self.pos
         for stmt in _flat_statements(self.tree.body):
             self._scope_statement(module.scope, stmt)
             if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.walk import names_below
+from passlint.analysis.source import SourceText
 
 Span = tuple[int, int]
 ParamKind = Literal["tensor", "scalar", "other"]
@@ -220,6 +222,14 @@ class Module:
     scope: Scope
     programs: list[Program] = field(default_factory=list)
     functions: list[Function] = field(default_factory=list)
+    built_positions: Positions | None = None  # those the front end used, if any
+
+    @property
+    def positions(self) -> Positions:
+        """Character offsets of this text's nodes (one line index per module)."""
+        if self.built_positions is None:
+            self.built_positions = Positions(SourceText(self.text))
+        return self.built_positions
 
     @property
     def kernels(self) -> list[Function]:
