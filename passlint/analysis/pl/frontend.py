@@ -101,6 +101,9 @@ def collect_aliases(tree: ast.Module) -> tuple[dict[str, str], bool]:
 
 def canonical(node: ast.AST, aliases: dict[str, str]) -> str | None:
     """``pl.tensor.view`` -> ``pypto.language.tensor.view`` (None for non-pypto names)."""
+    if type(node) is ast.Attribute and type(node.value) is ast.Name:  # the usual ``pl.X``
+        base = aliases.get(node.value.id)
+        return None if base is None else f"{base}.{node.attr}"
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -111,12 +114,15 @@ def canonical(node: ast.AST, aliases: dict[str, str]) -> str | None:
     return ".".join(reversed(parts))
 
 
+_PL_PREFIXES = (PLD + ".", PL + ".")
+
+
 def pl_name(node: ast.AST, aliases: dict[str, str]) -> str | None:
     """The name below ``pypto.language`` / ``pypto.language.distributed`` (``tensor.view``)."""
     full = canonical(node, aliases)
     if full is None:
         return None
-    for prefix in (PLD + ".", PL + "."):
+    for prefix in _PL_PREFIXES:
         if full.startswith(prefix):
             return full[len(prefix) :]
     return None
