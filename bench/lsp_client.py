@@ -60,9 +60,11 @@ class LspClient:
                 for line in header.split(b"\r\n")
                 if line.lower().startswith(b"content-length")
             )
-            body = json.loads(stream.read(length))
+            data = stream.read(length)
+            arrived = time.perf_counter()  # the message is in; parsing it is the client's work
+            body = json.loads(data)
             with self._cond:
-                self._messages.append((time.perf_counter(), body))
+                self._messages.append((arrived, body))
                 self._cond.notify_all()
             if body.get("method") == "workspace/configuration" and "id" in body:
                 self._send({"jsonrpc": "2.0", "id": body["id"], "result": [{}]})
