@@ -152,6 +152,13 @@ class Session:
         self.texts.pop(uri, None)
         self.versions.pop(uri, None)
 
+    def last_published_with(self, uri: str, code: str) -> list[types.Diagnostic] | None:
+        """The diagnostics last published for ``uri`` that hold one with ``code``."""
+        for params in reversed(self.published):
+            if params.uri == uri and any(d.code == code for d in params.diagnostics):
+                return list(params.diagnostics)
+        return None
+
     async def wait_for(self, condition: Callable[[], Any], timeout: float = TIMEOUT) -> Any:
         deadline = time.monotonic() + timeout
         while True:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import sys
 import time
 from pathlib import Path
@@ -99,13 +100,9 @@ async def test_large_document_is_analysed_in_a_worker_process(session: Session) 
     text = mlir_module(70).replace(" : tensor<4x128x128xf32>\n", " : tensor<4x128x128xf32>)\n", 1)
     uri = session.open("big.mlir", text)
 
-    def full() -> list[types.Diagnostic] | None:
-        for params in reversed(session.published):
-            if params.uri == uri and any(d.code == "E001" for d in params.diagnostics):
-                return list(params.diagnostics)
-        return None
-
-    diagnostics = await session.wait_for(full, timeout=60)
+    diagnostics = await session.wait_for(
+        functools.partial(session.last_published_with, uri, "E001"), timeout=60
+    )
     assert [d.code for d in diagnostics] == ["E001", "TL001", "TL002"]
 
 

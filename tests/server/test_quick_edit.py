@@ -88,14 +88,9 @@ async def test_runs_stopped_with_another_documents_process_run_again(hooked: Ses
     await asyncio.sleep(0.5)
     hooked.edit(slow, types.Range(start=at(40, 4), end=at(40, 4)), " ")
 
-    def full(uri: str) -> list[types.Diagnostic] | None:
-        for params in reversed(hooked.published):
-            if params.uri == uri and any(d.code == "E001" for d in params.diagnostics):
-                return list(params.diagnostics)
-        return None
-
     for uri in others:
-        diagnostics = await hooked.wait_for(functools.partial(full, uri), timeout=60)
+        full = functools.partial(hooked.last_published_with, uri, "E001")
+        diagnostics = await hooked.wait_for(full, timeout=60)
         assert [d.code for d in diagnostics] == ["E001", "TL001", "TL002"]
 
 
@@ -110,13 +105,9 @@ async def test_a_syntax_error_stays_shown_while_the_next_full_analysis_runs(
     broken = module.replace(" : tensor<4x128x128xf32>\n", " : tensor<4x128x128xf32>)\n", 1)
     uri = hooked.open("broken.mlir", "// SLOW(2)\n" + broken)
 
-    def full() -> list[types.Diagnostic] | None:
-        for params in reversed(hooked.published):
-            if params.uri == uri and any(d.code == "E001" for d in params.diagnostics):
-                return list(params.diagnostics)
-        return None
-
-    first = await hooked.wait_for(full, timeout=60)
+    first = await hooked.wait_for(
+        functools.partial(hooked.last_published_with, uri, "E001"), timeout=60
+    )
     error = next(d for d in first if d.code == "E001")
     version = hooked.edit(uri, types.Range(start=at(1, 0), end=at(1, 0)), "// a new line\n")
 
