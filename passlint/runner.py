@@ -10,12 +10,10 @@ makes a pass fail gives a one-line error for that file and the rest are still ch
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from passlint.analysis import engine
@@ -162,6 +160,9 @@ def check_files(
             if on_result:
                 on_result(results[-1])
         return results
+    import multiprocessing  # here: a check of one file need not pay for importing them
+    from concurrent.futures import ProcessPoolExecutor
+
     # fork starts workers in milliseconds and shares the imported passes; elsewhere the
     # platform default (spawn) is the safe choice.
     method = "fork" if sys.platform.startswith("linux") else None

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Fix, Position, Range, TextEdit
-from passlint.analysis.quick_memo import QuickAnswer, QuickMemo
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
+
+if TYPE_CHECKING:  # imported where used: a check on the command line has no memo
+    from passlint.analysis.quick_memo import QuickMemo
 
 Language = Literal["mlir", "pl"]
 
@@ -84,6 +86,8 @@ def quick_analyze(
     raw, reads = quick
     findings = _postprocess(raw, source, settings, path)
     if memo is not None:
+        from passlint.analysis.quick_memo import QuickAnswer
+
         suppressions = "passlint:" in text
         if not suppressions:
             reads = reads.watching("passlint:")  # one would filter the findings anew
