@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import bisect
 import warnings
+from collections import OrderedDict
 
 from passlint.analysis.pl.frontend import parse_text
 from passlint.analysis.pl.model import SyntaxProblem
@@ -27,6 +28,10 @@ _CONTINUATIONS = ("else", "elif", "except", "finally", "case")
 _PIECE_CACHE_SIZE = 20_000
 _GROUP_LINES = 200
 _pieces: dict[tuple[str, int, str], list[ast.stmt]] = {}
+# Whole classes, put together from their members: their keys are the class's whole text, so
+# only the last few are kept (a program class is most of a module: each edit makes one).
+_CLASS_CACHE_SIZE = 8
+_classes: OrderedDict[tuple[str, int], list[ast.stmt]] = OrderedDict()
 _BLANK_OR_COMMENT = frozenset(" \t#\r\f")
 _NO_START = frozenset(["", *_BLANK_OR_COMMENT, ")", "]", "}"])
 
@@ -58,6 +63,7 @@ def parse_pieces(path: str, text: str) -> ast.Module | SyntaxProblem:
 
 def clear_piece_cache() -> None:
     _pieces.clear()
+    _classes.clear()
 
 
 def _starts_piece(line: str, indent: int) -> bool:
@@ -102,16 +108,19 @@ def _top_level(lines: list[str]) -> list[tuple[int, int, bool]]:
 def _parse_piece(lines: list[str], start: int, end: int) -> list[ast.stmt] | None:
     """A class piece, from the cache or parsed (``_parse_class``, else as one piece)."""
     piece = "\n".join(lines[start:end])
-    key = (piece, start, "class")
-    found = _pieces.get(key)
+    key = (piece, start)
+    found = _classes.get(key)
     if found is not None:
+        _classes.move_to_end(key)
         return found
     stmts = _parse_class(lines, start, end)
     if stmts is None:
         stmts = _parse_at(piece, start)
     if stmts is None:
         return None
-    _remember(key, stmts)
+    _classes[key] = stmts
+    if len(_classes) > _CLASS_CACHE_SIZE:
+        _classes.popitem(last=False)
     return stmts
 
 
