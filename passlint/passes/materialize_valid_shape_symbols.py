@@ -477,7 +477,7 @@ class _Pass:
             )
         ]
         for site in sites:
-            call = ast.unparse(site.site.node.func)
+            call = _callee_text(site.site.node.func)
             if site.texts is None:
                 note = f"called here ({call}); no statically known extent"
             else:
@@ -548,7 +548,7 @@ class _Pass:
 
     def _where(self, site: SiteResult) -> str:
         start = self.range(site.module, site.site.node).start
-        call = ast.unparse(site.site.node.func)
+        call = _callee_text(site.site.node.func)
         name = Path(site.module.path).name
         return f"{name}:{start.line + 1}:{start.column + 1} ({call}(...))"
 
@@ -780,6 +780,19 @@ def _argument(site: CallSite, param: Param) -> ast.expr | None:
     if param.index < len(site.args):
         return site.args[param.index]
     return site.keywords.get(param.name)
+
+
+def _callee_text(callee: ast.expr) -> str:
+    """``ast.unparse`` of a call's callee, without it for the usual ``self.k`` / ``k``."""
+    parts: list[str] = []
+    node = callee
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name:
+        return ast.unparse(callee)
+    parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 def _symbol_words(dynamic: Dynamic) -> str:
