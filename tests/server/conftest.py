@@ -210,9 +210,29 @@ class Session:
         await asyncio.sleep(seconds)
 
 
+# Workspace files that are fixtures of other suites too: where they are kept, and (pl) the
+# text their fix-all gives.
+SHARED = {
+    "mlir/hybrid.mlir": ("mlir/handmade__mhlo_fusion_hybrid.mlir", None),
+    "pl/softmax_prepare.py": ("pl/softmax_prepare.py", "pl/softmax_prepare.fixed.py"),
+    "pl/cross_file/kernels.py": ("pl/cross_file/kernels.py", "pl/cross_file_fixed/kernels.py"),
+    "pl/cross_file/program.py": ("pl/cross_file/program.py", "pl/cross_file_fixed/program.py"),
+}
+
+
 def copy_data(target: Path) -> Path:
     shutil.copytree(DATA, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("expected"))
+    for relative, (source, _) in SHARED.items():
+        (target / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(DATA.parent / source, target / relative)
     return target
+
+
+def expected_text(fixture: str) -> str:
+    """The text of workspace file ``fixture`` once every fix is applied."""
+    fixed = SHARED.get(fixture, (None, None))[1]
+    path = DATA.parent / fixed if fixed is not None else EXPECTED / fixture
+    return path.read_text(encoding="utf-8")
 
 
 def initialize_params(name: str, root: Path, options: Any = None) -> types.InitializeParams:
@@ -230,11 +250,16 @@ def initialize_params(name: str, root: Path, options: Any = None) -> types.Initi
 )
 async def lsp(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> Any:
     """The real server, one per test, seen through each client's capabilities."""
-    root = copy_data(request.getfixturevalue("tmp_path") / "ws")
-    await lsp_client.initialize_session(initialize_params(request.param, root))
-    lsp_client.session = Session(lsp_client, root, request.param)  # type: ignore[attr-defined]
+    await start_session(request, lsp_client)
     yield
     await lsp_client.shutdown_session()
+
+
+async def start_session(request: pytest.FixtureRequest, client: LanguageClient) -> None:
+    """Initialize the server on a fresh copy of the workspace, as client ``request.param``."""
+    root = copy_data(request.getfixturevalue("tmp_path") / "ws")
+    await client.initialize_session(initialize_params(request.param, root))
+    client.session = Session(client, root, request.param)  # type: ignore[attr-defined]
 
 
 @pytest.fixture
@@ -248,9 +273,7 @@ def session(lsp: LanguageClient) -> Session:
 )
 async def hooked_lsp(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> Any:
     """The server with an analysis that can be slowed down or made to crash on demand."""
-    root = copy_data(request.getfixturevalue("tmp_path") / "ws")
-    await lsp_client.initialize_session(initialize_params(request.param, root))
-    lsp_client.session = Session(lsp_client, root, request.param)  # type: ignore[attr-defined]
+    await start_session(request, lsp_client)
     yield
     await lsp_client.shutdown_session()
 

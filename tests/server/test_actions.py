@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from .conftest import EXPECTED, Session, apply_workspace_edit
+from .conftest import Session, apply_workspace_edit, expected_text
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
 
@@ -95,7 +95,7 @@ async def test_fix_all_action(session: Session, fixture: str) -> None:
     check_edit_shape(session, action.edit)
     assert action.edit is not None
     fixed = apply_workspace_edit(action.edit, reader(session))[uri]
-    assert fixed == (EXPECTED / fixture).read_text(encoding="utf-8")
+    assert fixed == expected_text(fixture)
     session.change(uri, fixed)
     assert all(not d.data for d in await session.diagnostics(uri))
 
@@ -117,7 +117,7 @@ async def test_fix_all_command(session: Session) -> None:
     assert applied is True
     (edit,) = session.client.applied_edits  # type: ignore[attr-defined]
     fixed = apply_workspace_edit(edit, reader(session))[uri]
-    assert fixed == (EXPECTED / "mlir/hybrid.mlir").read_text(encoding="utf-8")
+    assert fixed == expected_text("mlir/hybrid.mlir")
 
 
 async def test_cross_file_vs001_fix(session: Session) -> None:
@@ -131,7 +131,7 @@ async def test_cross_file_vs001_fix(session: Session) -> None:
     program = session.uri("pl/cross_file/program.py")
     assert set(fixed) == {uri, program}
     for target in ("kernels.py", "program.py"):
-        expected = (EXPECTED / "pl/cross_file" / target).read_text(encoding="utf-8")
+        expected = expected_text(f"pl/cross_file/{target}")
         assert fixed[session.uri(f"pl/cross_file/{target}")] == expected
     # program.py is not open: the client writes it to disk; the kernel is fixed in the editor
     session.path(program).write_text(fixed[program], encoding="utf-8")
