@@ -133,6 +133,20 @@ def layers_for(size_bytes: int, generic: bool = False) -> int:
     return max(1, round(size_bytes / per_layer))
 
 
+PL_KERNEL = [  # a method of the program class (``{i}``: its number); one VS001
+    "    @pl.function(type=pl.FunctionType.InCore)",
+    "    def k{i}(",
+    "        self,",
+    "        x: pl.Tensor[[Q, 128], pl.FP32,",
+    "                     pl.TensorView(valid_shape=[Q, VALID], layout=pl.TensorLayout.ND)],",
+    "        out: pl.Out[pl.Tensor[[Q, 128], pl.FP32]],",
+    "    ) -> pl.Tensor[[Q, 128], pl.FP32]:",
+    "        t = pl.load(x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Vec)",
+    "        return pl.store(t, [0, 0], out)",
+    "",
+]
+
+
 def pl_module(lines: int) -> str:
     """A pl program with kernels (one VS001 each) and an orchestration calling them all."""
     head = [
@@ -145,20 +159,8 @@ def pl_module(lines: int) -> str:
         "@pl.program",
         "class Big:",
     ]
-    kernel = [
-        "    @pl.function(type=pl.FunctionType.InCore)",
-        "    def k{i}(",
-        "        self,",
-        "        x: pl.Tensor[[Q, 128], pl.FP32,",
-        "                     pl.TensorView(valid_shape=[Q, VALID], layout=pl.TensorLayout.ND)],",
-        "        out: pl.Out[pl.Tensor[[Q, 128], pl.FP32]],",
-        "    ) -> pl.Tensor[[Q, 128], pl.FP32]:",
-        "        t = pl.load(x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Vec)",
-        "        return pl.store(t, [0, 0], out)",
-        "",
-    ]
-    count = max(1, (lines - len(head) - 12) // (len(kernel) + 2))
-    body = [line.format(i=i) for i in range(count) for line in kernel]
+    count = max(1, (lines - len(head) - 12) // (len(PL_KERNEL) + 2))
+    body = [line.format(i=i) for i in range(count) for line in PL_KERNEL]
     main = [
         "    @pl.function(type=pl.FunctionType.Orchestration)",
         "    def main(self, src: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX],",

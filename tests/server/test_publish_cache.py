@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,9 @@ from passlint.server.convert import ClientFeatures, SnapshotFiles
 from passlint.server.jobs import ConvertedFindings, Job, run_job, snapshot_workspace
 
 from .conftest import Session
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from generate import PL_KERNEL
 
 SETTINGS = Settings(extend_select=("PL100",))
 CONVERTER = default_converter()  # type: ignore[no-untyped-call]
@@ -156,19 +160,7 @@ def program_module(kernels: int, standalone: int) -> str:
         "@pl.program",
         "class Big:",
     ]
-    for i in range(kernels):
-        lines += [
-            "    @pl.function(type=pl.FunctionType.InCore)",
-            f"    def k{i}(",
-            "        self,",
-            "        x: pl.Tensor[[Q, 128], pl.FP32,",
-            "                     pl.TensorView(valid_shape=[Q, VALID], layout=pl.TensorLayout.ND)],",
-            "        out: pl.Out[pl.Tensor[[Q, 128], pl.FP32]],",
-            "    ) -> pl.Tensor[[Q, 128], pl.FP32]:",
-            "        t = pl.load(x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Vec)",
-            "        return pl.store(t, [0, 0], out)",
-            "",
-        ]
+    lines += [line.format(i=i) for i in range(kernels) for line in PL_KERNEL]
     lines += [
         "    @pl.function(type=pl.FunctionType.Orchestration)",
         "    def main(self, src: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX],",
