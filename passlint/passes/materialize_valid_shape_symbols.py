@@ -34,7 +34,6 @@ from passlint.analysis.pl.model import (
     SyntaxProblem,
     TensorView,
 )
-from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.resolve import (
     RDynamic,
     Resolved,
@@ -134,12 +133,8 @@ class _Pass:
         self._homes: dict[int, tuple[int, str, str | None]] = {}
         self._lines: list[str] | None = None
 
-    def pos(self, module: Module) -> Positions:
-        return self.reader.positions(module)
-
     def range(self, module: Module, node: ast.AST) -> Range:
-        pos = self.pos(module)
-        return pos.range(node)
+        return module.positions.range(node)
 
     def run(self) -> list[Finding]:
         findings: list[Finding] = []
@@ -400,7 +395,7 @@ class _Pass:
             f"a parameter that shadows a name an earlier annotation uses. Move '{param.name}' "
             f"in front of '{reader.name}'."
         )
-        pos = self.pos(module)
+        pos = module.positions
         fix = Fix(
             f"Move parameter '{param.name}' in front of '{reader.name}'",
             tuple(edits.move_param(kernel, module, pos, param, reader)),
@@ -489,7 +484,7 @@ class _Pass:
 
     def _module_range(self, path: str, span: tuple[int, int]) -> Range:
         module = self.resolver.module_at(path) or self.module
-        return self.pos(module).source.range(*span)
+        return module.positions.source.range(*span)
 
     def _unbound(self, analysis: KernelAnalysis) -> list[Finding]:
         kernel, module = analysis.kernel, analysis.module
@@ -498,12 +493,12 @@ class _Pass:
         fix = None
         names = [symbol.declared.name for symbol in analysis.symbols]
         if not blocked:
-            pos = self.pos(module)
+            pos = module.positions
             changes: list[TextEdit] = [edits.leading_params(kernel, module, pos, names)]
             for site in sites:
                 assert site.texts is not None
                 changes.append(
-                    edits.call_extents(site.site, site.module, self.pos(site.module), site.texts)
+                    edits.call_extents(site.site, site.module, site.module.positions, site.texts)
                 )
             plural = "s" if len(names) > 1 else ""
             calls = f"{len(sites)} call site{'s' if len(sites) != 1 else ''}"

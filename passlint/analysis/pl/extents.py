@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from passlint.analysis.pl.frontend import pl_name
 from passlint.analysis.pl.model import Assignment, Function, Module
-from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.resolve import Resolver, RView
 from passlint.analysis.pl.walk import names_below
 
@@ -61,12 +60,9 @@ class ExtentReader:
             self._bindings[id(caller)] = found
         return found
 
-    def positions(self, module: Module) -> Positions:
-        return module.positions
-
     def of_argument(self, node: ast.expr, caller: Function, module: Module) -> ArgExtents | None:
         """The extents of ``node`` (an argument of a call in ``caller``); None if unknown."""
-        at = self.positions(module).start(node)
+        at = module.positions.start(node)
         return self._of(node, caller, module, at, 0)
 
     def _of(
@@ -213,7 +209,7 @@ class ExtentReader:
     def _extent(self, node: ast.expr, module: Module, caller: Function) -> Extent | None:
         if isinstance(node, ast.Starred):
             return None
-        text = self.positions(module).segment(node)
+        text = module.positions.segment(node)
         if "\n" in text:
             text = ast.unparse(node)
         return Extent(text, self._key(node, module, caller))
