@@ -90,6 +90,19 @@ class PasslintProtocol(LanguageServerProtocol):
             self._writing.add(future)
             future.add_done_callback(self._writing.discard)
 
+    def _handle_response(
+        self, msg_id: Any, result: Any | None = None, error: Any | None = None
+    ) -> None:
+        # A request the server stopped waiting for (an analysis cancelled by an edit while
+        # the client had not yet answered its window/workDoneProgress/create): the answer
+        # is dropped. pygls would set it on the cancelled future and show the user an error.
+        future = self._request_futures.get(msg_id)
+        if future is not None and future.done():
+            self._request_futures.pop(msg_id, None)
+            log.debug("dropping the answer to request %s: no longer awaited", msg_id)
+            return
+        super()._handle_response(msg_id, result, error)
+
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Any:
         if params.capabilities.general is not None:
