@@ -13,7 +13,7 @@ from typing import Any
 
 from passlint.analysis import engine
 
-_real_analyze = engine.analyze
+_real_analyze = engine.analyze_document
 
 
 def analyze(path: str, text: str, *args: Any, **kwargs: Any) -> Any:
@@ -25,7 +25,7 @@ def analyze(path: str, text: str, *args: Any, **kwargs: Any) -> Any:
     return _real_analyze(path, text, *args, **kwargs)
 
 
-engine.analyze = analyze
+engine.analyze_document = analyze
 
 if __name__ == "__main__":
     from passlint.server.app import run
