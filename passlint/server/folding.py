@@ -23,9 +23,9 @@ def ranges(view: MlirView) -> list[types.FoldingRange]:
             continue
         first = source.position(moved[0]).line
         last = source.position(moved[1]).line
-        closing = source.line_text(last)[: source.position(moved[1]).column].strip()
-        if kind != "region" and closing in ("}", "#-}", "})"):
-            last -= 1
+        closing = source.line_text(last)[: source.position(moved[1]).column]
+        if kind != "region" and not closing.strip(" \t})#-"):
+            last -= 1  # the closing line (or the next block's label) stays visible
         if last <= first or (first, last) in seen:
             continue
         seen.add((first, last))

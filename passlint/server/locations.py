@@ -134,7 +134,7 @@ def _unquote(text: str) -> str:
 def location_at(text: str, offset: int, line_start: int, line_end: int) -> int | None:
     """The start of the ``loc(`` or ``#alias`` reference holding ``offset`` on its line."""
     best = None
-    at = text.rfind("loc(", line_start, offset + 1)
+    at = text.rfind("loc(", line_start, min(offset + 4, line_end))
     if at >= 0 and _closes_after(text, at + 3, offset, line_end):
         best = at
     for match in _ALIAS_REFERENCE.finditer(text, line_start, line_end):

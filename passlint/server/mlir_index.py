@@ -169,13 +169,18 @@ class MlirIndex:
         return start, start + self.op_name_lengths[op]
 
     def visible_values(self, offset: int) -> list[int]:
-        """Values usable at ``offset``: defined before it in its block or an enclosing one,
-        up to the first region isolated from above (a function body)."""
+        """Values usable at ``offset``: defined before it in its block or an enclosing one
+        (or in the entry block of its region, which comes before every other block), up to
+        the first region isolated from above (a function body)."""
         by_block = self._values_by_block()
         out: list[int] = []
         block = self.block_at(offset)
         while block >= 0:
-            out.extend(e for e in by_block.get(block, ()) if self.visible_from[e] <= offset)
+            entry = block
+            while entry > 0 and self.block_regions[entry - 1] == self.block_regions[block]:
+                entry -= 1  # a region's blocks are numbered one after the other
+            for b in {entry, block}:
+                out.extend(e for e in by_block.get(b, ()) if self.visible_from[e] <= offset)
             if self.block_isolated[block]:
                 break
             block = self.block_parents[block]
@@ -254,7 +259,7 @@ def _build(
     _order_occurrences(index)
     index.seen_ops = frozenset(ops_seen)
     index.seen_types = frozenset(_TYPE.findall(text)) | _argument_types(parsed)
-    index.folds = _folds(index, text)
+    index.folds.extend(_folds(index, text))
     if len(parsed.chunks) > 1:
         index.symbols = _chunk_groups(index.symbols, index.chunks)
     return index
@@ -346,6 +351,9 @@ class _Builder:
         for region in read.regions(op):
             region_number = self.region_count
             self.region_count += 1
+            index.folds.append((*region.span, None))
+            if len(region.blocks) > 1:
+                index.folds.extend((*b.span, None) for b in region.blocks if b.label is not None)
             labels: dict[str, int] = {}
             blocks = []
             for record in region.blocks:
@@ -574,15 +582,11 @@ def _chunk_groups(symbols: list[Symbol], chunks: list[Span]) -> list[Symbol]:
 
 
 def _folds(index: MlirIndex, text: str) -> list[tuple[int, int, str | None]]:
-    """Folding spans: regions (function bodies among them), `// -----` chunks, and
-    ``{-# ... #-}`` resources (kind ``imports``, which editors can fold by default)."""
+    """Folding spans besides regions and blocks: `// -----` chunks, and ``{-# ... #-}``
+    resources (kind ``imports``, which editors can fold by default)."""
     folds: list[tuple[int, int, str | None]] = []
-    regions = sorted(
-        {(index.block_starts[b], index.block_ends[b]) for b in range(len(index.block_starts))}
-    )
-    folds.extend((start, end, None) for start, end in regions)
-    if len(index.chunks) > 1:
-        folds.extend((start, end, "region") for start, end in index.chunks)
+    if len(index.chunks) > 1:  # each chunk up to its last line of text
+        folds.extend((start, len(text[:end].rstrip()), "region") for start, end in index.chunks)
     for match in _RESOURCE.finditer(text):
         close = text.find("#-}", match.end())
         folds.append((match.start(), close + 3 if close >= 0 else len(text), "imports"))
