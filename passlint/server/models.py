@@ -53,6 +53,7 @@ class ModelCache:
     def __init__(self, executor: Executor) -> None:
         self.executor = executor
         self._entries: dict[str, tuple[int, asyncio.Future[PlModel | None]]] = {}
+        self._parsed: dict[str, tuple[int, PlModel]] = {}  # the last model with a module
 
     async def get(
         self, uri: str, path: str, version: int, text: str, workspace: Workspace | None = None
@@ -66,7 +67,16 @@ class ModelCache:
             entry = (version, future)
             self._entries[uri] = entry
         await asyncio.wait([entry[1]])
-        return entry[1].result()
+        model = entry[1].result()
+        if model is not None and model.module is not None:
+            self._parsed[uri] = (version, model)
+        return model
+
+    def last_parsed(self, uri: str) -> tuple[int, PlModel] | None:
+        """The newest model of ``uri`` whose text parsed, with its version (while the user
+        types, the current text often does not)."""
+        return self._parsed.get(uri)
 
     def forget(self, uri: str) -> None:
         self._entries.pop(uri, None)
+        self._parsed.pop(uri, None)

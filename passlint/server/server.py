@@ -39,6 +39,7 @@ from passlint.server import (
     inlay,
     locations,
     navigation,
+    pl_assist,
     rename,
     suppress,
     symbols,
@@ -803,14 +804,56 @@ async def folding_ranges(
 
 @server.feature(
     types.TEXT_DOCUMENT_COMPLETION,
-    types.CompletionOptions(trigger_characters=completion.TRIGGERS, resolve_provider=False),
+    types.CompletionOptions(trigger_characters=[*completion.TRIGGERS, "["], resolve_provider=False),
 )
 async def complete(ls: PasslintServer, params: types.CompletionParams) -> types.CompletionList:
     uri = params.text_document.uri
     view = await ls.mlir_view(uri)
-    if view is None:
-        return types.CompletionList(is_incomplete=False, items=[])
-    return completion_items(ls, uri, view, params.position)
+    if view is not None:
+        return completion_items(ls, uri, view, params.position)
+    return await pl_completion_items(ls, uri, params.position)
+
+
+async def pl_completion_items(
+    ls: PasslintServer, uri: str, position: types.Position
+) -> types.CompletionList:
+    """pl completion from the current model, or the last one that parsed (moved through the
+    edits since) while the text does not."""
+    empty = types.CompletionList(is_incomplete=False, items=[])
+    document = ls.scheduler.documents.get(uri)
+    model = await ls.pl_model(uri)
+    if document is None or model is None:
+        return empty
+    source = ls.current_source(document)
+    offset = char_offset(source, position)
+    at = offset
+    if model.module is None:
+        parsed = ls.models.last_parsed(uri)
+        shift = ls.edits.shift(uri, parsed[0], document.version) if parsed else None
+        if parsed is None or shift is None:
+            return empty
+        model, at = parsed[1], shift.backward_before(offset)
+    line_start = source.line_starts[min(position.line, source.line_count - 1)]
+    before = source.text[line_start:offset]
+    found = pl_assist.completion(model, at, source.text[max(0, offset - 4000) : offset])
+    word = pl_assist.word_before(before)
+    replaced = span_range(source, (offset - len(word), offset))
+    kinds = {
+        "symbol": types.CompletionItemKind.Constant,
+        "kernel": types.CompletionItemKind.Function,
+    }
+    return types.CompletionList(
+        is_incomplete=False,
+        items=[
+            types.CompletionItem(
+                label=item.label,
+                kind=kinds[item.kind],
+                detail=item.detail,
+                text_edit=types.TextEdit(range=replaced, new_text=item.label),
+            )
+            for item in found
+        ],
+    )
 
 
 def completion_items(
@@ -855,9 +898,19 @@ def completion_items(
 async def prepare_rename(
     ls: PasslintServer, params: types.PrepareRenameParams
 ) -> types.PrepareRenamePlaceholder | None:
-    view = await ls.mlir_view(params.text_document.uri)
+    uri = params.text_document.uri
+    view = await ls.mlir_view(uri)
     if view is None:
-        return None
+        model = await ls.pl_model(uri)
+        if model is None:
+            return None
+        symbol = pl_assist.symbol_at(model, char_offset(model.source, params.position))
+        if symbol is None:
+            return None
+        _, span = symbol
+        return types.PrepareRenamePlaceholder(
+            range=span_range(model.source, span), placeholder=model.source.text[span[0] : span[1]]
+        )
     found = rename.target(view, char_offset(view.source, params.position))
     if found is None:
         return None
@@ -870,7 +923,7 @@ async def on_rename(ls: PasslintServer, params: types.RenameParams) -> types.Wor
     uri = params.text_document.uri
     view = await ls.mlir_view(uri, exact=True)
     if view is None:
-        return None
+        return await pl_rename(ls, uri, params)
     try:
         found = rename.edits(view, char_offset(view.source, params.position), params.new_name)
     except rename.RenameError as error:
@@ -883,6 +936,32 @@ async def on_rename(ls: PasslintServer, params: types.RenameParams) -> types.Wor
     return workspace_edit(
         [{"uri": uri, "version": version, "edits": edits}], ls.features.document_changes
     )
+
+
+async def pl_rename(
+    ls: PasslintServer, uri: str, params: types.RenameParams
+) -> types.WorkspaceEdit | None:
+    model = await ls.pl_model(uri)
+    if model is None:
+        return None
+    try:
+        found = pl_assist.rename_edits(
+            model, char_offset(model.source, params.position), params.new_name
+        )
+    except pl_assist.RenameError as error:
+        raise JsonRpcRequestFailed(str(error)) from None
+    files = ls.files()
+    entries = []
+    for path, spans in found.items():
+        source = files.source(path)
+        if source is None:
+            continue
+        edits = [
+            {"range": range_json(source, source.range(*span)), "newText": text}
+            for span, text in spans
+        ]
+        entries.append({"uri": files.uri(path), "version": files.version(path), "edits": edits})
+    return workspace_edit(entries, ls.features.document_changes)
 
 
 __all__ = ["PasslintServer", "PlModel", "server"]
