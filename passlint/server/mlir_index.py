@@ -18,6 +18,8 @@ import re
 from array import array
 from dataclasses import dataclass, field
 
+from lsprotocol import types
+
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult, ParsedFile, Value
@@ -80,7 +82,6 @@ class Symbol:
 class MlirIndex:
     """The features' view of one analysed version (see the module docstring)."""
 
-    length: int
     chunks: list[Span] = field(default_factory=list)
     # named things: SSA value groups, block labels, @symbols (per chunk)
     names: list[str] = field(default_factory=list)
@@ -100,6 +101,7 @@ class MlirIndex:
     block_ends: array[int] = field(default_factory=lambda: array("q"))
     block_parents: array[int] = field(default_factory=lambda: array("q"))
     block_isolated: bytearray = field(default_factory=bytearray)
+    block_regions: array[int] = field(default_factory=lambda: array("q"))  # region number
     # operations (pre-order): span, name start, parent op, trailing loc(...) start (-1: none)
     op_starts: array[int] = field(default_factory=lambda: array("q"))
     op_ends: array[int] = field(default_factory=lambda: array("q"))
@@ -207,7 +209,6 @@ class MlirIndex:
             and self.definitions[e] >= 0
         ]
 
-    block_regions: array[int] = field(default_factory=lambda: array("q"))  # per block
     # built where it is used (not sent between processes)
     _by_block: dict[int, list[int]] | None = field(default=None, repr=False, compare=False)
 
@@ -241,7 +242,7 @@ def _build(
     parsed: ParsedFile, source: SourceText, pipeline: str, findings: list[Finding]
 ) -> MlirIndex:
     text = parsed.text
-    index = MlirIndex(len(text))
+    index = MlirIndex()
     reported = _reported_offsets(findings, source)
     ops_seen: set[str] = set()
     for number, chunk in enumerate(parsed.chunks):
@@ -508,7 +509,8 @@ def _header_end(index: MlirIndex, builder: _Builder, op: Operation) -> int:
     return end
 
 
-_FUNCTION, _MODULE, _VARIABLE, _NAMESPACE = 12, 2, 13, 3  # lsprotocol SymbolKind values
+_FUNCTION, _MODULE = types.SymbolKind.Function.value, types.SymbolKind.Module.value
+_VARIABLE, _NAMESPACE = types.SymbolKind.Variable.value, types.SymbolKind.Namespace.value
 
 
 def _chunk_symbols(analysis: ChunkAnalysis, text: str) -> list[Symbol]:
