@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from passlint.server.mlir_index import LABEL, VALUE, MlirIndex
+from passlint.server.mlir_index import MlirIndex
 from passlint.server.op_names import KNOWN_OPS
 from passlint.server.views import MlirView
 
@@ -44,9 +44,9 @@ def items(
     at = view.nearest_index_offset(offset - len(word))
     found: list[Item] = []
     if word.startswith("%"):
-        found = _named(index, index.visible_values(at), "value")
+        found = _named(index, index.visible_values(at), "value", word)
     elif word.startswith("^"):
-        found = _named(index, index.labels_in_scope(at), "label")
+        found = _named(index, index.labels_in_scope(at), "label", word)
     elif word.startswith("@"):
         chunk = index.chunk_at(at)
         found = [Item(f"@{index.names[e]}", "symbol") for e in index.symbols_of_chunk(chunk)]
@@ -64,12 +64,17 @@ def items(
     return matching[:LIMIT], len(matching) > LIMIT
 
 
-def _named(index: MlirIndex, entities: list[int], kind: str) -> list[Item]:
+def _named(index: MlirIndex, entities: list[int], kind: str, prefix: str) -> list[Item]:
+    """The names of ``entities`` starting with ``prefix``: the ``LIMIT + 1`` defined nearest
+    before the cursor (a model's @main defines tens of thousands), in natural order."""
     seen: dict[str, Item] = {}
-    for entity in reversed(entities):  # the innermost definition of a name wins
-        name = index.names[entity]
-        if name not in seen and index.kinds[entity] in (VALUE, LABEL):
+    names = index.names
+    for entity in sorted(entities, key=index.visible_from.__getitem__, reverse=True):
+        name = names[entity]
+        if name not in seen and name.startswith(prefix):
             seen[name] = Item(name, kind)
+            if len(seen) > LIMIT:
+                break
     return sorted(seen.values(), key=lambda item: _natural(item.label))
 
 
