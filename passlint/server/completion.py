@@ -9,6 +9,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from lsprotocol import types
+
+from passlint.analysis.source import SourceText
+from passlint.server.convert import lsp_range
 from passlint.server.mlir_index import MlirIndex
 from passlint.server.op_names import KNOWN_OPS
 from passlint.server.views import MlirView
@@ -23,8 +27,39 @@ _TYPE_POSITION = re.compile(r"(?::|->|\(|,|<)\s*$")
 @dataclass(frozen=True)
 class Item:
     label: str
-    kind: str  # "value", "label", "symbol", "alias", "op", "type"
+    kind: str  # a key of KINDS
     detail: str | None = None
+
+
+KINDS = {
+    "value": types.CompletionItemKind.Variable,
+    "label": types.CompletionItemKind.Reference,
+    "symbol": types.CompletionItemKind.Function,
+    "alias": types.CompletionItemKind.Constant,
+    "op": types.CompletionItemKind.Operator,
+    "type": types.CompletionItemKind.TypeParameter,
+    "dynamic": types.CompletionItemKind.Constant,  # pl
+    "kernel": types.CompletionItemKind.Function,  # pl
+}
+
+
+def to_lsp(
+    source: SourceText, offset: int, word: str, found: list[Item], cut: bool
+) -> types.CompletionList:
+    """The items, each replacing ``word`` (what is typed before ``offset``)."""
+    replaced = lsp_range(source, source.range(offset - len(word), offset))
+    return types.CompletionList(
+        is_incomplete=cut,
+        items=[
+            types.CompletionItem(
+                label=item.label,
+                kind=KINDS[item.kind],
+                detail=item.detail,
+                text_edit=types.TextEdit(range=replaced, new_text=item.label),
+            )
+            for item in found
+        ],
+    )
 
 
 def word_before(line: str) -> str:

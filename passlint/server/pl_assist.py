@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import keyword
 import re
-from dataclasses import dataclass
 
 from passlint.analysis.pl.model import Dynamic, Function, Module
+from passlint.server.completion import Item
 from passlint.server.models import PlModel
 from passlint.server.navigation import Target, pl_references, word_at
 
@@ -25,13 +25,6 @@ _VALID_SHAPE = re.compile(r"valid_shape\s*=\s*\[")
 _WORD_BEFORE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 _SELF_CALL = re.compile(r"self\.([A-Za-z_][A-Za-z0-9_]*)?$")
 _CALL_POSITION = re.compile(r"(?:^|[=(,:]|\breturn|\bsubmit\()\s*$")
-
-
-@dataclass(frozen=True)
-class Item:
-    label: str
-    kind: str  # "symbol" or "kernel"
-    detail: str
 
 
 def word_before(line: str) -> str:
@@ -51,7 +44,7 @@ def completion(model: PlModel, offset: int, before: str) -> list[Item]:
     head = before[: len(before) - len(prefix)]
     if _inside_valid_shape(head):
         found = [
-            Item(name, "symbol", f'pl.dynamic("{dynamic.symbol}")')
+            Item(name, "dynamic", f'pl.dynamic("{dynamic.symbol}")')
             for name, dynamic in _dynamics_in_scope(module, offset).items()
         ]
     elif (self_call := _SELF_CALL.search(head + prefix)) is not None:

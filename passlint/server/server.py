@@ -834,26 +834,9 @@ async def pl_completion_items(
             return empty
         model, at = parsed[1], shift.backward_before(offset)
     line_start = source.line_starts[min(position.line, source.line_count - 1)]
-    before = source.text[line_start:offset]
+    word = pl_assist.word_before(source.text[line_start:offset])
     found = pl_assist.completion(model, at, source.text[max(0, offset - 4000) : offset])
-    word = pl_assist.word_before(before)
-    replaced = span_range(source, (offset - len(word), offset))
-    kinds = {
-        "symbol": types.CompletionItemKind.Constant,
-        "kernel": types.CompletionItemKind.Function,
-    }
-    return types.CompletionList(
-        is_incomplete=False,
-        items=[
-            types.CompletionItem(
-                label=item.label,
-                kind=kinds[item.kind],
-                detail=item.detail,
-                text_edit=types.TextEdit(range=replaced, new_text=item.label),
-            )
-            for item in found
-        ],
-    )
+    return completion.to_lsp(source, offset, word, found, False)
 
 
 def completion_items(
@@ -870,28 +853,7 @@ def completion_items(
         for name in result.index.seen_ops
     ]
     found, cut = completion.items(view, offset, before, others)
-    word = completion.word_before(before)
-    replaced = span_range(source, (offset - len(word), offset))
-    kinds = {
-        "value": types.CompletionItemKind.Variable,
-        "label": types.CompletionItemKind.Reference,
-        "symbol": types.CompletionItemKind.Function,
-        "alias": types.CompletionItemKind.Constant,
-        "op": types.CompletionItemKind.Operator,
-        "type": types.CompletionItemKind.TypeParameter,
-    }
-    return types.CompletionList(
-        is_incomplete=cut,
-        items=[
-            types.CompletionItem(
-                label=item.label,
-                kind=kinds[item.kind],
-                detail=item.detail,
-                text_edit=types.TextEdit(range=replaced, new_text=item.label),
-            )
-            for item in found
-        ],
-    )
+    return completion.to_lsp(source, offset, completion.word_before(before), found, cut)
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
