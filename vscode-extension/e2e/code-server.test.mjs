@@ -74,6 +74,14 @@ async function waitForFile(file, expected) {
   assert.equal(text, expected);
 }
 
+async function goToLine(where) {
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(`:${where}`);
+  await page.keyboard.press('Enter');
+}
+
 async function openFile(name, text) {
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first().click();
   await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 30_000 });
@@ -163,11 +171,11 @@ test('TL001 in the Problems panel, its quick fix and suppression from the editor
 
   await step('"Disable TL001 for this line" from the quick fix menu of another file', async () => {
     await openFile('suppress.mlir', 'return %arg0');
-    await page.locator('.monaco-editor .view-lines').first().click();
-    await page.keyboard.press('Control+Home');
-    await page.keyboard.press('F8');
-    await page.locator('.marker-widget, .zone-widget').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
-    await page.keyboard.press('Escape');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'suppress.mlir' }).first()
+      .waitFor({ timeout: 90_000 });
+    // The cursor on the diagnostic (line 3, column 12) through Go to Line.
+    await page.locator('.monaco-editor .view-lines', { hasText: 'return %arg0' }).first().click();
+    await goToLine('3:12');
     await page.keyboard.press('Control+.');
     const item = page.locator('.action-widget .monaco-list-row.action', { hasText: 'Disable TL001 for this line' }).first();
     await item.waitFor({ timeout: 30_000 });
@@ -210,6 +218,7 @@ test('TL001 in the Problems panel, its quick fix and suppression from the editor
   await step('completion offers the SSA values in scope after %', async () => {
     await openFile('main.mlir', 'func.func @main');
     await page.locator('.monaco-editor .view-lines', { hasText: 'return %output0_copy' }).first().click();
+    await goToLine('4');
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await page.keyboard.type('%');
