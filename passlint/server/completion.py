@@ -18,6 +18,7 @@ from passlint.server.op_names import KNOWN_OPS
 from passlint.server.views import MlirView
 
 LIMIT = 500  # items per answer; the client asks again as the word grows
+_TAIL = 512  # longer names are not completed
 TRIGGERS = ["%", "^", "@", "#", "!", "."]
 _WORD = re.compile(r"[%^@#!]?[\w$.\-]*$")
 _OP_POSITION = re.compile(r"^\s*(?:(?:%[\w$.\-#:]+\s*,?\s*)+=\s*)?\"?$")
@@ -63,8 +64,10 @@ def to_lsp(
 
 
 def word_before(line: str) -> str:
-    """The word being typed at the end of ``line`` (the text before the cursor)."""
-    match = _WORD.search(line)
+    """The word being typed at the end of ``line`` (the text before the cursor). Only the
+    line's tail is searched: a regex anchored at the end tries every start, and a dump's
+    lines hold megabyte-long hex words."""
+    match = _WORD.search(line[-_TAIL:])
     return match.group() if match else ""
 
 
@@ -74,6 +77,7 @@ def items(
     """What to offer at ``offset`` with ``before`` the line's text before the cursor; and
     whether the list is cut at ``LIMIT``."""
     index = view.index
+    before = before[-_TAIL:]
     word = word_before(before)
     head = before[: len(before) - len(word)]
     at = view.nearest_index_offset(offset - len(word))

@@ -28,8 +28,8 @@ _CALL_POSITION = re.compile(r"(?:^|[=(,:]|\breturn|\bsubmit\()\s*$")
 
 
 def word_before(line: str) -> str:
-    """The name being typed at the end of ``line``."""
-    match = _WORD_BEFORE.search(line)
+    """The name being typed at the end of ``line`` (its tail only: see ``completion``)."""
+    match = _WORD_BEFORE.search(line[-512:])
     return match.group() if match else ""
 
 
@@ -39,8 +39,7 @@ def completion(model: PlModel, offset: int, before: str) -> list[Item]:
     module = model.module
     if module is None:
         return []
-    word = _WORD_BEFORE.search(before)
-    prefix = word.group() if word else ""
+    prefix = word_before(before)
     head = before[: len(before) - len(prefix)]
     if _inside_valid_shape(head):
         found = [

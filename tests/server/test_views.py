@@ -87,3 +87,13 @@ def test_edit_log() -> None:
         log.record("u", version, shift.changes)
     assert log.shift("u", 4, 7) is not None
     assert log.shift("u", 3, 7) is None  # version 4's entry is forgotten (keep=3)
+
+
+def test_completion_reads_only_the_line_tail() -> None:
+    """A dump's line holds a megabyte-long hex word: the word before the cursor is found
+    without trying every start of that line (which took minutes on stablehlo testdata)."""
+    from passlint.server.completion import word_before
+
+    line = '    %0 = stablehlo.constant dense<"0x' + "0A" * 500_000 + '"> : tensor<4xf32> %ar'
+    assert word_before(line) == "%ar"
+    assert word_before("0" * 1_000_000) == "0" * 512
