@@ -7,6 +7,8 @@ P2  a one-line edit anywhere in it -> fresh diagnostics (median)
 P3  `passlint check` on it: wall time, peak RSS, and the 1x-8x series (pretty and generic)
 P4  a 5,000-line pl module: check (the analysis in a fresh process, as `passlint check`
     runs it; the whole command for information) and an edit in the server (median)
+P7  right after each one-line edit of the ~5 MB module: hover, code action, document
+    symbols, inlay hints, definition (median and p95 of each)
 
 The reference is jaxlib's C++ MLIR parser when it is importable (the optional `bench`
 extra), else one compiled-regex tokenisation pass over the same text; every figure is also
@@ -229,6 +231,69 @@ def p4_server(path: Path, text: str, edits: int) -> float:
         client.close()
 
 
+P7_FEATURES = ("hover", "code action", "document symbols", "inlay hints", "definition")
+
+
+def p7_features(path: Path, text: str, edits: int) -> dict[str, list[float]]:
+    """Seconds each feature takes when asked right after a one-line edit (the analysis of
+    the new version still running), per feature over ``edits`` edits."""
+    client = LspClient(["--debounce", "0"])
+    times: dict[str, list[float]] = {name: [] for name in P7_FEATURES}
+    try:
+        open_document(client, path, text, wait_tl=True)
+        document = uri(path)
+        published = client.wait(lambda m: diagnostics_for(document)(m) and has_tl(m))
+        lines = text.split("\n")
+        ret = next(i for i, line in enumerate(lines) if line.startswith("    return "))
+        hover_at = {"line": ret, "character": lines[ret].index("%") + 1}
+        doc_id = {"uri": document}
+        # The first analysis of the document: a feature waits for it (later ones do not).
+        client.request("textDocument/hover", {"textDocument": doc_id, "position": hover_at})
+        fixed = next(d for d in published["params"]["diagnostics"] if d.get("data"))
+        rng = random.Random(7)
+        candidates = [
+            i for i, line in enumerate(lines[:ret]) if " = " in line and "%" in line[8:400]
+        ]
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": len(lines), "character": 0}}
+        for version in range(2, edits + 2):
+            line = rng.choice(candidates)
+            old = lines[line]
+            lines[line] = old.replace(" = ", " =  ", 1)
+            change_line(client, document, version, line, 0, len(old), lines[line])
+            use_line = rng.choice([c for c in candidates if c != line])
+            use = {"line": use_line, "character": lines[use_line].index("%", 8) + 1}
+            requests = {
+                "hover": ("textDocument/hover", {"textDocument": doc_id, "position": hover_at}),
+                "code action": (
+                    "textDocument/codeAction",
+                    {
+                        "textDocument": doc_id,
+                        "range": fixed["range"],
+                        "context": {"diagnostics": [fixed]},
+                    },
+                ),
+                "document symbols": ("textDocument/documentSymbol", {"textDocument": doc_id}),
+                "inlay hints": ("textDocument/inlayHint", {"textDocument": doc_id, "range": whole}),
+                "definition": (
+                    "textDocument/definition",
+                    {"textDocument": doc_id, "position": use},
+                ),
+            }
+            for name, (method, params) in requests.items():
+                sent = time.perf_counter()
+                client.request(method, params)
+                times[name].append(time.perf_counter() - sent)
+            time.sleep(0.2)  # typing pace: the next keystroke comes a little later
+        return times
+    finally:
+        client.close()
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
 def row(name: str, goal: str, value: str, ratio: str, met: bool | None) -> str:
     verdict = "" if met is None else ("met" if met else "NOT MET")
     return f"{name:<46} {goal:>10} {value:>12} {ratio:>14} {verdict:>8}"
@@ -313,6 +378,17 @@ def main(argv: list[str] | None = None) -> int:
             pl_edit <= 0.03,
         )
     )
+    for name, values in p7_features(big, big_text, max(args.edits, 20)).items():
+        median, tail = statistics.median(values), p95(values)
+        print(
+            row(
+                f"P7 {name} after an edit (median / p95)",
+                "50/100 ms",
+                f"{median * 1000:.0f}/{tail * 1000:.0f} ms",
+                f"{median / ref:.3f}",
+                median <= 0.05 and tail <= 0.1,
+            )
+        )
     # Last: the 8x modules take over a gigabyte, which would disturb the timings after them.
     for generic in (False, True):
         base = None

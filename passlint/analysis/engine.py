@@ -14,6 +14,7 @@ from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
 
 if TYPE_CHECKING:  # imported where used: a check on the command line has no memo
+    from passlint.analysis.mlir.ir import ParsedFile
     from passlint.analysis.quick_memo import QuickMemo
 
 Language = Literal["mlir", "pl"]
@@ -21,8 +22,8 @@ Language = Literal["mlir", "pl"]
 _PL_IMPORT = re.compile(
     r"^\s*(?:import\s+pypto\.language\b|from\s+pypto(?:\.language)?\s+import\b)", re.MULTILINE
 )
-_SUPPRESS = re.compile(r"(?://|#)\s*passlint:\s*ignore\[([A-Za-z0-9, ]+)\]")
-_SUPPRESS_FILE = re.compile(r"(?://|#)\s*passlint:\s*ignore-file\b")
+_SUPPRESS = re.compile(r"(?://|#)\s*passlint:\s*ignore(-file)?\[([A-Za-z0-9, ]+)\]")
+_SUPPRESS_FILE = re.compile(r"(?://|#)\s*passlint:\s*ignore-file\b(?!\[)")
 
 
 def language_of(path: str, text: str) -> Language | None:
@@ -34,6 +35,15 @@ def language_of(path: str, text: str) -> Language | None:
     return None
 
 
+@dataclass(frozen=True)
+class DocumentAnalysis:
+    """One analysis of a document: its findings and, for .mlir, the parse they came from
+    (what the editor features read, so they need not parse the document again)."""
+
+    findings: list[Finding]
+    parsed: ParsedFile | None = None
+
+
 def analyze(
     path: str,
     text: str,
@@ -41,20 +51,30 @@ def analyze(
     workspace: Workspace | None = None,
 ) -> list[Finding]:
     """All findings for one document, filtered and re-graded by ``settings``."""
+    return analyze_document(path, text, settings, workspace).findings
+
+
+def analyze_document(
+    path: str,
+    text: str,
+    settings: Settings | None = None,
+    workspace: Workspace | None = None,
+) -> DocumentAnalysis:
+    """``analyze``, keeping the parse of a .mlir document."""
     settings = settings or Settings()
     language = language_of(path, text)
     if language is not None and (size := oversize(text, settings.max_file_size)) is not None:
-        return _too_large(path, size, settings)
+        return DocumentAnalysis(_too_large(path, size, settings))
     if language == "mlir":
-        raw = _mlir_findings(path, text, settings)
-    elif language == "pl":
+        raw, parsed = _mlir_findings(path, text, settings)
+        return DocumentAnalysis(_postprocess(raw, SourceText(text), settings, path), parsed)
+    if language == "pl":
         from passlint.passes import materialize_valid_shape_symbols
 
         with collector_paused(promote=True):
             raw = materialize_valid_shape_symbols.check_text(path, text, workspace)
-    else:
-        return []
-    return _postprocess(raw, SourceText(text), settings, path)
+        return DocumentAnalysis(_postprocess(raw, SourceText(text), settings, path))
+    return DocumentAnalysis([])
 
 
 def quick_analyze(
@@ -128,16 +148,17 @@ def _too_large(path: str, size: int, settings: Settings) -> list[Finding]:
     ]
 
 
-def _mlir_findings(path: str, text: str, settings: Settings) -> list[Finding]:
+def _mlir_findings(path: str, text: str, settings: Settings) -> tuple[list[Finding], ParsedFile]:
     from passlint.analysis.mlir.parser import parse_file
     from passlint.analysis.mlir.syntax_findings import syntax_findings
     from passlint.passes import tensorizer_legalization
 
     parsed = parse_file(text)
     source = SourceText(text)
-    return syntax_findings(path, parsed, source) + tensorizer_legalization.check(
+    findings = syntax_findings(path, parsed, source) + tensorizer_legalization.check(
         path, parsed, source, settings.pipeline
     )
+    return findings, parsed
 
 
 def _postprocess(
@@ -152,17 +173,21 @@ def _postprocess(
     """
     if "passlint:" in source.text and _SUPPRESS_FILE.search(source.text):
         return []
-    suppressions = _suppressions(source)
-    by_line: dict[int, list[_Suppression]] = {}
+    suppressions = suppression_comments(source)
+    by_line: dict[int, list[Suppression]] = {}
+    whole_file: list[Suppression] = []
     for suppression in suppressions:
-        by_line.setdefault(suppression.line, []).append(suppression)
+        if suppression.whole_file:
+            whole_file.append(suppression)
+        else:
+            by_line.setdefault(suppression.line, []).append(suppression)
     result = []
     selected: dict[str, bool] = {}  # by code: a module has hundreds of findings, few codes
     for finding in raw:
         line = finding.range.start.line
         matching = [
             s
-            for s in (*by_line.get(line, ()), *by_line.get(line - 1, ()))
+            for s in (*by_line.get(line, ()), *by_line.get(line - 1, ()), *whole_file)
             if finding.code in s.codes
         ]
         for suppression in matching:
@@ -190,8 +215,9 @@ UNUSED_SUPPRESSION = "PL100"
 
 
 @dataclass
-class _Suppression:
-    """One ``passlint: ignore[...]`` comment: where it is and which codes it names."""
+class Suppression:
+    """One ``passlint: ignore[...]`` (or ``ignore-file[...]``) comment: where it is and which
+    codes it names."""
 
     line: int
     start: int  # offset of the comment marker (``//`` or ``#``)
@@ -199,27 +225,31 @@ class _Suppression:
     list_start: int  # offset of the first character inside ``[...]``
     list_end: int  # offset of ``]``
     codes: tuple[str, ...]
+    whole_file: bool = False  # ``ignore-file[...]``: the codes anywhere in the file
     used: set[str] = field(default_factory=set)
 
 
-def _suppressions(source: SourceText) -> list[_Suppression]:
-    found: list[_Suppression] = []
+def suppression_comments(source: SourceText) -> list[Suppression]:
+    """The suppression comments of a text, as the suppression rules read them (the editor's
+    suppression actions merge their codes into these)."""
+    found: list[Suppression] = []
     if "passlint:" not in source.text:
         return found
     for match in _SUPPRESS.finditer(source.text):
         codes = tuple(
             dict.fromkeys(
-                code.strip().upper() for code in match.group(1).split(",") if code.strip()
+                code.strip().upper() for code in match.group(2).split(",") if code.strip()
             )
         )
         found.append(
-            _Suppression(
+            Suppression(
                 line=source.position(match.start()).line,
                 start=match.start(),
                 end=match.end(),
-                list_start=match.start(1),
-                list_end=match.end(1),
+                list_start=match.start(2),
+                list_end=match.end(2),
                 codes=codes,
+                whole_file=match.group(1) is not None,
             )
         )
     return found
@@ -229,7 +259,7 @@ def _path_of(raw: list[Finding]) -> str:
     return raw[0].path if raw else ""
 
 
-def _unused_finding(suppression: _Suppression, source: SourceText, path: str) -> Finding | None:
+def _unused_finding(suppression: Suppression, source: SourceText, path: str) -> Finding | None:
     unknown = [code for code in suppression.codes if code not in RULES]
     unused = [code for code in suppression.codes if code in RULES and code not in suppression.used]
     if not unknown and not unused:

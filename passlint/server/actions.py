@@ -2,7 +2,10 @@
 
 A quick fix travels in ``Diagnostic.data`` (the document version it was computed for and
 its edits per file in client units), so answering ``textDocument/codeAction`` needs no new
-analysis; a payload for an older version of any open file it edits is not offered.
+analysis. A payload for an older version of the document is moved through the edits made
+since (``views.Shift``) when none of them touched its lines, as the analysis of the new
+version would find the same fix there; otherwise, or when another file it edits changed, it
+is not offered.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from lsprotocol import types
 from passlint.analysis.edits import edits_by_path
 from passlint.analysis.findings import Finding
 from passlint.server.convert import SOURCE, Files, file_edits, workspace_edit
+from passlint.server.views import Shift
 
 FIX_ALL_KIND = "source.fixAll.passlint"
 FIX_ALL_TITLE = "Fix all passlint findings"
@@ -27,20 +31,24 @@ def wants(only: Sequence[str] | None, kind: str) -> bool:
     return any(kind == wanted or kind.startswith(wanted + ".") for wanted in only)
 
 
+ShiftFor = Callable[[str, int], Shift | None]  # (uri, since version) -> shift to now
+
+
 def quick_fixes(
     diagnostics: Iterable[types.Diagnostic],
-    version: int | None,
     current_version: Callable[[str], int | None],
+    shift_for: ShiftFor,
     document_changes: bool,
 ) -> list[types.CodeAction]:
-    """One preferred quick fix per passlint diagnostic whose payload is still current."""
+    """One preferred quick fix per passlint diagnostic whose payload is current, or can be
+    moved to the current version."""
     actions = []
     for diagnostic in diagnostics:
-        fix = _payload(diagnostic, version)
+        fix = _payload(diagnostic)
         if fix is None:
             continue
-        files = fix["files"]
-        if any(_stale(entry, current_version) for entry in files):
+        files = current_files(fix["files"], current_version, shift_for)
+        if files is None:
             continue
         actions.append(
             types.CodeAction(
@@ -54,21 +62,57 @@ def quick_fixes(
     return actions
 
 
-def _payload(diagnostic: types.Diagnostic, version: int | None) -> Mapping[str, Any] | None:
+def _payload(diagnostic: types.Diagnostic) -> Mapping[str, Any] | None:
     data = diagnostic.data
     if diagnostic.source != SOURCE or not isinstance(data, Mapping):
         return None
     fix = data.get("fix")
     if not isinstance(fix, Mapping) or not isinstance(fix.get("files"), list):
         return None
-    if version is not None and data.get("version") not in (None, version):
-        return None
     return fix
 
 
-def _stale(entry: Mapping[str, Any], current_version: Callable[[str], int | None]) -> bool:
-    recorded = entry.get("version")
-    return recorded is not None and current_version(str(entry["uri"])) not in (None, recorded)
+def current_files(
+    files: Sequence[Mapping[str, Any]],
+    current_version: Callable[[str], int | None],
+    shift_for: ShiftFor,
+) -> list[dict[str, Any]] | None:
+    """Per-file edits for the current versions of the open files: moved through the edits
+    made since they were computed, or None when an edit touched their lines."""
+    out = []
+    for entry in files:
+        uri, recorded = str(entry["uri"]), entry.get("version")
+        now = current_version(uri)
+        if recorded is None or now is None or now == recorded:
+            out.append(dict(entry))
+            continue
+        shift = shift_for(uri, int(recorded))
+        edits = moved_edits(entry["edits"], shift) if shift is not None else None
+        if edits is None:
+            return None
+        out.append({**entry, "version": now, "edits": edits})
+    return out
+
+
+def moved_edits(edits: Sequence[Mapping[str, Any]], shift: Shift) -> list[dict[str, Any]] | None:
+    """JSON text edits moved by the lines ``shift`` added or removed before them (columns stay:
+    changes replace whole lines); None when one lies on, or spans, a changed line."""
+    out = []
+    for edit in edits:
+        start, end = edit["range"]["start"], edit["range"]["end"]
+        lines = shift.lines(int(start["line"]), int(end["line"]))
+        if lines is None:
+            return None
+        out.append(
+            {
+                "range": {
+                    "start": {"line": lines[0], "character": start["character"]},
+                    "end": {"line": lines[1], "character": end["character"]},
+                },
+                "newText": edit["newText"],
+            }
+        )
+    return out
 
 
 def fix_all_files(findings: Iterable[Finding], files: Files) -> list[dict[str, Any]]:

@@ -121,6 +121,7 @@ class ClientFeatures:
     tags: frozenset[int] = frozenset({1, 2})
     data: bool = True
     document_changes: bool = True
+    markdown: bool = True  # hover in Markdown (else plain text)
 
 
 @dataclass(frozen=True)
@@ -224,9 +225,9 @@ def diagnostic_parts(finding: Finding, files: Files, features: ClientFeatures) -
         "code": finding.code,
         "source": SOURCE,
     }
-    rule = RULES.get(finding.code)
-    if rule is not None and features.code_description:
-        body["codeDescription"] = {"href": rule.url}
+    href = rule_url(finding.code)
+    if href and features.code_description:
+        body["codeDescription"] = {"href": href}
     tags = [
         _TAGS[tag].value
         for tag in finding.tags
@@ -280,7 +281,7 @@ def astral_lines(source: SourceText | None) -> frozenset[int]:
 def internal_error_diagnostic(error: BaseException) -> Json:
     """The one diagnostic a crashed analysis leaves on its document (no traceback)."""
     start = {"line": 0, "character": 0}
-    return {
+    diagnostic: Json = {
         "range": {"start": start, "end": dict(start)},
         "message": (
             f"passlint could not analyse this document ({type(error).__name__}); this is a "
@@ -288,9 +289,19 @@ def internal_error_diagnostic(error: BaseException) -> Json:
         ),
         "severity": int(Severity.ERROR),
         "code": INTERNAL_ERROR_CODE,
-        "codeDescription": {"href": RULES[INTERNAL_ERROR_CODE].url},
         "source": SOURCE,
     }
+    if href := rule_url(INTERNAL_ERROR_CODE):
+        diagnostic["codeDescription"] = {"href": href}
+    return diagnostic
+
+
+def rule_url(code: str) -> str | None:
+    """The page documenting a rule, when there is one (``codeDescription`` is left out
+    otherwise: a link must lead somewhere)."""
+    rule = RULES.get(code)
+    url = getattr(rule, "url", None) if rule is not None else None
+    return url if isinstance(url, str) and url else None
 
 
 # -- fixes -------------------------------------------------------------------------------------

@@ -1,61 +1,68 @@
-"""Hover text: what TensorizerLegalization does with a returned value (its output slots,
-names and case), and what MaterializeValidShapeSymbols sees in a valid_shape symbol (bound
-or not, by what, its slots, what every call passes), a kernel or a kernel parameter."""
+"""Hover text (Markdown, or plain text for clients that ask for it): what
+TensorizerLegalization does with a returned value (its output slots, names and case; an
+output with a diagnostic beside it is not described again), and what
+MaterializeValidShapeSymbols sees in a valid_shape symbol (bound or not, by what, its slots,
+what every call passes), a kernel or a kernel parameter."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
-from passlint.analysis.mlir.ir import Operation, OpResult, Value
 from passlint.analysis.pl.positions import Positions
 from passlint.passes.materialize_valid_shape_symbols import KernelSummary, SiteResult, Symbol
 from passlint.passes.materialize_valid_shape_symbols_edits import scalar_annotation
-from passlint.passes.tensorizer_legalization import ChunkAnalysis, Output, describe_output
-from passlint.server.models import MlirModel, PlModel
+from passlint.server.mlir_index import Hover
+from passlint.server.models import PlModel
 from passlint.server.navigation import function_name_span, word_at
+from passlint.server.views import MlirView
 
 Span = tuple[int, int]
 
 
-def mlir_hover(model: MlirModel, offset: int) -> tuple[str, Span] | None:
-    """Markdown for the returned value or producing op at ``offset``, and the span it covers."""
-    index = model.chunk_at(offset)
-    if index is None or index.analysis.main is None:
+def mlir_hover(view: MlirView, offset: int) -> tuple[str, Span] | None:
+    """Markdown for the returned value or producing op at ``offset`` (a current offset of
+    the document), and the span it covers."""
+    index = view.index
+    at = view.to_index(offset)
+    if at is None:
         return None
-    occurrence = index.at(offset)
-    if occurrence is not None and occurrence.value is not None:
-        outputs = outputs_of_value(index.analysis, occurrence.value)
-        if outputs:
-            return describe(index.analysis, outputs), (occurrence.start, occurrence.end)
-    op = index.op_at(offset)
-    if op is not None:
-        outputs = outputs_of_op(index.analysis, op)
-        if outputs:
-            return describe(index.analysis, outputs), op.name_span
+    occurrence = index.occurrence_at(at)
+    if occurrence is not None:
+        found = index.value_hovers.get(index.entities[occurrence])
+        span = view.to_current((index.starts[occurrence], index.ends[occurrence]))
+        if found is not None and span is not None:
+            return describe(found), span
+    op = index.op_at(at)
+    if op >= 0:
+        name = index.name_span(op)
+        found = index.op_hovers.get(name)
+        span = view.to_current(name)
+        if found is not None and span is not None and name[0] <= at <= name[1]:
+            return describe(found), span
     return None
 
 
-def outputs_of_value(analysis: ChunkAnalysis, value: Value) -> list[Output]:
-    return [output for output in analysis.outputs if output.value is value]
-
-
-def outputs_of_op(analysis: ChunkAnalysis, op: Operation) -> list[Output]:
-    """Outputs that ``op`` produces or that the pass names on ``op``."""
-    return [
-        output
-        for output in analysis.outputs
-        if output.named_op is op or (isinstance(output.value, OpResult) and output.value.op is op)
-    ]
-
-
-def describe(analysis: ChunkAnalysis, outputs: list[Output]) -> str:
-    variant = "MHLO" if analysis.variant == "mhlo" else "StableHLO"
-    lines = [f"**TensorizerLegalization** ({variant} variant)", ""]
-    for output in outputs:
-        what = describe_output(analysis, output)
-        lines.append(f"- output {output.slot} `{output.name}` ({output.case}): {what}")
+def describe(hover: Hover) -> str:
+    """What the pass does with the outputs, without repeating a diagnostic shown beside them
+    (an output with one shows its name, case and the diagnostic's code only)."""
+    lines = [f"**TensorizerLegalization** ({hover.variant} variant)", ""]
+    for note in hover.outputs:
+        head = f"- output {note.slot} `{note.name}` ({note.case}"
+        if note.reported is not None:
+            lines.append(f"{head}, {note.reported})")
+        else:
+            lines.append(f"{head}): {note.text}")
     return "\n".join(lines)
+
+
+_EMPHASIS = re.compile(r"\*\*(.+?)\*\*|`([^`]*)`")
+
+
+def plaintext(markdown: str) -> str:
+    """Hover Markdown as plain text, for clients that asked for it: no ``**``, no backticks."""
+    return _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), markdown)
 
 
 # -- pl -----------------------------------------------------------------------------------------

@@ -1,57 +1,21 @@
 """Inlay hints: the output name after each op (or input) that produces an output of @main.
 
-An output named in place shows ``→ name`` after the op the pass names; an output the pass
-copies shows ``→ copy 'name'`` after the constant or input it copies (a value returned twice
-shows it at its later slot in the return).
+The analysis places them (``mlir_index``: ``→ name`` after the op the pass names, ``→ copy
+'name'`` after what it copies); here they are picked for a range of the current text.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from passlint.analysis.mlir.ir import BlockArgument, OpResult
-from passlint.passes.tensorizer_legalization import Output
-from passlint.server.models import MlirModel
+from passlint.server.mlir_index import Hint
+from passlint.server.views import MlirView
 
 
-@dataclass(frozen=True)
-class Hint:
-    offset: int
-    label: str
-    tooltip: str
-
-
-def mlir_hints(model: MlirModel, start: int, end: int) -> list[Hint]:
-    """Hints whose offset lies in ``[start, end]``, in text order."""
-    grouped: dict[int, list[tuple[str, Output]]] = {}
-    for index in model.chunks:
-        if index.chunk.end < start or index.chunk.start > end:
-            continue
-        for output in index.analysis.outputs:
-            placed = _place(output)
-            if placed is not None and start <= placed[0] <= end:
-                grouped.setdefault(placed[0], []).append((placed[1], output))
-    hints = []
-    for offset in sorted(grouped):
-        entries = grouped[offset]
-        label = "→ " + ", ".join(text for text, _ in entries)
-        tooltip = "\n".join(
-            f"output {output.slot} '{output.name}' ({output.case})" for _, output in entries
-        )
-        hints.append(Hint(offset, label, tooltip))
-    return hints
-
-
-def _place(output: Output) -> tuple[int, str] | None:
-    value = output.value
-    if output.case in ("input", "zero-sized-input") and isinstance(value, BlockArgument):
-        end = value.type_span[1] if value.type_span is not None else value.span[1]
-        text = f"copy '{output.name}'" if output.case == "input" else f"'{output.name}'"
-        return end, text
-    if output.case == "repeated":
-        return output.use.span[1], f"copy '{output.name}'"
-    if output.case == "constant" and isinstance(value, OpResult) and value.op is not None:
-        return value.op.header_span[1], f"copy '{output.name}'"
-    if output.named_op is not None:
-        return output.named_op.header_span[1], f"'{output.name}'"
-    return None
+def mlir_hints(view: MlirView, start: int, end: int) -> list[tuple[int, Hint]]:
+    """Hints whose (current) offset lies in ``[start, end]``, in text order, with that
+    offset; hints on lines changed since the analysis are left out."""
+    out = []
+    for hint in view.index.hints:
+        moved = view.to_current((hint.offset, hint.offset))
+        if moved is not None and start <= moved[0] <= end:
+            out.append((moved[0], hint))
+    return out

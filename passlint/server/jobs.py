@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from passlint.analysis import engine
 from passlint.analysis.findings import Finding
 from passlint.analysis.quick_memo import QuickMemo
+from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
 from passlint.server.convert import (
@@ -35,6 +36,7 @@ from passlint.server.convert import (
     json_text,
     to_diagnostic,
 )
+from passlint.server.mlir_index import MlirIndex, build_index
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +63,7 @@ class Result:
     diagnostics: tuple[Json, ...]  # read-only: shared with later results
     diagnostics_text: str  # the same, as JSON text (an array)
     failed: bool = False
+    index: MlirIndex | None = None  # what the editor features read (.mlir)
 
     @property
     def result_id(self) -> str:
@@ -174,12 +177,17 @@ def run_job(job: Job) -> Result:
     """Analyse one document (in a worker thread)."""
     try:
         workspace = snapshot_workspace(job.roots, job.texts)
-        findings = engine.analyze(job.path, job.text, job.settings, workspace)
+        analysis = engine.analyze_document(job.path, job.text, job.settings, workspace)
+        findings = analysis.findings
         files = SnapshotFiles(job.texts, job.uris, job.versions)
         diagnostics, text = CONVERTED.diagnostics(
             job.uri, findings, files, job.features, job.version
         )
-        return Result(job.uri, job.version, tuple(findings), diagnostics, text)
+        index = None
+        if analysis.parsed is not None:
+            source = files.source(job.path) or SourceText(job.text)
+            index = build_index(analysis.parsed, source, job.settings.pipeline, findings)
+        return Result(job.uri, job.version, tuple(findings), diagnostics, text, index=index)
     except Exception as error:
         log.exception("internal error while analysing %s (version %s)", job.path, job.version)
         diagnostics = (internal_error_diagnostic(error),)

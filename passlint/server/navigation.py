@@ -8,12 +8,12 @@ import re
 
 from lsprotocol import types
 
-from passlint.analysis.mlir.ir import Value
 from passlint.analysis.pl.model import CallSite, Function, Module
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RFunction, RParam
 from passlint.server.convert import Files, span_range
-from passlint.server.models import ChunkIndex, MlirModel, PlModel
+from passlint.server.models import PlModel
+from passlint.server.views import MlirView
 
 Span = tuple[int, int]
 Target = tuple[str, Span]  # (path, span)
@@ -22,47 +22,31 @@ Target = tuple[str, Span]  # (path, span)
 # -- MLIR ---------------------------------------------------------------------------------------
 
 
-def mlir_definition(model: MlirModel, offset: int) -> list[Span]:
-    index = model.chunk_at(offset)
-    occurrence = index.at(offset) if index is not None else None
-    if index is None or occurrence is None:
+def mlir_entity(view: MlirView, offset: int) -> int | None:
+    """The value, label or symbol named at ``offset`` (a current offset)."""
+    at = view.to_index(offset)
+    occurrence = view.index.occurrence_at(at) if at is not None else None
+    return None if occurrence is None else view.index.entities[occurrence]
+
+
+def mlir_definition(view: MlirView, offset: int) -> list[Span]:
+    entity = mlir_entity(view, offset)
+    definition = view.index.definition(entity) if entity is not None else None
+    moved = view.to_current(definition) if definition is not None else None
+    return [moved] if moved is not None else []
+
+
+def mlir_references(view: MlirView, offset: int, include_declaration: bool) -> list[Span]:
+    entity = mlir_entity(view, offset)
+    if entity is None:
         return []
-    if occurrence.value is not None:
-        return [occurrence.value.span]
-    if occurrence.symbol is not None and occurrence.symbol in index.symbol_definitions:
-        return [index.symbol_definitions[occurrence.symbol]]
-    return []
-
-
-def mlir_references(model: MlirModel, offset: int, include_declaration: bool) -> list[Span]:
-    index = model.chunk_at(offset)
-    occurrence = index.at(offset) if index is not None else None
-    if index is None or occurrence is None:
-        return []
-    if occurrence.value is not None:
-        return _value_references(index, occurrence.value, include_declaration)
-    if occurrence.symbol is not None:
-        return _symbol_references(index, occurrence.symbol, include_declaration)
-    return []
-
-
-def _value_references(index: ChunkIndex, value: Value, include_declaration: bool) -> list[Span]:
     spans = {
-        (o.start, o.end)
-        for o in index.occurrences
-        if o.value is value and (include_declaration or not o.is_definition)
+        moved
+        for span, is_definition in view.index.occurrences_of(entity)
+        if (include_declaration or not is_definition)
+        and (moved := view.to_current(span)) is not None
     }
     return sorted(spans)
-
-
-def _symbol_references(index: ChunkIndex, name: str, include_declaration: bool) -> list[Span]:
-    return sorted(
-        {
-            (o.start, o.end)
-            for o in index.occurrences
-            if o.symbol == name and (include_declaration or not o.is_definition)
-        }
-    )
 
 
 # -- pl -----------------------------------------------------------------------------------------

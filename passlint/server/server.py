@@ -21,29 +21,45 @@ from urllib.parse import unquote
 
 from cattrs import Converter
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
-from pygls.uris import to_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 
 from passlint import __version__
 from passlint.analysis import engine
 from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import TextChange
-from passlint.server import actions, hover, inlay, navigation, symbols
+from passlint.server import (
+    actions,
+    completion,
+    folding,
+    hover,
+    inlay,
+    locations,
+    navigation,
+    pl_assist,
+    rename,
+    suppress,
+    symbols,
+)
 from passlint.server.convert import (
     ClientFeatures,
     JsonData,
     SnapshotFiles,
     char_offset,
     json_value,
+    range_json,
     span_range,
+    workspace_edit,
 )
 from passlint.server.jobs import Job, Result, run_job, run_quick_job, warm_up
-from passlint.server.models import MlirModel, Model, ModelCache, PlModel, workspace_for
+from passlint.server.models import ModelCache, PlModel, workspace_for
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.settings import SettingsStore
 from passlint.server.text_sync import TextSync
+from passlint.server.views import EditLog, MlirView, Shift, source_with_lines
 
 if TYPE_CHECKING:
     from pygls.io_ import AsyncWriter, Writer
@@ -89,6 +105,19 @@ class PasslintProtocol(LanguageServerProtocol):
             future = asyncio.ensure_future(sent)
             self._writing.add(future)
             future.add_done_callback(self._writing.discard)
+
+    def _handle_response(
+        self, msg_id: Any, result: Any | None = None, error: Any | None = None
+    ) -> None:
+        # A request the server stopped waiting for (an analysis cancelled by an edit while
+        # the client had not yet answered its window/workDoneProgress/create): the answer
+        # is dropped. pygls would set it on the cancelled future and show the user an error.
+        future = self._request_futures.get(msg_id)
+        if future is not None and future.done():
+            self._request_futures.pop(msg_id, None)
+            log.debug("dropping the answer to request %s: no longer awaited", msg_id)
+            return
+        super()._handle_response(msg_id, result, error)
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams) -> Any:
@@ -164,6 +193,8 @@ class PasslintServer(LanguageServer):
         )
         self.owe_refresh: set[str] = set()  # pull documents answered with a quick result
         self.text_sync = TextSync()
+        self.edits = EditLog()  # each document's changes by version, for ``mlir_view``
+        self._sources: dict[str, tuple[int, SourceText]] = {}  # current text with its lines
         self.models = ModelCache(self.executor)
         self.pull = False
         self.features = ClientFeatures()
@@ -181,9 +212,15 @@ class PasslintServer(LanguageServer):
         edit = caps.workspace.workspace_edit if caps.workspace is not None else None
         # codeDescription and relatedInformation are optional fields that clients without
         # support ignore, so every client gets them; tags are limited to what it knows.
+        hover_caps = text.hover if text is not None else None
+        formats = list(hover_caps.content_format or []) if hover_caps is not None else []
+        markdown = next(
+            (f == types.MarkupKind.Markdown for f in formats if f in _MARKUP_KINDS), False
+        )
         self.features = ClientFeatures(
             tags=frozenset(int(t) for t in tag_support.value_set) if tag_support else frozenset(),
             document_changes=bool(edit and edit.document_changes),
+            markdown=markdown,
         )
         folders = [to_fs_path(f.uri) for f in params.workspace_folders or []]
         if not folders and params.root_uri:
@@ -318,19 +355,103 @@ class PasslintServer(LanguageServer):
             except Exception:
                 log.warning("workspace/configuration failed", exc_info=True)
 
-    async def model(self, uri: str) -> tuple[Model | None, SourceText | None]:
+    async def pl_model(self, uri: str) -> PlModel | None:
         document = self.scheduler.documents.get(uri)
-        if document is None:
-            return None, None
+        if document is None or not document.path.endswith(".py"):
+            return None
         settings = self.settings.settings_for(document.path)
         if engine.oversize(document.text, settings.max_file_size) is not None:
-            return None, None  # above max-file-size: not analysed (PL001 says so)
-        pipeline = settings.pipeline
+            return None  # above max-file-size: not analysed (PL001 says so)
         workspace = workspace_for(document.path, self.roots, self.files().texts)
-        model = await self.models.get(
-            uri, document.path, document.version, document.text, pipeline, workspace
+        return await self.models.get(uri, document.path, document.version, document.text, workspace)
+
+    # -- the analysis of a version, for the features ---------------------------------------
+
+    async def mlir_view(self, uri: str, exact: bool = False) -> MlirView | None:
+        """The latest analysis of a .mlir document seen from its current text: at once when
+        the edits since leave it usable (``views``), else (or with ``exact``) once the
+        current version is analysed. None for other documents and unanalysed ones."""
+        document = self.scheduler.documents.get(uri)
+        if document is None or not document.path.endswith(".mlir"):
+            return None
+        result: Result | None = document.result
+        shift = None
+        if result is not None and result.index is not None:
+            shift = self.edits.shift(uri, result.version, document.version)
+        if result is None or shift is None or (exact and not shift.identity):
+            result = await self.scheduler.result(uri)
+            document = self.scheduler.documents.get(uri)
+            if result is None or document is None or result.version != document.version:
+                return None
+            shift = Shift()
+        if result.index is None:
+            return None
+        return MlirView(result.index, shift, self.current_source(document))
+
+    def current_source(self, document: Document) -> SourceText:
+        """The document's text as a SourceText, its line index taken from ``text_sync``."""
+        kept = self._sources.get(document.uri)
+        if kept is not None and kept[0] == document.version and kept[1].text is document.text:
+            return kept[1]
+        source = source_with_lines(
+            document.text, self.text_sync.line_starts(document.uri, document.text)
         )
-        return model, (model.source if model is not None else None)
+        self._sources[document.uri] = (document.version, source)
+        return source
+
+    def location_targets(self, uri: str, view: MlirView, offset: int) -> list[types.Location]:
+        """The workspace files and lines the source location at ``offset`` names."""
+        found = locations.frames_at(view, offset)
+        if found is None:
+            return []
+        folder = os.path.dirname(self.path_of(uri))
+        out = []
+        for frame, path in locations.resolved(found[0], self.roots, folder):
+            position = types.Position(
+                line=max(frame.line - 1, 0), character=max(frame.column - 1, 0)
+            )
+            out.append(
+                types.Location(
+                    uri=from_fs_path(path) or path, range=types.Range(start=position, end=position)
+                )
+            )
+        return out
+
+    def location_hover(
+        self, uri: str, view: MlirView, offset: int
+    ) -> tuple[str, tuple[int, int]] | None:
+        found = locations.frames_at(view, offset)
+        if found is None:
+            return None
+        folder = os.path.dirname(self.path_of(uri))
+        text = locations.hover_text(found[0], self.roots, folder)
+        return None if text is None else (text, found[1])
+
+    def shift_since(self, uri: str, version: int) -> Shift | None:
+        current = self.version_of_uri(uri)
+        return None if current is None else self.edits.shift(uri, version, current)
+
+    def latest_results(self) -> list[tuple[str, Result]]:
+        return [
+            (uri, document.result)
+            for uri, document in self.scheduler.documents.items()
+            if document.result is not None
+        ]
+
+    def fix_all_now(self, uri: str) -> list[dict[str, Any]]:
+        """Fix-all for the current version without waiting: from its analysis, or from the
+        last one when the edits since left every fix's lines alone."""
+        document = self.scheduler.documents.get(uri)
+        result: Result | None = document.result if document is not None else None
+        if document is None or result is None:
+            return []
+        files = actions.fix_all_files(result.findings, self.files())
+        if result.version == document.version:
+            return files
+        for entry in files:
+            entry["version"] = result.version if entry["uri"] == uri else entry["version"]
+        moved = actions.current_files(files, self.version_of_uri, self.shift_since)
+        return moved or []
 
 
 def analysis_process() -> ProcessPoolExecutor:
@@ -339,6 +460,15 @@ def analysis_process() -> ProcessPoolExecutor:
     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("forkserver"))
     pool.submit(warm_up)
     return pool
+
+
+_MARKUP_KINDS = (types.MarkupKind.Markdown, types.MarkupKind.PlainText)
+
+
+class JsonRpcRequestFailed(JsonRpcException):
+    """A request the server cannot answer (LSP's RequestFailed), with a message for the user."""
+
+    CODE = -32803
 
 
 def uri_tracked(uri: str) -> bool:
@@ -397,6 +527,7 @@ def shutdown(ls: PasslintServer, params: None) -> None:
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: PasslintServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.edits.opened(params.text_document.uri, params.text_document.version)
     ls.document_changed(params.text_document.uri)
 
 
@@ -410,6 +541,7 @@ def did_change(ls: PasslintServer, params: types.DidChangeTextDocumentParams) ->
     text, changes = ls.text_sync.apply(uri, document.source, params.content_changes)
     item = types.TextDocumentItem(uri, document.language_id or "", version, text)
     ls.workspace.put_text_document(item)
+    ls.edits.record(uri, version, changes)
     ls.document_changed(uri, changes)
 
 
@@ -419,6 +551,8 @@ def did_close(ls: PasslintServer, params: types.DidCloseTextDocumentParams) -> N
     document = ls.scheduler.documents.get(uri)
     ls.scheduler.close(uri)
     ls.models.forget(uri)
+    ls.edits.closed(uri)
+    ls._sources.pop(uri, None)
     if document is not None and not ls.pull:
         ls.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
@@ -486,16 +620,30 @@ async def diagnostic(ls: PasslintServer, params: types.DocumentDiagnosticParams)
 async def code_action(
     ls: PasslintServer, params: types.CodeActionParams
 ) -> list[types.CodeAction] | None:
+    """Quick fixes (moved to the current version when an edit left them alone), suppression
+    and explanation actions, and fix-all: none of them waits for an analysis."""
     uri, only = params.text_document.uri, params.context.only
     out: list[types.CodeAction] = []
     if actions.wants(only, types.CodeActionKind.QuickFix):
         out += actions.quick_fixes(
             params.context.diagnostics,
-            ls.version_of_uri(uri),
             ls.version_of_uri,
+            ls.shift_since,
             ls.features.document_changes,
         )
-    if actions.wants(only, actions.FIX_ALL_KIND) and (files := await fix_all_files(ls, uri)):
+        document = ls.scheduler.documents.get(uri)
+        if document is not None:
+            source = ls.current_source(document)
+            for diagnostic in params.context.diagnostics:
+                out += suppress.actions(
+                    diagnostic,
+                    source,
+                    document.path,
+                    uri,
+                    ls.features.document_changes,
+                    document.version,
+                )
+    if actions.wants(only, actions.FIX_ALL_KIND) and (files := ls.fix_all_now(uri)):
         out.append(actions.fix_all_action(files, ls.features.document_changes))
     return out or None
 
@@ -534,42 +682,63 @@ async def legalized_module(ls: PasslintServer, *args: Any) -> str:
     return await loop.run_in_executor(ls.executor, legalize_text, document.text, pipeline)
 
 
+@server.command(suppress.EXPLAIN)
+def explain_rule(ls: PasslintServer, *args: Any) -> str:
+    """``passlint rule CODE``'s text, returned and shown as a message; with a second argument
+    ``{"show": false}`` only returned (the VS Code extension opens it as a read-only
+    document)."""
+    code = args[0] if args and isinstance(args[0], str) else ""
+    text = suppress.explanation(code)
+    options = args[1] if len(args) > 1 and isinstance(args[1], Mapping) else {}
+    if options.get("show", True):
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=text))
+    return text
+
+
 # -- hover, hints, symbols, navigation ---------------------------------------------------------
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 async def on_hover(ls: PasslintServer, params: types.HoverParams) -> types.Hover | None:
-    model, source = await ls.model(params.text_document.uri)
-    if model is None or source is None:
-        return None
-    offset = char_offset(source, params.position)
-    if isinstance(model, MlirModel):
-        found = hover.mlir_hover(model, offset)
+    uri = params.text_document.uri
+    view = await ls.mlir_view(uri)
+    found: tuple[str, tuple[int, int]] | None = None
+    if view is not None:
+        offset = char_offset(view.source, params.position)
+        source = view.source
+        found = hover.mlir_hover(view, offset) or ls.location_hover(uri, view, offset)
     else:
-        found = hover.pl_hover(model, offset)
+        model = await ls.pl_model(uri)
+        if model is None:
+            return None
+        source = model.source
+        found = hover.pl_hover(model, char_offset(source, params.position))
     if found is None:
         return None
     text, span = found
+    kind = types.MarkupKind.Markdown if ls.features.markdown else types.MarkupKind.PlainText
+    if not ls.features.markdown:
+        text = hover.plaintext(text)
     return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
-        range=span_range(source, span),
+        contents=types.MarkupContent(kind=kind, value=text), range=span_range(source, span)
     )
 
 
 @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
 async def inlay_hints(ls: PasslintServer, params: types.InlayHintParams) -> list[types.InlayHint]:
-    model, source = await ls.model(params.text_document.uri)
-    if not isinstance(model, MlirModel) or source is None:
+    view = await ls.mlir_view(params.text_document.uri)
+    if view is None:
         return []
+    source = view.source
     start, end = char_offset(source, params.range.start), char_offset(source, params.range.end)
     return [
         types.InlayHint(
-            position=span_range(source, (hint.offset, hint.offset)).start,
+            position=span_range(source, (offset, offset)).start,
             label=hint.label,
             padding_left=True,
             tooltip=hint.tooltip,
         )
-        for hint in inlay.mlir_hints(model, start, end)
+        for offset, hint in inlay.mlir_hints(view, start, end)
     ]
 
 
@@ -577,41 +746,184 @@ async def inlay_hints(ls: PasslintServer, params: types.InlayHintParams) -> list
 async def document_symbols(
     ls: PasslintServer, params: types.DocumentSymbolParams
 ) -> list[types.DocumentSymbol]:
-    model, source = await ls.model(params.text_document.uri)
-    if model is None or source is None:
+    uri = params.text_document.uri
+    view = await ls.mlir_view(uri)
+    if view is not None:
+        return symbols.to_lsp(view.source, symbols.mlir_symbols(view))
+    model = await ls.pl_model(uri)
+    if model is None:
         return []
-    found = (
-        symbols.mlir_symbols(model) if isinstance(model, MlirModel) else symbols.pl_symbols(model)
-    )
-    return symbols.to_lsp(source, found)
+    return symbols.to_lsp(model.source, symbols.pl_symbols(model))
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 async def definition(ls: PasslintServer, params: types.DefinitionParams) -> list[types.Location]:
     uri = params.text_document.uri
-    model, source = await ls.model(uri)
-    if model is None or source is None:
+    view = await ls.mlir_view(uri)
+    if view is not None:
+        offset = char_offset(view.source, params.position)
+        frames = ls.location_targets(uri, view, offset)
+        if frames:
+            return frames
+        spans = navigation.mlir_definition(view, offset)
+        return [types.Location(uri=uri, range=span_range(view.source, span)) for span in spans]
+    model = await ls.pl_model(uri)
+    if model is None:
         return []
-    offset = char_offset(source, params.position)
-    if isinstance(model, PlModel):
-        return navigation.to_locations(ls.files(), navigation.pl_definition(model, offset))
-    spans = navigation.mlir_definition(model, offset)
-    return [types.Location(uri=uri, range=span_range(source, span)) for span in spans]
+    offset = char_offset(model.source, params.position)
+    return navigation.to_locations(ls.files(), navigation.pl_definition(model, offset))
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
 async def references(ls: PasslintServer, params: types.ReferenceParams) -> list[types.Location]:
     uri = params.text_document.uri
-    model, source = await ls.model(uri)
-    if model is None or source is None:
-        return []
-    offset = char_offset(source, params.position)
     include = params.context.include_declaration
-    if isinstance(model, PlModel):
-        targets = navigation.pl_references(model, offset, include)
-        return navigation.to_locations(ls.files(), targets)
-    spans = navigation.mlir_references(model, offset, include)
-    return [types.Location(uri=uri, range=span_range(source, span)) for span in spans]
+    view = await ls.mlir_view(uri)
+    if view is not None:
+        offset = char_offset(view.source, params.position)
+        spans = navigation.mlir_references(view, offset, include)
+        return [types.Location(uri=uri, range=span_range(view.source, span)) for span in spans]
+    model = await ls.pl_model(uri)
+    if model is None:
+        return []
+    offset = char_offset(model.source, params.position)
+    targets = navigation.pl_references(model, offset, include)
+    return navigation.to_locations(ls.files(), targets)
+
+
+# -- folding, completion, rename ---------------------------------------------------------------
+
+
+@server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+async def folding_ranges(
+    ls: PasslintServer, params: types.FoldingRangeParams
+) -> list[types.FoldingRange]:
+    view = await ls.mlir_view(params.text_document.uri)
+    return folding.ranges(view) if view is not None else []
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_COMPLETION,
+    types.CompletionOptions(trigger_characters=[*completion.TRIGGERS, "["], resolve_provider=False),
+)
+async def complete(ls: PasslintServer, params: types.CompletionParams) -> types.CompletionList:
+    uri = params.text_document.uri
+    view = await ls.mlir_view(uri)
+    if view is not None:
+        return completion_items(ls, uri, view, params.position)
+    return await pl_completion_items(ls, uri, params.position)
+
+
+async def pl_completion_items(
+    ls: PasslintServer, uri: str, position: types.Position
+) -> types.CompletionList:
+    """pl completion from the current model, or the last one that parsed (moved through the
+    edits since) while the text does not."""
+    empty = types.CompletionList(is_incomplete=False, items=[])
+    document = ls.scheduler.documents.get(uri)
+    model = await ls.pl_model(uri)
+    if document is None or model is None:
+        return empty
+    source = ls.current_source(document)
+    offset = char_offset(source, position)
+    at = offset
+    if model.module is None:
+        parsed = ls.models.last_parsed(uri)
+        shift = ls.edits.shift(uri, parsed[0], document.version) if parsed else None
+        if parsed is None or shift is None:
+            return empty
+        model, at = parsed[1], shift.backward_before(offset)
+    line_start = source.line_starts[min(position.line, source.line_count - 1)]
+    word = pl_assist.word_before(source.text[line_start:offset])
+    found = pl_assist.completion(model, at, source.text[max(0, offset - 4000) : offset])
+    return completion.to_lsp(source, offset, word, found, False)
+
+
+def completion_items(
+    ls: PasslintServer, uri: str, view: MlirView, position: types.Position
+) -> types.CompletionList:
+    source = view.source
+    offset = char_offset(source, position)
+    line_start = source.line_starts[min(position.line, source.line_count - 1)]
+    before = source.text[line_start:offset]
+    others = [
+        name
+        for other, result in ls.latest_results()
+        if other != uri and result.index is not None
+        for name in result.index.seen_ops
+    ]
+    found, cut = completion.items(view, offset, before, others)
+    return completion.to_lsp(source, offset, completion.word_before(before), found, cut)
+
+
+@server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+async def prepare_rename(
+    ls: PasslintServer, params: types.PrepareRenameParams
+) -> types.PrepareRenamePlaceholder | None:
+    uri = params.text_document.uri
+    view = await ls.mlir_view(uri)
+    if view is None:
+        model = await ls.pl_model(uri)
+        if model is None:
+            return None
+        symbol = pl_assist.symbol_at(model, char_offset(model.source, params.position))
+        if symbol is None:
+            return None
+        _, span = symbol
+        return types.PrepareRenamePlaceholder(
+            range=span_range(model.source, span), placeholder=model.source.text[span[0] : span[1]]
+        )
+    found = rename.target(view, char_offset(view.source, params.position))
+    if found is None:
+        return None
+    _, span, name = found
+    return types.PrepareRenamePlaceholder(range=span_range(view.source, span), placeholder=name)
+
+
+@server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+async def on_rename(ls: PasslintServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+    uri = params.text_document.uri
+    view = await ls.mlir_view(uri, exact=True)
+    if view is None:
+        return await pl_rename(ls, uri, params)
+    try:
+        found = rename.edits(view, char_offset(view.source, params.position), params.new_name)
+    except rename.RenameError as error:
+        raise JsonRpcRequestFailed(str(error)) from None
+    source = view.source
+    edits = [
+        {"range": range_json(source, source.range(*span)), "newText": text} for span, text in found
+    ]
+    version = ls.version_of_uri(uri)
+    return workspace_edit(
+        [{"uri": uri, "version": version, "edits": edits}], ls.features.document_changes
+    )
+
+
+async def pl_rename(
+    ls: PasslintServer, uri: str, params: types.RenameParams
+) -> types.WorkspaceEdit | None:
+    model = await ls.pl_model(uri)
+    if model is None:
+        return None
+    try:
+        found = pl_assist.rename_edits(
+            model, char_offset(model.source, params.position), params.new_name
+        )
+    except pl_assist.RenameError as error:
+        raise JsonRpcRequestFailed(str(error)) from None
+    files = ls.files()
+    entries = []
+    for path, spans in found.items():
+        source = files.source(path)
+        if source is None:
+            continue
+        edits = [
+            {"range": range_json(source, source.range(*span)), "newText": text}
+            for span, text in spans
+        ]
+        entries.append({"uri": files.uri(path), "version": files.version(path), "edits": edits})
+    return workspace_edit(entries, ls.features.document_changes)
 
 
 __all__ = ["PasslintServer", "PlModel", "server"]

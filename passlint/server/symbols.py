@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 
 from lsprotocol import types
 
-from passlint.analysis.mlir.ir import Operation, function_name
 from passlint.analysis.pl.model import Function
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.source import SourceText
 from passlint.server.convert import span_range
-from passlint.server.models import ChunkIndex, MlirModel, PlModel
+from passlint.server.mlir_index import Symbol as IndexSymbol
+from passlint.server.models import PlModel
 from passlint.server.navigation import function_name_span
+from passlint.server.views import MlirView
 
 Span = tuple[int, int]
 Kind = types.SymbolKind
@@ -46,64 +47,17 @@ def to_lsp(source: SourceText, symbols: list[Symbol]) -> list[types.DocumentSymb
 # -- MLIR ---------------------------------------------------------------------------------------
 
 
-def mlir_symbols(model: MlirModel) -> list[Symbol]:
-    if len(model.chunks) == 1:
-        return _chunk_symbols(model.chunks[0])
-    out = []
-    for number, index in enumerate(model.chunks, start=1):
-        children = _chunk_symbols(index)
-        if not children:
-            continue
-        span = (children[0].span[0], children[-1].span[1])
-        out.append(
-            Symbol(
-                f"chunk {number}", Kind.Namespace, span, children[0].selection, "// -----", children
-            )
-        )
-    return out
+def mlir_symbols(view: MlirView) -> list[Symbol]:
+    """The analysis' symbols, moved to the current text (those on changed lines dropped)."""
+    return [s for s in (_moved(view, symbol) for symbol in view.index.symbols) if s is not None]
 
 
-def _chunk_symbols(index: ChunkIndex) -> list[Symbol]:
-    out = []
-    for op in index.chunk.operations:
-        if op.name in ("module", "builtin.module"):
-            name = f"@{op.symbols[0]}" if op.symbols else "module"
-            children = [s for inner in _region_ops(op) if (s := _op_symbol(inner, index))]
-            out.append(Symbol(name, Kind.Module, op.span, _selection(op), None, children))
-        elif (symbol := _op_symbol(op, index)) is not None:
-            out.append(symbol)
-    return out
-
-
-def _region_ops(op: Operation) -> list[Operation]:
-    return op.regions[0].operations if op.regions else []
-
-
-def _op_symbol(op: Operation, index: ChunkIndex) -> Symbol | None:
-    if op.name == "func.func":
-        name = function_name(op)
-        if name is None:
-            return None
-        detail = None
-        analysis = index.analysis
-        if name == "main" and analysis.main is op:
-            count = len(analysis.outputs)
-            names = ", ".join(output.name for output in analysis.outputs)
-            detail = (
-                f"{count} output{'s' if count != 1 else ''}: {names}" if count else "no outputs"
-            )
-        return Symbol(f"@{name}", Kind.Function, op.span, _selection(op), detail)
-    selection = _selection(op)
-    if op.symbols and selection != op.name_span:
-        return Symbol(f"@{op.symbols[0]}", Kind.Variable, op.span, selection, op.name)
-    return None
-
-
-def _selection(op: Operation) -> Span:
-    """The defining ``@name`` token of an op, else its name token."""
-    for i in op.template.symbols[:1]:
-        return op.tok_span(i)
-    return op.name_span
+def _moved(view: MlirView, symbol: IndexSymbol) -> Symbol | None:
+    span, selection = view.to_current(symbol.span), view.to_current(symbol.selection)
+    if span is None or selection is None:
+        return None
+    children = [s for s in (_moved(view, child) for child in symbol.children) if s is not None]
+    return Symbol(symbol.name, Kind(symbol.kind), span, selection, symbol.detail, children)
 
 
 # -- pl -----------------------------------------------------------------------------------------

@@ -100,6 +100,11 @@ class TextSync:
         self.documents = documents
         self._indexes: OrderedDict[str, LineIndex] = OrderedDict()
 
+    def line_starts(self, uri: str, text: str) -> list[int] | None:
+        """A copy of the line starts of ``text`` when it is the document's indexed text."""
+        index = self._indexes.get(uri)
+        return list(index.starts) if index is not None and index.text is text else None
+
     def apply(
         self, uri: str, text: str, changes: Sequence[types.TextDocumentContentChangeEvent]
     ) -> tuple[str, list[TextChange] | None]:

@@ -27,7 +27,9 @@ from passlint.config import Settings
 from passlint.fixing import MAX_ROUNDS
 from passlint.server import hover, inlay, navigation, symbols
 from passlint.server.convert import ClientFeatures, SnapshotFiles, to_diagnostic
-from passlint.server.models import MlirModel, build_model
+from passlint.server.mlir_index import build_index
+from passlint.server.models import build_pl_model
+from passlint.server.views import MlirView, Shift
 
 TIME_LIMIT = 2.0  # seconds per analysis of an input under 100 KB
 EVERYTHING = Settings(select=("TL", "VS", "E", "PL"))  # opt-in rules too (TL005, PL100)
@@ -145,24 +147,29 @@ def check_mlir_front_end(target: str, text: str) -> None:
 
 
 def check_features(target: str, path: str, text: str) -> None:
-    """The read-only server features over the document model."""
-    model = timed(target, text, lambda: build_model(path, text, "auto"))
+    """The read-only server features over the analysis' index (.mlir) or the pl model."""
+    offsets = sorted({0, len(text), *range(0, len(text), max(1, len(text) // 40))})
+    if path.endswith(".mlir"):
+        analysis = timed(target, text, lambda: engine.analyze_document(path, text))
+        if analysis.parsed is None:
+            return
+        source = SourceText(text)
+        index = build_index(analysis.parsed, source, "auto", analysis.findings)
+        view = MlirView(index, Shift(), source)
+        symbols.to_lsp(source, symbols.mlir_symbols(view))
+        inlay.mlir_hints(view, 0, len(text))
+        for offset in offsets:
+            hover.mlir_hover(view, offset)
+            navigation.mlir_definition(view, offset)
+            navigation.mlir_references(view, offset, True)
+        return
+    model = timed(target, text, lambda: build_pl_model(path, text, None))
     if model is None:
         return
-    source = model.source
-    offsets = sorted({0, len(text), *range(0, len(text), max(1, len(text) // 40))})
-    if isinstance(model, MlirModel):
-        symbols.to_lsp(source, symbols.mlir_symbols(model))
-        inlay.mlir_hints(model, 0, len(text))
-        for offset in offsets:
-            hover.mlir_hover(model, offset)
-            navigation.mlir_definition(model, offset)
-            navigation.mlir_references(model, offset, True)
-    else:
-        symbols.to_lsp(source, symbols.pl_symbols(model))
-        for offset in offsets:
-            navigation.pl_definition(model, offset)
-            navigation.pl_references(model, offset, True)
+    symbols.to_lsp(model.source, symbols.pl_symbols(model))
+    for offset in offsets:
+        navigation.pl_definition(model, offset)
+        navigation.pl_references(model, offset, True)
 
 
 # -- fixes ---------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """End-to-end fixtures: the real `passlint serve` over stdio, driven by pytest-lsp clients
-that impersonate VS Code 1.65 and Neovim 0.7 (push diagnostics) and Neovim 0.11 (pull)."""
+that impersonate VS Code 1.65 and Neovim 0.7 (push diagnostics), Neovim 0.11 (pull), and
+Emacs 29 eglot without markdown-mode (push, hover in plain text)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,12 @@ CLIENTS = {
     "vscode": ("visual-studio-code", "push"),
     "neovim-0.7": ("neovim@0.7", "push"),
     "neovim-0.11": ("neovim@0.11", "pull"),
+    "eglot": ("emacs@29.1", "push"),
 }
+PLAINTEXT = {"eglot"}  # clients that take hover in plain text only
+DEFAULT_CLIENTS = ["vscode", "neovim-0.7", "neovim-0.11"]
+# The editor features: push and pull, Markdown and plain text.
+EDITOR_CLIENTS = ["vscode", "neovim-0.11", "eglot"]
 
 SERVER = [sys.executable, "-m", "passlint", "serve", "--debounce", "0.05"]
 HOOKED_SERVER = [
@@ -236,8 +242,11 @@ def expected_text(fixture: str) -> str:
 
 
 def initialize_params(name: str, root: Path, options: Any = None) -> types.InitializeParams:
+    capabilities = client_capabilities(CLIENTS[name][0])
+    if name in PLAINTEXT and capabilities.text_document and capabilities.text_document.hover:
+        capabilities.text_document.hover.content_format = [types.MarkupKind.PlainText]
     return types.InitializeParams(
-        capabilities=client_capabilities(CLIENTS[name][0]),
+        capabilities=capabilities,
         root_uri=from_fs_path(str(root)),
         workspace_folders=[types.WorkspaceFolder(uri=from_fs_path(str(root)) or "", name="ws")],
         initialization_options=options,
@@ -245,7 +254,7 @@ def initialize_params(name: str, root: Path, options: Any = None) -> types.Initi
 
 
 @pytest_lsp.fixture(
-    params=list(CLIENTS),
+    params=DEFAULT_CLIENTS,
     config=ClientServerConfig(server_command=SERVER, client_factory=make_client),
 )
 async def lsp(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> Any:
@@ -265,6 +274,22 @@ async def start_session(request: pytest.FixtureRequest, client: LanguageClient) 
 @pytest.fixture
 def session(lsp: LanguageClient) -> Session:
     return lsp.session  # type: ignore[attr-defined,no-any-return]
+
+
+@pytest_lsp.fixture(
+    params=EDITOR_CLIENTS,
+    config=ClientServerConfig(server_command=SERVER, client_factory=make_client),
+)
+async def editor_lsp(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> Any:
+    """The real server seen through a push, a pull and a plain-text client."""
+    await start_session(request, lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.fixture
+def editor(editor_lsp: LanguageClient) -> Session:
+    return editor_lsp.session  # type: ignore[attr-defined,no-any-return]
 
 
 @pytest_lsp.fixture(

@@ -11,6 +11,14 @@ from .conftest import Session, apply_workspace_edit, expected_text
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
 
 
+async def fixes_for(
+    session: Session, uri: str, diagnostics: list[types.Diagnostic]
+) -> list[types.CodeAction]:
+    """The quick fixes proper (preferred), without the suppression and explanation actions."""
+    found = await actions_for(session, uri, diagnostics, ["quickfix"])
+    return [a for a in found if a.is_preferred]
+
+
 async def actions_for(
     session: Session,
     uri: str,
@@ -66,7 +74,7 @@ async def test_each_quick_fix(session: Session, fixture: str) -> None:
         # payloads are versioned: take the diagnostics of the current version each time
         diagnostics = await session.diagnostics(uri)
         diagnostic = [d for d in diagnostics if d.data][i]
-        (action,) = await actions_for(session, uri, [diagnostic], ["quickfix"])
+        (action,) = await fixes_for(session, uri, [diagnostic])
         assert action.kind == types.CodeActionKind.QuickFix
         assert action.is_preferred
         assert list(action.diagnostics or []) == [diagnostic]
@@ -124,7 +132,7 @@ async def test_cross_file_vs001_fix(session: Session) -> None:
     uri = session.open("pl/cross_file/kernels.py")
     (diagnostic,) = await session.diagnostics(uri)
     assert diagnostic.code == "VS001"
-    (action,) = await actions_for(session, uri, [diagnostic], ["quickfix"])
+    (action,) = await fixes_for(session, uri, [diagnostic])
     check_edit_shape(session, action.edit)
     assert action.edit is not None
     fixed = apply_workspace_edit(action.edit, reader(session))
@@ -144,4 +152,4 @@ async def test_stale_payload_is_not_offered(session: Session) -> None:
     (diagnostic,) = await session.diagnostics(uri)
     session.change(uri, "// a comment\n" + session.texts[uri])
     await session.diagnostics(uri)
-    assert await actions_for(session, uri, [diagnostic], ["quickfix"]) == []
+    assert await fixes_for(session, uri, [diagnostic]) == []

@@ -2,7 +2,7 @@
 // playwright-core. scripts/e2e-code-server.sh installs everything, starts code-server with the
 // packaged extension, and runs this file with:
 //   PASSLINT_E2E_URL        the workbench URL with ?folder=<workspace>
-//   PASSLINT_E2E_WORKSPACE  the workspace folder (holds main.mlir)
+//   PASSLINT_E2E_WORKSPACE  the workspace folder (holds main.mlir and suppress.mlir)
 //   PASSLINT_E2E_ARTIFACTS  where screenshots and the page log go
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -24,6 +24,15 @@ const FIXED = [
   '  func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {',
   '    %output0_copy = mhlo.copy %arg0 : tensor<4xf32>',
   '    return %output0_copy : tensor<4xf32>',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
+const SUPPRESSED = [
+  'module {',
+  '  func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {',
+  '    return %arg0 : tensor<4xf32>  // passlint: ignore[TL001]',
   '  }',
   '}',
   '',
@@ -55,6 +64,30 @@ async function step(name, body) {
   }
 }
 
+async function waitForFile(file, expected) {
+  const deadline = Date.now() + 15_000;
+  let text = readFileSync(file, 'utf8');
+  while (text !== expected && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    text = readFileSync(file, 'utf8');
+  }
+  assert.equal(text, expected);
+}
+
+async function goToLine(where) {
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(`:${where}`);
+  await page.keyboard.press('Enter');
+}
+
+async function openFile(name, text) {
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first().click();
+  await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 30_000 });
+  await page.locator('.monaco-editor .view-lines', { hasText: text }).first().waitFor({ timeout: 30_000 });
+}
+
 async function runCommand(title) {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
@@ -82,7 +115,7 @@ after(async () => {
   await browser?.close();
 });
 
-test('TL001 in the Problems panel, its quick fix from the editor, the file on disk, the legalized module', { timeout: 240_000 }, async () => {
+test('TL001 in the Problems panel, its quick fix and suppression from the editor, the files on disk, the legalized module as a diff, completion', { timeout: 300_000 }, async () => {
   await step('open the workbench', async () => {
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
@@ -121,14 +154,7 @@ test('TL001 in the Problems panel, its quick fix from the editor, the file on di
 
   await step('save and check the file on disk', async () => {
     await page.keyboard.press('Control+S');
-    const file = path.join(workspace, 'main.mlir');
-    const deadline = Date.now() + 15_000;
-    let text = readFileSync(file, 'utf8');
-    while (text !== FIXED && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      text = readFileSync(file, 'utf8');
-    }
-    assert.equal(text, FIXED);
+    await waitForFile(path.join(workspace, 'main.mlir'), FIXED);
   });
 
   await step('the diagnostic is gone', async () => {
@@ -143,13 +169,39 @@ test('TL001 in the Problems panel, its quick fix from the editor, the file on di
     assert.ok(await item.locator('.codicon-check').count() > 0, 'the passlint status item shows a check mark');
   });
 
-  await step('Show Legalized Module opens the output beside the source', async () => {
+  await step('"Disable TL001 for this line" from the quick fix menu of another file', async () => {
+    await openFile('suppress.mlir', 'return %arg0');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'suppress.mlir' }).first()
+      .waitFor({ timeout: 90_000 });
+    // The cursor on the diagnostic (line 3, column 12) through Go to Line.
+    await page.locator('.monaco-editor .view-lines', { hasText: 'return %arg0' }).first().click();
+    await goToLine('3:12');
+    await page.keyboard.press('Control+.');
+    const item = page.locator('.action-widget .monaco-list-row.action', { hasText: 'Disable TL001 for this line' }).first();
+    await item.waitFor({ timeout: 30_000 });
+    await screenshot('suppression-menu');
+    await item.click();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'passlint: ignore[TL001]' }).first()
+      .waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Control+S');
+    await waitForFile(path.join(workspace, 'suppress.mlir'), SUPPRESSED);
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'TL001' }).first()
+      .waitFor({ state: 'detached', timeout: 30_000 });
+  });
+
+  await step('Show Legalized Module opens a diff editor: the source and its legalized module', async () => {
+    await openFile('main.mlir', 'func.func @main');
     await page.locator('.monaco-editor .view-lines', { hasText: 'func.func @main' }).first().click();
     await runCommand('passlint: Show Legalized Module');
-    await page.locator('.tab', { hasText: 'main.legalized.mlir' }).first().waitFor({ timeout: 30_000 });
-    await page.locator('.monaco-editor .view-lines', { hasText: 'neuron.symName = [@output0]' }).first()
+    await page.locator('.tab', { hasText: 'main.mlir ↔ legalized' }).first().waitFor({ timeout: 30_000 });
+    const diff = page.locator('.monaco-diff-editor').first();
+    await diff.waitFor({ timeout: 30_000 });
+    await diff.locator('.editor.modified .view-lines', { hasText: 'neuron.symName = [@output0]' }).first()
       .waitFor({ timeout: 30_000 });
-    await screenshot('legalized');
+    await diff.locator('.editor.original .view-lines', { hasText: '%output0_copy = mhlo.copy' }).first()
+      .waitFor({ timeout: 30_000 });
+    await screenshot('legalized-diff');
+    await page.keyboard.press('Control+W');
   });
 
   await step('passlint.trace.server sends the protocol trace to the passlint Trace channel', async () => {
@@ -161,5 +213,20 @@ test('TL001 in the Problems panel, its quick fix from the editor, the file on di
     await page.locator('.output-view .monaco-editor .view-lines', { hasText: /\[trace\]\s(Sending|Received)\s(request|response|notification)\s'/ })
       .first().waitFor({ timeout: 15_000 });
     await screenshot('trace');
+  });
+
+  await step('completion offers the SSA values in scope after %', async () => {
+    await openFile('main.mlir', 'func.func @main');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'return %output0_copy' }).first().click();
+    await goToLine('4');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('%');
+    const widget = page.locator('.suggest-widget');
+    await widget.locator('.monaco-list-row', { hasText: '%output0_copy' }).first().waitFor({ timeout: 30_000 });
+    await widget.locator('.monaco-list-row', { hasText: '%arg0' }).first().waitFor({ timeout: 5_000 });
+    await screenshot('completion');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+Z');
   });
 });

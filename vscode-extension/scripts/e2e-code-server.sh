@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Real-editor test: installs the packaged extension into VS Code (code-server, npm
 # `code-server`, VS Code 1.139) and drives it in Debian's Chromium with playwright-core
-# (e2e/code-server.test.mjs): a workspace with an aliased-output .mlir file, TL001 in the
-# Problems panel, the quick fix applied from the editor, the file checked on disk.
+# (e2e/code-server.test.mjs): a workspace with aliased-output .mlir files, TL001 in the
+# Problems panel, the quick fix and the suppression action applied from the editor, the files
+# checked on disk, the legalized module as a diff, completion of SSA values.
 #
 # Usage: scripts/e2e-code-server.sh [VSIX]   (default: passlint.vsix, from `npm run package`)
 # Installs what it needs: Debian packages (as root, when missing), Node 24 (npm package
@@ -64,6 +65,7 @@ mkdir -p "$artifacts"
 export XDG_CONFIG_HOME="$run/config" XDG_DATA_HOME="$run/data"
 printf 'module {\n  func.func @main(%%arg0: tensor<4xf32>) -> tensor<4xf32> {\n    return %%arg0 : tensor<4xf32>\n  }\n}\n' \
   > "$run/workspace/main.mlir"
+cp "$run/workspace/main.mlir" "$run/workspace/suppress.mlir"
 cat > "$run/user-data/User/settings.json" <<'EOF'
 {
   "workbench.startupEditor": "none",

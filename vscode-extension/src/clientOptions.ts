@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { ConfigurationParams, LanguageClientOptions } from 'vscode-languageclient/node';
 
+import { explainActions } from './explain';
 import type { ServerSection } from './settings';
 
 export const DOCUMENT_SELECTOR = [
@@ -47,6 +48,8 @@ export function buildClientOptions(
     // The extension shows its own message (with a button) when the server cannot start.
     initializationFailedHandler: () => false,
     middleware: {
+      provideCodeActions: async (document, range, context, token, next) =>
+        explainActions(await next(document, range, context, token)),
       workspace: {
         configuration: (params, _token, next) =>
           answerConfiguration(params, sectionFor, (subset) => Promise.resolve(next(subset, _token))),

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 
 import type { Controller } from './controller';
+import { SHOW_EXPLANATION, showExplanation } from './explain';
 import { LEGALIZED_SCHEME, legalizedUri, sourceOf, type LegalizedModuleProvider } from './legalized';
 
 export const COMMANDS = {
@@ -11,6 +12,7 @@ export const COMMANDS = {
   fixAll: 'passlint.applyFixAll',
   showLegalized: 'passlint.showLegalizedModule',
   showOutput: 'passlint.showOutput',
+  showExplanation: SHOW_EXPLANATION,
 } as const;
 
 type Fixer = Pick<Controller, 'restart' | 'fixAll'>;
@@ -63,18 +65,15 @@ export function registerCommands(
         void vscode.window.showInformationMessage('passlint: open an .mlir file to legalize.');
         return undefined;
       }
-      const virtual = legalizedUri(uri);
-      provider.sourceChanged(uri); // refresh a view that is already open
-      const document = await vscode.workspace.openTextDocument(virtual);
-      if (document.languageId !== 'mlir') {
-        await vscode.languages.setTextDocumentLanguage(document, 'mlir');
-      }
-      return vscode.window.showTextDocument(document, {
-        viewColumn: vscode.ViewColumn.Beside,
-        preserveFocus: true,
+      const source = uri.scheme === LEGALIZED_SCHEME ? sourceOf(uri) : uri;
+      provider.sourceChanged(source); // refresh a view that is already open
+      const name = source.path.split('/').pop() ?? source.toString();
+      // A diff editor: the document on the left, `passlint legalize` of it on the right.
+      return vscode.commands.executeCommand('vscode.diff', source, legalizedUri(source), `${name} ↔ legalized`, {
         preview: false,
       });
     }),
     vscode.commands.registerCommand(COMMANDS.showOutput, () => output.show(true)),
+    vscode.commands.registerCommand(COMMANDS.showExplanation, (code?: unknown) => showExplanation(code)),
   ];
 }

@@ -46,7 +46,11 @@ export interface ControllerDeps {
   probe?: DiscoveryHost['probe'];
 }
 
-export const SERVER_COMMANDS = { legalize: 'passlint.legalizedModule', fixAll: 'passlint.fixAll' } as const;
+export const SERVER_COMMANDS = {
+  legalize: 'passlint.legalizedModule',
+  fixAll: 'passlint.fixAll',
+  explain: 'passlint.explainRule',
+} as const;
 
 export class Controller implements vscode.Disposable {
   client: ClientLike | undefined;
@@ -212,6 +216,19 @@ export class Controller implements vscode.Disposable {
     });
     if (typeof text !== 'string') {
       throw new Error('the server returned no module');
+    }
+    return text;
+  }
+
+  /** `passlint rule CODE`, from the server (which is told not to show it itself). */
+  async explain(code: string): Promise<string> {
+    await this.starting;
+    const text = await this.runningClient().sendRequest<unknown>('workspace/executeCommand', {
+      command: SERVER_COMMANDS.explain,
+      arguments: [code, { show: false }],
+    });
+    if (typeof text !== 'string') {
+      throw new Error('the server returned no explanation');
     }
     return text;
   }

@@ -6,6 +6,7 @@ import { LanguageClient } from 'vscode-languageclient/node';
 
 import { COMMANDS, registerCommands } from './commands';
 import { Controller, type ClientLike } from './controller';
+import { RULE_SCHEME, RuleExplanationProvider } from './explain';
 import { LEGALIZED_SCHEME, LegalizedModuleProvider } from './legalized';
 import { bundledLibsPath } from './launch';
 import { onDidChangePythonInterpreter, pythonExtensionInterpreter } from './pythonExtension';
@@ -41,6 +42,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     controller,
     provider,
     vscode.workspace.registerTextDocumentContentProvider(LEGALIZED_SCHEME, provider),
+    vscode.workspace.registerTextDocumentContentProvider(
+      RULE_SCHEME,
+      new RuleExplanationProvider((code) => running.explain(code)),
+    ),
     ...registerCommands(controller, provider, output),
   );
   const pythonChanged = await onDidChangePythonInterpreter(() => {

@@ -1,6 +1,6 @@
-// "Show Legalized Module": the server's `passlint.legalizedModule` output as a read-only mlir
-// document (a virtual document of the `passlint-legalized` scheme) beside the source. It is
-// refreshed while the source is edited.
+// "Show Legalized Module": a diff editor between the source and the server's
+// `passlint.legalizedModule` output, a read-only mlir document (a virtual document of the
+// `passlint-legalized` scheme). It is refreshed while the source is edited.
 
 import * as vscode from 'vscode';
 

@@ -8,6 +8,7 @@ import { beforeEach, describe, it } from 'node:test';
 import { COMMANDS, registerCommands } from '../src/commands';
 import { ClientState, Controller, type ClientLike } from '../src/controller';
 import type { ServerLaunch } from '../src/launch';
+import { RULE_SCHEME, RuleExplanationProvider, explainActions } from '../src/explain';
 import { LEGALIZED_SCHEME, LegalizedModuleProvider, legalizedUri, sourceOf } from '../src/legalized';
 import type { ProbeResult } from '../src/interpreter';
 import { StatusItem } from '../src/status';
@@ -115,7 +116,8 @@ describe('commands', () => {
     harness();
     const contributed = manifest.contributes.commands.map((c) => c.command).sort();
     assert.deepEqual(contributed, [COMMANDS.fixAll, COMMANDS.restart, COMMANDS.showLegalized].sort());
-    assert.deepEqual([...fake.commands.keys()].sort(), [...contributed, COMMANDS.showOutput].sort());
+    const internal = [COMMANDS.showOutput, COMMANDS.showExplanation]; // run from the status item, code actions
+    assert.deepEqual([...fake.commands.keys()].sort(), [...contributed, ...internal].sort());
     // the server's own command ids are left for the language client to register
     assert.ok(!fake.commands.has('passlint.fixAll'));
     assert.ok(!fake.commands.has('passlint.legalizedModule'));
@@ -170,23 +172,61 @@ describe('commands', () => {
     assert.match(fake.messages[0]?.text ?? '', /open an \.mlir or pl Python file/);
   });
 
-  it('Show Legalized Module opens the server output read-only beside the source, as mlir', async () => {
+  it('Show Legalized Module opens a diff editor: the source, and the server output as mlir', async () => {
     const h = harness({ serverCommands: ['passlint.legalizedModule'] });
     await h.controller.start();
     h.clients[0]?.answers.set('passlint.legalizedModule', 'module {\n}\n');
     fake.activeTextEditor = { document: { uri: mlir, languageId: 'mlir', version: 1, lineCount: 5, text: '' } };
     await vscode.commands.executeCommand(COMMANDS.showLegalized);
+    const diff = fake.executed.find((e) => e.command === 'vscode.diff');
+    assert.ok(diff);
+    const [left, right, title] = diff.args as [vscode.Uri, vscode.Uri, string];
+    assert.equal(left.toString(), mlir.toString());
+    assert.equal(right.scheme, LEGALIZED_SCHEME);
+    assert.equal(right.path, '/ws/main.legalized.mlir'); // an .mlir path: VS Code gives it the mlir language
+    assert.equal(title, 'main.mlir ↔ legalized');
+    assert.equal(sourceOf(right).toString(), mlir.toString());
+    // what the right side shows: the server's output, asked for the source
+    assert.equal(await h.provider.provideTextDocumentContent(right), 'module {\n}\n');
     assert.deepEqual(h.clients[0]?.requests, [
       { method: 'workspace/executeCommand', params: { command: 'passlint.legalizedModule', arguments: ['file:///ws/main.mlir'] } },
     ]);
+  });
+
+  it('Show Legalized Module from the legalized side diffs its source again', async () => {
+    const h = harness({ serverCommands: ['passlint.legalizedModule'] });
+    await h.controller.start();
+    await vscode.commands.executeCommand(COMMANDS.showLegalized, legalizedUri(mlir));
+    const diff = fake.executed.find((e) => e.command === 'vscode.diff');
+    assert.equal((diff?.args[0] as vscode.Uri).toString(), mlir.toString());
+  });
+
+  it('Explain opens `passlint rule CODE` as a read-only document', async () => {
+    const h = harness({ serverCommands: ['passlint.explainRule'] });
+    await h.controller.start();
+    h.clients[0]?.answers.set('passlint.explainRule', 'TL001 (output-aliases-input)\n');
+    vscode.workspace.registerTextDocumentContentProvider(
+      RULE_SCHEME,
+      new RuleExplanationProvider((code) => h.controller.explain(code)),
+    );
+    await vscode.commands.executeCommand(COMMANDS.showExplanation, 'TL001');
     const shown = fake.shown[0];
     assert.ok(shown);
-    assert.equal(shown.document.uri.scheme, LEGALIZED_SCHEME);
-    assert.equal(shown.document.uri.path, '/ws/main.legalized.mlir');
-    assert.equal(shown.document.languageId, 'mlir');
-    assert.equal(shown.document.text, 'module {\n}\n');
-    assert.equal((shown.options as { viewColumn: number }).viewColumn, vscode.ViewColumn.Beside);
-    assert.equal(sourceOf(shown.document.uri as unknown as vscode.Uri).toString(), mlir.toString());
+    assert.equal(shown.document.uri.scheme, RULE_SCHEME);
+    assert.equal(shown.document.text, 'TL001 (output-aliases-input)\n');
+    assert.deepEqual(h.clients[0]?.requests, [
+      { method: 'workspace/executeCommand', params: { command: 'passlint.explainRule', arguments: ['TL001', { show: false }] } },
+    ]);
+  });
+
+  it("the server's Explain actions run the extension's command", () => {
+    const actions = [
+      { title: 'Explain TL001', command: { title: 'Explain TL001', command: 'passlint.explainRule', arguments: ['TL001'] } },
+      { title: 'Disable TL001 for this line', edit: {} },
+    ] as unknown as vscode.CodeAction[];
+    explainActions(actions);
+    assert.deepEqual(actions[0]?.command, { title: 'Explain TL001', command: COMMANDS.showExplanation, arguments: ['TL001'] });
+    assert.equal(actions[1]?.command, undefined);
   });
 
   it('the legalized view refreshes when its source changes', async () => {
@@ -194,6 +234,7 @@ describe('commands', () => {
     await h.controller.start();
     h.clients[0]?.answers.set('passlint.legalizedModule', 'v1');
     await vscode.commands.executeCommand(COMMANDS.showLegalized, mlir);
+    await vscode.workspace.openTextDocument(legalizedUri(mlir)); // the diff editor's right side
     const refreshed: string[] = [];
     h.provider.onDidChange((uri) => refreshed.push(uri.toString()));
     fake.onDidChangeTextDocument.fire({ document: { uri: mlir, languageId: 'mlir', version: 2, lineCount: 1, text: '' } });

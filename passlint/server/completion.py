@@ -1,0 +1,122 @@
+"""MLIR completion from the analysis' index: SSA values and block arguments in scope after
+``%`` (defined before the cursor in its block or an enclosing one, up to the function), block
+labels of the region after ``^``, the module's ``@symbols``, ``#``/``!`` aliases, op names of
+known dialects and of ops seen in the open documents, and types seen in the file."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lsprotocol import types
+
+from passlint.analysis.source import SourceText
+from passlint.server.convert import lsp_range
+from passlint.server.mlir_index import MlirIndex
+from passlint.server.op_names import KNOWN_OPS
+from passlint.server.views import MlirView
+
+LIMIT = 500  # items per answer; the client asks again as the word grows
+_TAIL = 512  # longer names are not completed
+TRIGGERS = ["%", "^", "@", "#", "!", "."]
+_WORD = re.compile(r"[%^@#!]?[\w$.\-]*$")
+_OP_POSITION = re.compile(r"^\s*(?:(?:%[\w$.\-#:]+\s*,?\s*)+=\s*)?\"?$")
+_TYPE_POSITION = re.compile(r"(?::|->|\(|,|<)\s*$")
+
+
+@dataclass(frozen=True)
+class Item:
+    label: str
+    kind: str  # a key of KINDS
+    detail: str | None = None
+
+
+KINDS = {
+    "value": types.CompletionItemKind.Variable,
+    "label": types.CompletionItemKind.Reference,
+    "symbol": types.CompletionItemKind.Function,
+    "alias": types.CompletionItemKind.Constant,
+    "op": types.CompletionItemKind.Operator,
+    "type": types.CompletionItemKind.TypeParameter,
+    "dynamic": types.CompletionItemKind.Constant,  # pl
+    "kernel": types.CompletionItemKind.Function,  # pl
+}
+
+
+def to_lsp(
+    source: SourceText, offset: int, word: str, found: list[Item], cut: bool
+) -> types.CompletionList:
+    """The items, each replacing ``word`` (what is typed before ``offset``)."""
+    replaced = lsp_range(source, source.range(offset - len(word), offset))
+    return types.CompletionList(
+        is_incomplete=cut,
+        items=[
+            types.CompletionItem(
+                label=item.label,
+                kind=KINDS[item.kind],
+                detail=item.detail,
+                text_edit=types.TextEdit(range=replaced, new_text=item.label),
+            )
+            for item in found
+        ],
+    )
+
+
+def word_before(line: str) -> str:
+    """The word being typed at the end of ``line`` (the text before the cursor). Only the
+    line's tail is searched: a regex anchored at the end tries every start, and a dump's
+    lines hold megabyte-long hex words."""
+    match = _WORD.search(line[-_TAIL:])
+    return match.group() if match else ""
+
+
+def items(
+    view: MlirView, offset: int, before: str, other_ops: Iterable[str] = ()
+) -> tuple[list[Item], bool]:
+    """What to offer at ``offset`` with ``before`` the line's text before the cursor; and
+    whether the list is cut at ``LIMIT``."""
+    index = view.index
+    before = before[-_TAIL:]
+    word = word_before(before)
+    head = before[: len(before) - len(word)]
+    at = view.nearest_index_offset(offset - len(word))
+    found: list[Item] = []
+    if word.startswith("%"):
+        found = _named(index, index.visible_values(at), "value", word)
+    elif word.startswith("^"):
+        found = _named(index, index.labels_in_scope(at), "label", word)
+    elif word.startswith("@"):
+        chunk = index.chunk_at(at)
+        found = [Item(f"@{index.names[e]}", "symbol") for e in index.symbols_of_chunk(chunk)]
+    elif word.startswith(("#", "!")):
+        found = [
+            Item(name, "alias")
+            for name in sorted(index.aliases)
+            if name.startswith(word[0]) and not re.fullmatch(r"#loc\d*", name)
+        ]
+    elif _OP_POSITION.match(head):
+        found = [Item(name, "op") for name in sorted({*KNOWN_OPS, *index.seen_ops, *other_ops})]
+    elif _TYPE_POSITION.search(head):
+        found = [Item(name, "type") for name in sorted(index.seen_types)]
+    matching = [item for item in found if item.label.startswith(word)]
+    return matching[:LIMIT], len(matching) > LIMIT
+
+
+def _named(index: MlirIndex, entities: list[int], kind: str, prefix: str) -> list[Item]:
+    """The names of ``entities`` starting with ``prefix``: the ``LIMIT + 1`` defined nearest
+    before the cursor (a model's @main defines tens of thousands), in natural order."""
+    seen: dict[str, Item] = {}
+    names = index.names
+    for entity in sorted(entities, key=index.visible_from.__getitem__, reverse=True):
+        name = names[entity]
+        if name not in seen and name.startswith(prefix):
+            seen[name] = Item(name, kind)
+            if len(seen) > LIMIT:
+                break
+    return sorted(seen.values(), key=lambda item: _natural(item.label))
+
+
+def _natural(name: str) -> tuple[str, int, str]:
+    match = re.fullmatch(r"(\D*)(\d+)(.*)", name)
+    return (match.group(1), int(match.group(2)), match.group(3)) if match else (name, -1, "")

@@ -1,0 +1,595 @@
+"""What the editor features need of one analysed version of a .mlir document, as plain data.
+
+The analysis of a version (``jobs.run_job``, in a worker thread or process) builds this index
+from the same parse its diagnostics come from, and it travels with the result: every feature
+(hover, hints, symbols, navigation, rename, completion, folding, source locations) reads the
+index of the latest analysed version, so no feature parses the document again. It is compact
+(arrays of offsets; one Python object per named thing, not per occurrence) so it crosses a
+process boundary in milliseconds.
+
+Offsets are character offsets into the text of the version it was built from; the server
+maps them through later edits (``edit_log``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from array import array
+from dataclasses import dataclass, field
+
+from lsprotocol import types
+
+from passlint.analysis.collector import collector_paused
+from passlint.analysis.findings import Finding
+from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult, ParsedFile, Value
+from passlint.analysis.source import SourceText
+from passlint.passes.tensorizer_legalization import (
+    ChunkAnalysis,
+    Output,
+    analyze_chunk,
+    describe_output,
+)
+from passlint.server import mlir_reader as read
+
+Span = tuple[int, int]
+
+VALUE, LABEL, SYMBOL = 0, 1, 2  # entity kinds
+_LABEL = re.compile(r"\^[\w$.\-]+")
+_TYPE = re.compile(r"\b(?:tensor|memref|vector|complex|tuple)<[^<>\n]*(?:<[^<>\n]*>[^<>\n]*)*>")
+_RESOURCE = re.compile(r"^\{-#", re.MULTILINE)
+_SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class OutputNote:
+    """One output of @main as hover shows it; ``reported``: the code of the diagnostic on
+    its return operand (the hover then does not repeat that diagnostic's text)."""
+
+    slot: int
+    name: str
+    case: str
+    text: str
+    reported: str | None
+
+
+@dataclass(frozen=True)
+class Hover:
+    variant: str  # "MHLO" or "StableHLO"
+    outputs: tuple[OutputNote, ...]
+
+
+@dataclass(frozen=True)
+class Hint:
+    offset: int
+    label: str
+    tooltip: str
+
+
+@dataclass
+class Symbol:
+    """A document symbol (spans are offsets)."""
+
+    name: str
+    kind: int  # lsprotocol SymbolKind value
+    span: Span
+    selection: Span
+    detail: str | None = None
+    children: list[Symbol] = field(default_factory=list)
+
+
+@dataclass
+class MlirIndex:
+    """The features' view of one analysed version (see the module docstring)."""
+
+    chunks: list[Span] = field(default_factory=list)
+    # named things: SSA value groups, block labels, @symbols (per chunk)
+    names: list[str] = field(default_factory=list)
+    kinds: bytearray = field(default_factory=bytearray)
+    definitions: array[int] = field(default_factory=lambda: array("q"))  # start, -1: none
+    definition_ends: array[int] = field(default_factory=lambda: array("q"))
+    entity_chunks: array[int] = field(default_factory=lambda: array("q"))
+    scopes: array[int] = field(default_factory=lambda: array("q"))  # block of a value / label
+    visible_from: array[int] = field(default_factory=lambda: array("q"))  # where a value is
+    # occurrences of named things, by start
+    starts: array[int] = field(default_factory=lambda: array("q"))
+    ends: array[int] = field(default_factory=lambda: array("q"))
+    entities: array[int] = field(default_factory=lambda: array("q"))
+    is_definition: bytearray = field(default_factory=bytearray)
+    # blocks (pre-order): span, parent block, whether its region is isolated from above
+    block_starts: array[int] = field(default_factory=lambda: array("q"))
+    block_ends: array[int] = field(default_factory=lambda: array("q"))
+    block_parents: array[int] = field(default_factory=lambda: array("q"))
+    block_isolated: bytearray = field(default_factory=bytearray)
+    block_regions: array[int] = field(default_factory=lambda: array("q"))  # region number
+    # operations (pre-order): span, name start, parent op, trailing loc(...) start (-1: none)
+    op_starts: array[int] = field(default_factory=lambda: array("q"))
+    op_ends: array[int] = field(default_factory=lambda: array("q"))
+    op_names: array[int] = field(default_factory=lambda: array("q"))
+    op_parents: array[int] = field(default_factory=lambda: array("q"))
+    op_locations: array[int] = field(default_factory=lambda: array("q"))
+    op_name_lengths: array[int] = field(default_factory=lambda: array("q"))
+    # pass results and what the other features show
+    value_hovers: dict[int, Hover] = field(default_factory=dict)  # entity -> hover
+    op_hovers: dict[Span, Hover] = field(default_factory=dict)  # op name span -> hover
+    hints: list[Hint] = field(default_factory=list)
+    symbols: list[Symbol] = field(default_factory=list)
+    folds: list[tuple[int, int, str | None]] = field(default_factory=list)
+    seen_ops: frozenset[str] = frozenset()
+    seen_types: frozenset[str] = frozenset()
+    aliases: dict[str, Span] = field(default_factory=dict)  # #name / !name -> name span
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def occurrence_at(self, offset: int) -> int | None:
+        """The index of the occurrence whose span holds ``offset`` (its end counts)."""
+        i = bisect.bisect_right(self.starts, offset) - 1
+        while i >= 0 and offset - self.starts[i] <= 4096:
+            if self.starts[i] <= offset <= self.ends[i]:
+                return i
+            i -= 1
+        return None
+
+    def occurrences_of(self, entity: int) -> list[tuple[Span, bool]]:
+        """Every occurrence of ``entity``: span and whether it is the definition."""
+        out: list[tuple[Span, bool]] = []
+        chunk = self.chunks[self.entity_chunks[entity]]
+        lo = bisect.bisect_left(self.starts, chunk[0])
+        hi = bisect.bisect_right(self.starts, chunk[1])
+        entities, starts, ends, defs = self.entities, self.starts, self.ends, self.is_definition
+        for i in range(lo, hi):
+            if entities[i] == entity:
+                out.append(((starts[i], ends[i]), bool(defs[i])))
+        return out
+
+    def definition(self, entity: int) -> Span | None:
+        start = self.definitions[entity]
+        return None if start < 0 else (start, self.definition_ends[entity])
+
+    def chunk_at(self, offset: int) -> int:
+        for number, (start, end) in enumerate(self.chunks):
+            if start <= offset <= end:
+                return number
+        return len(self.chunks) - 1
+
+    def block_at(self, offset: int) -> int:
+        """The innermost block holding ``offset`` (-1: none)."""
+        i = bisect.bisect_right(self.block_starts, offset) - 1
+        while i >= 0 and not self.block_starts[i] <= offset <= self.block_ends[i]:
+            i = self.block_parents[i]
+        return i
+
+    def op_at(self, offset: int) -> int:
+        """The innermost op whose span holds ``offset`` (-1: none)."""
+        i = bisect.bisect_right(self.op_starts, offset) - 1
+        while i >= 0 and not self.op_starts[i] <= offset <= self.op_ends[i]:
+            i = self.op_parents[i]
+        return i
+
+    def name_span(self, op: int) -> Span:
+        start = self.op_names[op]
+        return start, start + self.op_name_lengths[op]
+
+    def visible_values(self, offset: int) -> list[int]:
+        """Values usable at ``offset``: defined before it in its block or an enclosing one
+        (or in the entry block of its region, which comes before every other block), up to
+        the first region isolated from above (a function body)."""
+        by_block = self._values_by_block()
+        out: list[int] = []
+        block = self.block_at(offset)
+        while block >= 0:
+            entry = block
+            while entry > 0 and self.block_regions[entry - 1] == self.block_regions[block]:
+                entry -= 1  # a region's blocks are numbered one after the other
+            for b in {entry, block}:
+                out.extend(e for e in by_block.get(b, ()) if self.visible_from[e] <= offset)
+            if self.block_isolated[block]:
+                break
+            block = self.block_parents[block]
+        return out
+
+    def labels_in_scope(self, offset: int) -> list[int]:
+        """Block labels of the region holding ``offset``."""
+        block = self.block_at(offset)
+        if block < 0:
+            return []
+        region = self.block_regions[block]
+        return [
+            e
+            for e in range(len(self.names))
+            if self.kinds[e] == LABEL and self.block_regions[self.scopes[e]] == region
+        ]
+
+    def symbols_of_chunk(self, chunk: int) -> list[int]:
+        return [
+            e
+            for e in range(len(self.names))
+            if self.kinds[e] == SYMBOL
+            and self.entity_chunks[e] == chunk
+            and self.definitions[e] >= 0
+        ]
+
+    # built where it is used (not sent between processes)
+    _by_block: dict[int, list[int]] | None = field(default=None, repr=False, compare=False)
+
+    def _values_by_block(self) -> dict[int, list[int]]:
+        if self._by_block is None:
+            grouped: dict[int, list[int]] = {}
+            for e in range(len(self.names)):
+                if self.kinds[e] == VALUE and self.scopes[e] >= 0:
+                    grouped.setdefault(self.scopes[e], []).append(e)
+            self._by_block = grouped
+        return self._by_block
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_by_block"] = None
+        return state
+
+
+# -- building ------------------------------------------------------------------------------------
+
+
+def build_index(
+    parsed: ParsedFile, source: SourceText, pipeline: str, findings: list[Finding]
+) -> MlirIndex:
+    """The index of one analysed version: ``parsed`` is the parse its ``findings`` came from."""
+    with collector_paused():
+        return _build(parsed, source, pipeline, findings)
+
+
+def _build(
+    parsed: ParsedFile, source: SourceText, pipeline: str, findings: list[Finding]
+) -> MlirIndex:
+    text = parsed.text
+    index = MlirIndex()
+    reported = _reported_offsets(findings, source)
+    ops_seen: set[str] = set()
+    for number, chunk in enumerate(parsed.chunks):
+        index.chunks.append((chunk.start, chunk.end))
+        analysis = analyze_chunk(chunk, pipeline)
+        builder = _Builder(index, text, number)
+        for op in read.top_operations(chunk):
+            builder.op(op, -1, -1)
+        builder.finish()
+        ops_seen.update(builder.op_names)
+        for name, span in read.aliases(chunk).items():
+            index.aliases.setdefault(name, span)
+        _pass_results(index, builder, analysis, reported)
+        index.symbols.extend(_chunk_symbols(analysis, text))
+    _order_occurrences(index)
+    index.seen_ops = frozenset(ops_seen)
+    index.seen_types = frozenset(_TYPE.findall(text)) | _argument_types(parsed)
+    index.folds.extend(_folds(index, text))
+    if len(parsed.chunks) > 1:
+        index.symbols = _chunk_groups(index.symbols, index.chunks)
+    return index
+
+
+def _argument_types(parsed: ParsedFile) -> frozenset[str]:
+    found = set()
+    for chunk in parsed.chunks:
+        for op in read.top_operations(chunk):
+            for argument in read.header_arguments(op):
+                kind = read.argument_type(argument)
+                if kind:
+                    found.add(kind)
+    return frozenset(found)
+
+
+class _Builder:
+    """Walks one chunk's ops, numbering values, labels and symbols as it meets them."""
+
+    def __init__(self, index: MlirIndex, text: str, chunk: int) -> None:
+        self.index = index
+        self.text = text
+        self.chunk = chunk
+        self.value_entity: dict[int, int] = {}  # id(value) -> entity
+        self.group_entity: dict[tuple[int, int], int] = {}  # a result group's def span
+        self.symbol_entity: dict[str, int] = {}
+        self.op_index: dict[int, int] = {}  # id(op) -> op number
+        self.op_names: set[str] = set()
+        self.pending_uses: list[tuple[Span, Value | None]] = []
+        self.occurrences: list[tuple[int, int, int, int]] = []
+        self.region_count = max(index.block_regions, default=-1) + 1
+
+    def entity(
+        self, kind: int, name: str, definition: Span | None, scope: int, visible: int
+    ) -> int:
+        index = self.index
+        number = len(index.names)
+        index.names.append(name)
+        index.kinds.append(kind)
+        index.definitions.append(definition[0] if definition else -1)
+        index.definition_ends.append(definition[1] if definition else -1)
+        index.entity_chunks.append(self.chunk)
+        index.scopes.append(scope)
+        index.visible_from.append(visible)
+        return number
+
+    def value(self, value: Value, scope: int, visible: int) -> None:
+        span = read.value_span(value)
+        key = span
+        entity = self.group_entity.get(key)
+        if entity is None:
+            entity = self.entity(VALUE, read.value_name(value), span, scope, visible)
+            self.group_entity[key] = entity
+            self.occurrences.append((span[0], span[1], entity, 1))
+        self.value_entity[id(value)] = entity
+
+    def op(self, op: Operation, parent_op: int, block: int) -> None:
+        index, text = self.index, self.text
+        number = len(index.op_starts)
+        self.op_index[id(op)] = number
+        start, end = read.op_span(op)
+        name = read.op_name(op)
+        self.op_names.add(name)
+        index.op_starts.append(start)
+        index.op_ends.append(end)
+        index.op_names.append(read.name_start(op, text))
+        index.op_name_lengths.append(len(name))
+        index.op_parents.append(parent_op)
+        location = read.trailing_location(op, text)
+        index.op_locations.append(location[0] if location else -1)
+        isolated = name in read.ISOLATED
+        for value in read.results(op):
+            self.value(value, block, end)
+        arguments = read.header_arguments(op)
+        if arguments:  # a function's arguments are seen in its body's first block
+            body = read.regions(op)
+            scope = len(index.block_starts) if body and body[0].blocks else -1
+            for argument in arguments:
+                self.value(argument, scope, start)
+        self.pending_uses.extend(read.operand_uses(op))
+        for span, name_, defining in read.symbols(op, text):
+            entity = self.symbol_entity.get(name_)
+            if entity is None:
+                entity = self.entity(SYMBOL, name_, None, -1, -1)
+                self.symbol_entity[name_] = entity
+            if defining and index.definitions[entity] < 0:
+                index.definitions[entity], index.definition_ends[entity] = span
+            self.occurrences.append((span[0], span[1], entity, int(defining)))
+        for region in read.regions(op):
+            region_number = self.region_count
+            self.region_count += 1
+            index.folds.append((*region.span, None))
+            if len(region.blocks) > 1:
+                index.folds.extend((*b.span, None) for b in region.blocks if b.label is not None)
+            labels: dict[str, int] = {}
+            blocks = []
+            for record in region.blocks:
+                b = len(index.block_starts)
+                blocks.append(b)
+                index.block_starts.append(record.span[0])
+                index.block_ends.append(record.span[1])
+                index.block_parents.append(block)
+                index.block_isolated.append(int(isolated))
+                index.block_regions.append(region_number)
+                if record.label is not None and record.label_span is not None:
+                    entity = self.entity(LABEL, record.label, record.label_span, b, record.span[0])
+                    labels.setdefault(record.label, entity)
+                    self.occurrences.append((*record.label_span, entity, 1))
+                for argument in record.arguments:
+                    self.value(argument, b, record.span[0])
+            for b, record in zip(blocks, region.blocks, strict=True):
+                for inner in record.operations:
+                    self.op(inner, number, b)
+                    if labels:
+                        self.label_uses(inner, labels)
+
+    def label_uses(self, op: Operation, labels: dict[str, int]) -> None:
+        """``^label`` successors in an op's header."""
+        start, end = read.op_span(op)[0], read.header_end(op)
+        if self.text.find("^", start, end) < 0:
+            return
+        for match in _LABEL.finditer(self.text, start, end):
+            entity = labels.get(match.group())
+            if entity is not None:
+                self.occurrences.append((match.start(), match.end(), entity, 0))
+
+    def finish(self) -> None:
+        for span, value in self.pending_uses:
+            entity = self.value_entity.get(id(value)) if value is not None else None
+            if entity is not None:
+                self.occurrences.append((span[0], span[1], entity, 0))
+        self.pending_uses.clear()
+        index = self.index
+        for start, end, entity, defining in self.occurrences:
+            index.starts.append(start)
+            index.ends.append(end)
+            index.entities.append(entity)
+            index.is_definition.append(defining)
+        self.occurrences.clear()
+
+
+def _order_occurrences(index: MlirIndex) -> None:
+    order = sorted(range(len(index.starts)), key=index.starts.__getitem__)
+    index.starts = array("q", (index.starts[i] for i in order))
+    index.ends = array("q", (index.ends[i] for i in order))
+    index.entities = array("q", (index.entities[i] for i in order))
+    index.is_definition = bytearray(index.is_definition[i] for i in order)
+
+
+# -- pass results: hover, hints, symbols ----------------------------------------------------------
+
+
+def _reported_offsets(findings: list[Finding], source: SourceText) -> dict[int, str]:
+    """Offsets where a TL diagnostic starts, with its code."""
+    out: dict[int, str] = {}
+    for finding in findings:
+        if finding.code.startswith("TL"):
+            out.setdefault(source.offset(finding.range.start), finding.code)
+    return out
+
+
+def _pass_results(
+    index: MlirIndex, builder: _Builder, analysis: ChunkAnalysis, reported: dict[int, str]
+) -> None:
+    if analysis.main is None:
+        return
+    variant = "MHLO" if analysis.variant == "mhlo" else "StableHLO"
+    notes: dict[int, OutputNote] = {}
+    for output in analysis.outputs:
+        code = reported.get(output.use.span[0])
+        text = describe_output(analysis, output)
+        notes[id(output)] = OutputNote(output.slot, output.name, output.case, text, code)
+    by_value: dict[int, list[OutputNote]] = {}
+    by_op: dict[int, list[OutputNote]] = {}
+    for output in analysis.outputs:
+        note = notes[id(output)]
+        entity = builder.value_entity.get(id(output.value)) if output.value is not None else None
+        if entity is not None:
+            by_value.setdefault(entity, []).append(note)
+        for op in _ops_of(output):
+            number = builder.op_index.get(id(op))
+            if number is not None:
+                by_op.setdefault(number, []).append(note)
+    for entity, group in by_value.items():
+        index.value_hovers[entity] = Hover(variant, tuple(group))
+    for number, group in by_op.items():
+        index.op_hovers[index.name_span(number)] = Hover(variant, tuple(group))
+    index.hints.extend(_hints(index, builder, analysis))
+
+
+def _ops_of(output: Output) -> list[Operation]:
+    """Ops that produce ``output`` or that the pass names for it."""
+    found = []
+    if output.named_op is not None:
+        found.append(output.named_op)
+    value = output.value
+    if isinstance(value, OpResult) and value.op is not None and value.op is not output.named_op:
+        found.append(value.op)
+    return found
+
+
+def _hints(index: MlirIndex, builder: _Builder, analysis: ChunkAnalysis) -> list[Hint]:
+    """The output name after each op (or input) that produces an output of @main: ``→ name``
+    after the op the pass names, ``→ copy 'name'`` after what it copies (a value returned
+    twice shows it at its later slot in the return)."""
+    grouped: dict[int, list[tuple[str, Output]]] = {}
+    for output in analysis.outputs:
+        placed = _place(index, builder, output)
+        if placed is not None:
+            grouped.setdefault(placed[0], []).append((placed[1], output))
+    hints = []
+    for offset in sorted(grouped):
+        entries = grouped[offset]
+        label = "→ " + ", ".join(text for text, _ in entries)
+        tooltip = "\n".join(
+            f"output {output.slot} '{output.name}' ({output.case})" for _, output in entries
+        )
+        hints.append(Hint(offset, label, tooltip))
+    return hints
+
+
+def _place(index: MlirIndex, builder: _Builder, output: Output) -> tuple[int, str] | None:
+    value = output.value
+    if output.case in ("input", "zero-sized-input") and isinstance(value, BlockArgument):
+        end = value.type_span[1] if value.type_span is not None else value.span[1]
+        text = f"copy '{output.name}'" if output.case == "input" else f"'{output.name}'"
+        return end, text
+    if output.case == "repeated":
+        return output.use.span[1], f"copy '{output.name}'"
+    if output.case == "constant" and isinstance(value, OpResult) and value.op is not None:
+        return _header_end(index, builder, value.op), f"copy '{output.name}'"
+    if output.named_op is not None:
+        return _header_end(index, builder, output.named_op), f"'{output.name}'"
+    return None
+
+
+def _header_end(index: MlirIndex, builder: _Builder, op: Operation) -> int:
+    """The end of an op's statement, before its trailing location."""
+    number = builder.op_index[id(op)]
+    location = index.op_locations[number]
+    if location < 0:
+        return index.op_ends[number]
+    end = location
+    while end > 0 and builder.text[end - 1] in " \t\n":
+        end -= 1
+    return end
+
+
+_FUNCTION, _MODULE = types.SymbolKind.Function.value, types.SymbolKind.Module.value
+_VARIABLE, _NAMESPACE = types.SymbolKind.Variable.value, types.SymbolKind.Namespace.value
+
+
+def _chunk_symbols(analysis: ChunkAnalysis, text: str) -> list[Symbol]:
+    """Modules, functions (``@main`` with its outputs) and other symbol ops of a chunk."""
+    out = []
+    for op in read.top_operations(analysis.chunk):
+        if read.op_name(op) in ("module", "builtin.module"):
+            defined = _defined_symbol(op, text)
+            name = f"@{defined[1]}" if defined else "module"
+            selection = defined[0] if defined else _name_span(op, text)
+            children = [
+                s
+                for region in read.regions(op)[:1]
+                for block in region.blocks
+                for inner in block.operations
+                if (s := _op_symbol(inner, analysis, text)) is not None
+            ]
+            out.append(Symbol(name, _MODULE, read.op_span(op), selection, None, children))
+        elif (symbol := _op_symbol(op, analysis, text)) is not None:
+            out.append(symbol)
+    return out
+
+
+def _name_span(op: Operation, text: str) -> Span:
+    start = read.name_start(op, text)
+    return start, start + len(read.op_name(op))
+
+
+def _defined_symbol(op: Operation, text: str) -> tuple[Span, str] | None:
+    for span, name, defining in read.symbols(op, text):
+        if defining:
+            return span, name
+    return None
+
+
+def _op_symbol(op: Operation, analysis: ChunkAnalysis, text: str) -> Symbol | None:
+    defined = _defined_symbol(op, text)
+    name = read.op_name(op)
+    if name == "func.func":
+        function = read.function_name(op)
+        if function is None:
+            return None
+        detail = None
+        if function == "main" and analysis.main is op:
+            count = len(analysis.outputs)
+            names = ", ".join(output.name for output in analysis.outputs)
+            detail = (
+                f"{count} output{'s' if count != 1 else ''}: {names}" if count else "no outputs"
+            )
+        selection = defined[0] if defined else _name_span(op, text)
+        return Symbol(f"@{function}", _FUNCTION, read.op_span(op), selection, detail)
+    if defined is not None:
+        return Symbol(f"@{defined[1]}", _VARIABLE, read.op_span(op), defined[0], name)
+    return None
+
+
+def _chunk_groups(symbols: list[Symbol], chunks: list[Span]) -> list[Symbol]:
+    out = []
+    for number, (start, end) in enumerate(chunks, start=1):
+        children = [s for s in symbols if start <= s.span[0] <= end]
+        if not children:
+            continue
+        span = (children[0].span[0], children[-1].span[1])
+        out.append(
+            Symbol(f"chunk {number}", _NAMESPACE, span, children[0].selection, "// -----", children)
+        )
+    return out
+
+
+# -- folding ---------------------------------------------------------------------------------------
+
+
+def _folds(index: MlirIndex, text: str) -> list[tuple[int, int, str | None]]:
+    """Folding spans besides regions and blocks: `// -----` chunks, and ``{-# ... #-}``
+    resources (kind ``imports``, which editors can fold by default)."""
+    folds: list[tuple[int, int, str | None]] = []
+    if len(index.chunks) > 1:  # each chunk up to its last line of text
+        folds.extend((start, len(text[:end].rstrip()), "region") for start, end in index.chunks)
+    for match in _RESOURCE.finditer(text):
+        close = text.find("#-}", match.end())
+        folds.append((match.start(), close + 3 if close >= 0 else len(text), "imports"))
+    return folds

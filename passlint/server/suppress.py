@@ -1,0 +1,139 @@
+"""Code actions beside each passlint diagnostic that do not fix it: "Disable CODE for this
+line" and "... for this file" (a suppression comment the way the suppression rules read it,
+merged into one already there), and "Explain CODE" (``passlint rule CODE``).
+
+They read only the diagnostic and the document's current text, so they are offered at once,
+whatever version the diagnostic was published for.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from passlint.analysis.engine import Suppression, suppression_comments
+from passlint.analysis.rules import RULES
+from passlint.analysis.source import SourceText
+from passlint.server.convert import SOURCE, lsp_range, workspace_edit
+
+EXPLAIN = "passlint.explainRule"
+_HEADER_LINES = ("#!", "# -*-", "# vim:")  # stay first in a Python file
+
+
+def marker(path: str) -> str:
+    return "#" if path.endswith(".py") else "//"
+
+
+def diagnostic_code(diagnostic: types.Diagnostic) -> str | None:
+    """The rule code of a passlint diagnostic (None for any other)."""
+    code = diagnostic.code
+    if diagnostic.source != SOURCE or not isinstance(code, str) or code not in RULES:
+        return None
+    return code
+
+
+def actions(
+    diagnostic: types.Diagnostic,
+    source: SourceText,
+    path: str,
+    uri: str,
+    document_changes: bool,
+    version: int | None = None,
+) -> list[types.CodeAction]:
+    code = diagnostic_code(diagnostic)
+    if code is None:
+        return []
+    comments = suppression_comments(source)
+    out = []
+    for title, edit in (
+        (f"Disable {code} for this line", _line_edit(code, diagnostic, source, path, comments)),
+        (f"Disable {code} for this file", _file_edit(code, source, path, comments)),
+    ):
+        if edit is None:
+            continue
+        out.append(
+            types.CodeAction(
+                title=title,
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                edit=workspace_edit(
+                    [{"uri": uri, "version": version, "edits": [_json(edit)]}], document_changes
+                ),
+            )
+        )
+    out.append(
+        types.CodeAction(
+            title=f"Explain {code}",
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[diagnostic],
+            command=types.Command(title=f"Explain {code}", command=EXPLAIN, arguments=[code]),
+        )
+    )
+    return out
+
+
+def _line_edit(
+    code: str,
+    diagnostic: types.Diagnostic,
+    source: SourceText,
+    path: str,
+    comments: list[Suppression],
+) -> types.TextEdit | None:
+    line = diagnostic.range.start.line
+    if line >= source.line_count:
+        return None
+    for at in (line, line - 1):  # a comment on the line, or on the line above, applies
+        for comment in comments:
+            if comment.line == at and not comment.whole_file:
+                return _merged(code, comment, source)
+    text = source.line_text(line)
+    end = source.to_utf16(source.position(source.line_starts[line] + len(text)))
+    position = types.Position(line=line, character=end.column)
+    gap = "  " if text.strip() else ""
+    return types.TextEdit(
+        range=types.Range(start=position, end=position),
+        new_text=f"{gap}{marker(path)} passlint: ignore[{code}]",
+    )
+
+
+def _file_edit(
+    code: str, source: SourceText, path: str, comments: list[Suppression]
+) -> types.TextEdit | None:
+    for comment in comments:
+        if comment.whole_file:
+            return _merged(code, comment, source)
+    line = 0
+    while path.endswith(".py") and source.line_text(line).startswith(_HEADER_LINES):
+        line += 1
+    position = types.Position(line=line, character=0)
+    return types.TextEdit(
+        range=types.Range(start=position, end=position),
+        new_text=f"{marker(path)} passlint: ignore-file[{code}]\n",
+    )
+
+
+def _merged(code: str, comment: Suppression, source: SourceText) -> types.TextEdit | None:
+    """``code`` added to the list of an existing comment (None: it is there already)."""
+    if code in comment.codes:
+        return None
+    end = comment.list_end
+    while end > comment.list_start and source.text[end - 1] == " ":
+        end -= 1
+    return types.TextEdit(range=lsp_range(source, source.range(end, end)), new_text=f", {code}")
+
+
+def _json(edit: types.TextEdit) -> dict[str, object]:
+    def position(at: types.Position) -> dict[str, int]:
+        return {"line": at.line, "character": at.character}
+
+    return {
+        "range": {"start": position(edit.range.start), "end": position(edit.range.end)},
+        "newText": edit.new_text,
+    }
+
+
+def explanation(code: str) -> str:
+    """What ``passlint rule CODE`` prints."""
+    rule = RULES.get(code.upper())
+    if rule is None:
+        raise ValueError(f"unknown rule {code!r}")
+    return rule.explain()
