@@ -40,8 +40,9 @@ def analyze(
     settings: Settings | None = None,
     workspace: Workspace | None = None,
 ) -> list[Finding]:
-    """All findings for one document, filtered and re-graded by ``settings``."""
-    settings = settings or Settings()
+    """All findings for one document, filtered and re-graded by ``settings`` (with its
+    per-file ignores for ``path``)."""
+    settings = (settings or Settings()).for_file(path)
     language = language_of(path, text)
     if language is not None and (size := oversize(text, settings.max_file_size)) is not None:
         return _too_large(path, size, settings)
@@ -66,7 +67,7 @@ def quick_analyze(
 
     With the document's ``memo``, the last answer is reused when the changes since leave
     what it read alone (the same answer, found without reading the whole text again)."""
-    settings = settings or Settings()
+    settings = (settings or Settings()).for_file(path)
     if language_of(path, text) != "mlir" or oversize(text, settings.max_file_size) is not None:
         return None
     if memo is not None and (kept := memo.recall(path, text, settings)) is not None:

@@ -59,23 +59,33 @@ def render_text(
     color: bool = False,
     lines: Mapping[str, Mapping[int, str]] | None = None,
     quiet: bool = False,
+    errors: int = 0,
 ) -> str:
     out = [render_finding(f, color, (lines or {}).get(f.path)) for f in findings]
     if not quiet:
-        out.append(summary(findings, files_checked))
+        out.append(summary(findings, files_checked, errors))
     return "".join(line + "\n" for line in out)
 
 
-def summary(findings: Sequence[Finding], files_checked: int) -> str:
+def summary(findings: Sequence[Finding], files_checked: int, errors: int = 0) -> str:
+    """The closing line; it never says "All checks passed" when there were ``errors``
+    (paths that could not be checked or fixed, reported on stderr)."""
     files = f"{files_checked} file{'s' if files_checked != 1 else ''}"
+    also = f", and {errors} error{'s' if errors != 1 else ''} (see stderr)" if errors else ""
     if not findings:
+        if errors:
+            return f"No findings in {files} checked{also}."
         return f"All checks passed ({files} checked)."
+    return f"Found {totals(findings)} in {files}{also}." + fixable_note(findings)
+
+
+def totals(findings: Sequence[Finding]) -> str:
+    """``3 findings (1 error, 2 warning)``."""
     counts = Counter(f.severity.label for f in findings)
-    fixable = sum(1 for f in findings if f.fix is not None)
     detail = ", ".join(f"{n} {label}" for label, n in sorted(counts.items()))
-    text = (
-        f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail}) in {files}."
-    )
-    if fixable:
-        text += f" {fixable} fixable with --fix."
-    return text
+    return f"{len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail})"
+
+
+def fixable_note(findings: Sequence[Finding]) -> str:
+    fixable = sum(1 for f in findings if f.fix is not None)
+    return f" {fixable} fixable with --fix." if fixable else ""
