@@ -114,8 +114,8 @@ def _too_large(path: str, size: int, settings: Settings) -> list[Finding]:
         return []
     rule = RULES[FILE_TOO_LARGE]
     message = (
-        f"not analysed: {size} bytes is more than max-file-size ({settings.max_file_size}); "
-        "raise max-file-size to analyse this file"
+        "File not analysed: it is larger than `max-file-size`; raise that setting to analyse it. "
+        f"It has {size} bytes and the limit is {settings.max_file_size}."
     )
     start = Position(0, 0)
     return [
@@ -235,11 +235,7 @@ def _unused_finding(suppression: _Suppression, source: SourceText, path: str) ->
     unused = [code for code in suppression.codes if code in RULES and code not in suppression.used]
     if not unknown and not unused:
         return None
-    parts = []
-    if unused:
-        parts.append(f"unused suppression of {', '.join(unused)} (nothing to suppress here)")
-    if unknown:
-        parts.append(f"unknown rule code{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
+    message = _unused_message(unused, unknown)
     keep = [code for code in suppression.codes if code in suppression.used]
     text = source.text
     if keep:
@@ -266,7 +262,32 @@ def _unused_finding(suppression: _Suppression, source: SourceText, path: str) ->
         RULES[UNUSED_SUPPRESSION].severity,
         path,
         rng,
-        "; ".join(parts),
+        message,
         fix=fix,
         tags=("unnecessary",),
     )
+
+
+def _unused_message(unused: list[str], unknown: list[str]) -> str:
+    """PL100's message: what is stale in the suppression, then why."""
+    names = unused + unknown
+    them = "it" if len(names) == 1 else "them"
+    if unused and unknown:
+        first = (
+            f"Suppression of {', '.join(unused)} is unused and {', '.join(unknown)} is no rule; "
+            f"remove {them}."
+        )
+    elif unused:
+        first = f"Unused suppression of {', '.join(unused)}; remove {them}."
+    else:
+        s = "s" if len(unknown) > 1 else ""
+        first = f"Unknown rule code{s} {', '.join(unknown)} in the suppression; remove {them}."
+    why = []
+    if unused:
+        why.append(
+            f"No {' or '.join(unused)} finding is raised on this line or the next, so it hides "
+            "only the next real one."
+        )
+    if unknown:
+        why.append("`passlint rules` lists the codes.")
+    return " ".join([first, *why])

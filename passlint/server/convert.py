@@ -225,7 +225,7 @@ def diagnostic_parts(finding: Finding, files: Files, features: ClientFeatures) -
         "source": SOURCE,
     }
     rule = RULES.get(finding.code)
-    if rule is not None and features.code_description:
+    if rule is not None and rule.url is not None and features.code_description:
         body["codeDescription"] = {"href": rule.url}
     tags = [
         _TAGS[tag].value
@@ -280,17 +280,21 @@ def astral_lines(source: SourceText | None) -> frozenset[int]:
 def internal_error_diagnostic(error: BaseException) -> Json:
     """The one diagnostic a crashed analysis leaves on its document (no traceback)."""
     start = {"line": 0, "character": 0}
-    return {
+    diagnostic: Json = {
         "range": {"start": start, "end": dict(start)},
         "message": (
-            f"passlint could not analyse this document ({type(error).__name__}); this is a "
-            "bug in passlint, the server log has the details"
+            f"Internal error ({type(error).__name__}) while analysing this document; please "
+            "report this bug in passlint. The document was not analysed; the server's log has "
+            "the details."
         ),
         "severity": int(Severity.ERROR),
         "code": INTERNAL_ERROR_CODE,
-        "codeDescription": {"href": RULES[INTERNAL_ERROR_CODE].url},
         "source": SOURCE,
     }
+    url = RULES[INTERNAL_ERROR_CODE].url
+    if url is not None:
+        diagnostic["codeDescription"] = {"href": url}
+    return diagnostic
 
 
 # -- fixes -------------------------------------------------------------------------------------
