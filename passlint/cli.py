@@ -38,10 +38,6 @@ def _patterns(text: str) -> tuple[str, ...]:
     return tuple(pattern.strip() for pattern in text.split(",") if pattern.strip())
 
 
-def _per_file_ignores(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    return parse_per_file_ignores(text)
-
-
 def _jobs(text: str) -> int:
     value = int(text)
     if value < 0:
@@ -91,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--per-file-ignores",
-        type=_per_file_ignores,
+        type=parse_per_file_ignores,
         action="append",
         default=None,
         metavar="PATTERN:CODES",
@@ -99,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--extend-per-file-ignores",
-        type=_per_file_ignores,
+        type=parse_per_file_ignores,
         action="append",
         default=[],
         metavar="PATTERN:CODES",
@@ -271,12 +267,8 @@ def load_check_settings(args: argparse.Namespace, start: str) -> tuple[Settings,
         pipeline=args.pipeline,
         exclude=args.exclude,
         extend_exclude=args.extend_exclude,
-        per_file_ignores=None
-        if args.per_file_ignores is None
-        else tuple(pair for flag in args.per_file_ignores for pair in flag),
-        extend_per_file_ignores=tuple(
-            pair for flag in args.extend_per_file_ignores for pair in flag
-        ),
+        per_file_ignores=None if args.per_file_ignores is None else tuple(args.per_file_ignores),
+        extend_per_file_ignores=tuple(args.extend_per_file_ignores),
     )
     if not settings.root:
         settings = replace(settings, root=root)

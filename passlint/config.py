@@ -175,13 +175,13 @@ def _per_file(value: Any, key: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     )
 
 
-def parse_per_file_ignores(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """``PATTERN:CODE[,CODE...]`` as ``--per-file-ignores`` takes it (ruff's spelling);
-    several mappings are separated by spaces or given in several flags."""
+def parse_per_file_ignores(text: str) -> tuple[str, tuple[str, ...]]:
+    """``PATTERN:CODE[,CODE...]`` as ``--per-file-ignores`` takes it (ruff's spelling; one
+    flag per pattern)."""
     pattern, colon, codes = text.rpartition(":")
     if not colon or not pattern.strip():
         raise ValueError(f"expected PATTERN:CODES, got {text!r}")
-    return ((pattern.strip(), _codes(codes.split(","), "per-file-ignores")),)
+    return pattern.strip(), _codes(codes.split(","), "per-file-ignores")
 
 
 def _strings(value: Any, key: str) -> tuple[str, ...]:
