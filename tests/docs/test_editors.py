@@ -123,10 +123,13 @@ def newer_nvim(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(nvim)
 
 
-def test_neovim_011_recipe(project: Path, wheel_bin: Path, newer_nvim: str) -> None:
+@pytest.mark.parametrize("name", ["neovim-0.11", "neovim-0.7"])
+def test_neovim_recipes_on_the_newer_build(
+    name: str, project: Path, wheel_bin: Path, newer_nvim: str
+) -> None:
     version = subprocess.run([newer_nvim, "--version"], capture_output=True, text=True).stdout
     assert version.startswith("NVIM v0.12.0-dev"), version  # what the docs say it is
-    report = _run_neovim(newer_nvim, recipe(EDITORS, "neovim-0.11"), project, wheel_bin)
+    report = _run_neovim(newer_nvim, recipe(EDITORS, name), project, wheel_bin)
     assert {name: report.get(name) for name in EXPECTED} == EXPECTED, report
 
 
