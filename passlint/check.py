@@ -15,6 +15,7 @@ from passlint.config import ConfigError
 from passlint.discovery import discover
 from passlint.fixing import compute_fixes, unified_diff, write_fixes
 from passlint.progress import Progress, delay_from_environment
+from passlint.report import TEXT_FORMATS
 from passlint.report.github import render_github
 from passlint.report.json_report import render_json
 from passlint.report.sarif import render_sarif
@@ -47,8 +48,8 @@ def run_check(args: argparse.Namespace) -> int:
     if stdin and not args.stdin_filename:
         _error("reading standard input needs --stdin-filename (its extension picks the pass)")
         return EXIT_ERROR
-    if args.statistics and args.format not in ("text", "json"):
-        _error("--statistics prints text or json; use --format text or --format json")
+    if args.statistics and args.format not in (*TEXT_FORMATS, "json"):
+        _error("--statistics prints text or json; use --output-format text or json")
         return EXIT_ERROR
     paths = [args.stdin_filename] if stdin else list(args.paths)
     start = _common_folder(paths)
@@ -153,10 +154,10 @@ def run_check(args: argparse.Namespace) -> int:
             real = os.path.realpath(args.stdin_filename)
             sys.stdout.write(outcome.fixed.get(real, overlay[real]))
             report_stream = sys.stderr  # the fixed text owns stdout
-        if not args.quiet and (outcome.applied or args.format != "text"):
+        if not args.quiet and (outcome.applied or args.format not in TEXT_FORMATS):
             noun = "finding" if outcome.applied == 1 else "findings"
             message = f"Fixed {outcome.applied} {noun}."
-            if args.format == "text" and not stdin:
+            if args.format in TEXT_FORMATS and not stdin:
                 report_stream.write(message + "\n")
             else:
                 print(message, file=sys.stderr)
@@ -192,7 +193,10 @@ def _render(
     if args.format == "github":
         return render_github(findings)
     color = stream is sys.stdout and _use_color()
-    return render_text(findings, checked, color=color, lines=lines, quiet=args.quiet, errors=errors)
+    source = {"concise": False, "full": True}.get(args.format)  # text: on a terminal
+    return render_text(
+        findings, checked, color=color, lines=lines, quiet=args.quiet, errors=errors, source=source
+    )
 
 
 def _folder_of(path: str) -> str:

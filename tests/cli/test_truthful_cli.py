@@ -172,6 +172,27 @@ def test_output_format_and_format_alias(tmp_path: Path) -> None:
     assert _codes(ruff_spelling.stdout) == ["TL001"]
 
 
+def test_concise_and_full_text(tmp_path: Path) -> None:
+    (tmp_path / "input.mlir").write_text(INPUT_MLIR)
+    text = passlint("check", "input.mlir", cwd=tmp_path).stdout  # not a terminal: one line
+    concise = passlint("check", "--output-format", "concise", "input.mlir", cwd=tmp_path)
+    assert concise.stdout == text
+    full = passlint("check", "--output-format", "full", "input.mlir", cwd=tmp_path)
+    finding, *snippet = full.stdout.split("\n")[:5]
+    assert finding == text.split("\n")[0]
+    assert snippet == [
+        "  |",
+        "3 |     return %arg0 : tensor<4xf32>",
+        "  |            ^^^^^",
+        "",
+    ]
+    assert "\x1b[" not in full.stdout  # colour only on a terminal
+    statistics = passlint(
+        "check", "--statistics", "--output-format", "full", "input.mlir", cwd=tmp_path
+    )
+    assert statistics.stdout.startswith("    1  TL001  [*] output-aliases-input\n")
+
+
 def test_show_settings(tmp_path: Path) -> None:
     (tmp_path / "input.mlir").write_text(INPUT_MLIR)
     (tmp_path / "pyproject.toml").write_text(
