@@ -8,7 +8,6 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from functools import partial
 
 from passlint import cli
 from passlint.analysis.findings import Finding
@@ -16,12 +15,14 @@ from passlint.config import ConfigError
 from passlint.discovery import discover
 from passlint.fixing import compute_fixes, unified_diff, write_fixes
 from passlint.progress import Progress, delay_from_environment
+from passlint.report import TEXT_FORMATS
 from passlint.report.github import render_github
 from passlint.report.json_report import render_json
 from passlint.report.sarif import render_sarif
+from passlint.report.show import render_files, render_settings
 from passlint.report.statistics import render_statistics_json, render_statistics_text
 from passlint.report.text import render_text
-from passlint.runner import FileResult, Job, check_files
+from passlint.runner import FileResult, Job, check_files, is_checked_source
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = cli.EXIT_CLEAN, cli.EXIT_FINDINGS, cli.EXIT_ERROR
 
@@ -47,16 +48,19 @@ def run_check(args: argparse.Namespace) -> int:
     if stdin and not args.stdin_filename:
         _error("reading standard input needs --stdin-filename (its extension picks the pass)")
         return EXIT_ERROR
-    if args.statistics and args.format not in ("text", "json"):
-        _error("--statistics prints text or json; use --format text or --format json")
+    if args.statistics and args.format not in (*TEXT_FORMATS, "json"):
+        _error("--statistics prints text or json; use --output-format text or json")
         return EXIT_ERROR
     paths = [args.stdin_filename] if stdin else list(args.paths)
     start = _common_folder(paths)
     try:
-        settings, project_root = cli.load_check_settings(args, start)
+        settings, project_root, config = cli.load_check_settings(args, start)
     except ConfigError as error:
         _error(f"configuration error: {error}")
         return EXIT_ERROR
+    if args.show_settings:
+        sys.stdout.write(render_settings(settings, config, project_root, vars(args)))
+        return EXIT_CLEAN
 
     errors = 0
     overlay: dict[str, str] = {}
@@ -81,6 +85,12 @@ def run_check(args: argparse.Namespace) -> int:
             _error(message)
         errors += len(found.errors)
         files = found.files
+        if args.show_files:
+            shown = [path for path in files if is_checked_source(path)]
+            sys.stdout.write(render_files(shown))
+            return EXIT_ERROR if errors else EXIT_CLEAN
+        if not files and not errors and not args.quiet:
+            _error("warning: no .mlir or .py files found in the given paths")
 
     roots = tuple(
         dict.fromkeys(
@@ -94,7 +104,9 @@ def run_check(args: argparse.Namespace) -> int:
     def check(batch: Sequence[str], batch_job: Job) -> list[FileResult]:
         progress = Progress(len(batch), sys.stderr, enabled=not args.quiet, delay=progress_delay)
         try:
-            return check_files(batch, batch_job, on_result=lambda _: progress.advance())
+            return check_files(
+                batch, batch_job, on_result=lambda _: progress.advance(), max_workers=args.jobs
+            )
         finally:
             progress.close()
 
@@ -142,15 +154,17 @@ def run_check(args: argparse.Namespace) -> int:
             real = os.path.realpath(args.stdin_filename)
             sys.stdout.write(outcome.fixed.get(real, overlay[real]))
             report_stream = sys.stderr  # the fixed text owns stdout
-        if not args.quiet and (outcome.applied or args.format != "text"):
+        if not args.quiet and (outcome.applied or args.format not in TEXT_FORMATS):
             noun = "finding" if outcome.applied == 1 else "findings"
             message = f"Fixed {outcome.applied} {noun}."
-            if args.format == "text" and not stdin:
+            if args.format in TEXT_FORMATS and not stdin:
                 report_stream.write(message + "\n")
             else:
                 print(message, file=sys.stderr)
 
-    report_stream.write(_render(args, findings, checked, lines, project_root, report_stream))
+    report_stream.write(
+        _render(args, findings, checked, errors, lines, project_root, report_stream)
+    )
     report_stream.flush()
     if errors:
         return EXIT_ERROR
@@ -163,6 +177,7 @@ def _render(
     args: argparse.Namespace,
     findings: list[Finding],
     checked: int,
+    errors: int,
     lines: dict[str, dict[int, str]],
     project_root: str,
     stream: object,
@@ -170,7 +185,7 @@ def _render(
     if args.statistics:
         if args.format == "json":
             return render_statistics_json(findings)
-        return render_statistics_text(findings)
+        return render_statistics_text(findings, checked, quiet=args.quiet)
     if args.format == "json":
         return render_json(findings)
     if args.format == "sarif":
@@ -178,7 +193,10 @@ def _render(
     if args.format == "github":
         return render_github(findings)
     color = stream is sys.stdout and _use_color()
-    return partial(render_text, color=color, lines=lines, quiet=args.quiet)(findings, checked)
+    source = {"concise": False, "full": True}.get(args.format)  # text: on a terminal
+    return render_text(
+        findings, checked, color=color, lines=lines, quiet=args.quiet, errors=errors, source=source
+    )
 
 
 def _folder_of(path: str) -> str:

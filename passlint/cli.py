@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from passlint import __version__
@@ -20,6 +21,7 @@ from passlint.config import (
     Settings,
     find_config_file,
     load_config_file,
+    parse_per_file_ignores,
     with_overrides,
 )
 from passlint.report import FORMATS
@@ -36,6 +38,13 @@ def _patterns(text: str) -> tuple[str, ...]:
     return tuple(pattern.strip() for pattern in text.split(",") if pattern.strip())
 
 
+def _jobs(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="passlint",
@@ -49,12 +58,55 @@ def build_parser() -> argparse.ArgumentParser:
         help="check .mlir files and pl sources",
         description="Check .mlir files and pl sources (files or folders; - reads stdin).",
     )
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
-    check.add_argument("--format", choices=FORMATS, default="text")
-    check.add_argument("--select", type=_codes, default=None, help="comma-separated codes")
-    check.add_argument("--extend-select", type=_codes, default=(), help="codes to add")
-    check.add_argument("--ignore", type=_codes, default=(), help="codes to skip")
-    check.add_argument("--pipeline", choices=PIPELINES, default=None)
+    check.add_argument(
+        "paths",
+        nargs="*",
+        default=["."],
+        metavar="PATH",
+        help="files and folders to check (default: .); - reads standard input",
+    )
+    check.add_argument(
+        "--output-format",
+        "--format",
+        dest="format",
+        choices=FORMATS,
+        default="text",
+        help="how findings are written (default: text; --format is the same option)",
+    )
+    check.add_argument(
+        "--select", type=_codes, default=None, help="comma-separated codes or prefixes to report"
+    )
+    check.add_argument(
+        "--extend-select", type=_codes, default=(), help="codes or prefixes to add to the selection"
+    )
+    check.add_argument(
+        "--ignore",
+        type=_codes,
+        default=(),
+        help="codes or prefixes not to report (wins over an equally specific --select)",
+    )
+    check.add_argument(
+        "--per-file-ignores",
+        type=parse_per_file_ignores,
+        action="append",
+        default=None,
+        metavar="PATTERN:CODES",
+        help="codes not to report in files matching PATTERN (replaces the configuration's)",
+    )
+    check.add_argument(
+        "--extend-per-file-ignores",
+        type=parse_per_file_ignores,
+        action="append",
+        default=[],
+        metavar="PATTERN:CODES",
+        help="like --per-file-ignores, added to the configuration's",
+    )
+    check.add_argument(
+        "--pipeline",
+        choices=PIPELINES,
+        default=None,
+        help="the TensorizerLegalization variant (default: auto, from the module's dialects)",
+    )
     check.add_argument(
         "--fail-on",
         choices=FAIL_ON,
@@ -68,28 +120,78 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only")
     check.add_argument(
-        "--statistics", action="store_true", help="count findings per rule instead of listing"
+        "--statistics",
+        action="store_true",
+        help="count findings per rule, with totals, instead of listing them",
     )
-    check.add_argument("--stdin-filename", metavar="PATH", help="the name of the text on stdin")
+    check.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="the name of the text on standard input (its extension picks the pass)",
+    )
     check.add_argument("--config", metavar="FILE", help="passlint.toml or pyproject.toml to use")
-    check.add_argument("--exclude", type=_patterns, default=None, help="replace exclude")
-    check.add_argument("--extend-exclude", type=_patterns, default=(), help="add to exclude")
+    check.add_argument(
+        "--exclude",
+        type=_patterns,
+        default=None,
+        metavar="PATTERNS",
+        help="comma-separated patterns of files and folders to skip (replaces the default)",
+    )
+    check.add_argument(
+        "--extend-exclude",
+        type=_patterns,
+        default=(),
+        metavar="PATTERNS",
+        help="patterns to skip in addition to exclude",
+    )
     check.add_argument(
         "--force-exclude",
         action="store_true",
         help="apply exclusions to files named on the command line too (for pre-commit)",
     )
+    check.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=0,
+        metavar="N",
+        help="worker processes to use at most (default 0: one per CPU when it pays; 1: none)",
+    )
+    check.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings a check of PATH would use, and exit",
+    )
+    check.add_argument(
+        "--show-files", action="store_true", help="print the files a check would read, and exit"
+    )
 
-    legalize = commands.add_parser("legalize", help="print the module after the pass")
-    legalize.add_argument("file")
-    legalize.add_argument("--pipeline", choices=PIPELINES, default="auto")
+    legalize = commands.add_parser(
+        "legalize",
+        help="print the module after TensorizerLegalization",
+        description="Print a .mlir module as TensorizerLegalization leaves it. Exits 2, "
+        "printing nothing on stdout, when the file is not MLIR, does not parse, has no "
+        "@main or has a finding the pass would fail on.",
+    )
+    legalize.add_argument("file", metavar="FILE", help="the .mlir module to legalize")
+    legalize.add_argument(
+        "--pipeline",
+        choices=PIPELINES,
+        default="auto",
+        help="the pass variant (default: auto, from the module's dialects)",
+    )
 
     commands.add_parser("serve", help="start the language server (see `passlint serve -h`)")
 
     rules = commands.add_parser("rules", help="list the rule catalog")
-    rules.add_argument("--format", choices=["text", "markdown"], default="text")
+    rules.add_argument(
+        "--format",
+        choices=["text", "markdown"],
+        default="text",
+        help="text: one line per rule; markdown: docs/rules.md",
+    )
     explain = commands.add_parser("rule", help="explain one rule")
-    explain.add_argument("code")
+    explain.add_argument("code", metavar="CODE", help="the rule's code, e.g. TL001")
     return parser
 
 
@@ -150,12 +252,13 @@ def _rules(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def load_check_settings(args: argparse.Namespace, start: str) -> tuple[Settings, str]:
-    """Settings for `check` and the project root (the configuration file's folder, else
-    the current folder); flags override the file. Raises ConfigError."""
-    config = args.config or find_config_file(start)
+def load_check_settings(args: argparse.Namespace, start: str) -> tuple[Settings, str, Path | None]:
+    """Settings for `check`, the project root (the configuration file's folder, else the
+    current folder) and the configuration file; flags override the file. Raises
+    ConfigError."""
+    config = Path(args.config) if args.config else find_config_file(start)
     base = Settings() if config is None else load_config_file(config)
-    root = os.getcwd() if config is None else str(Path(config).resolve().parent)
+    root = os.getcwd() if config is None else str(config.resolve().parent)
     settings = with_overrides(
         base,
         select=args.select,
@@ -164,8 +267,12 @@ def load_check_settings(args: argparse.Namespace, start: str) -> tuple[Settings,
         pipeline=args.pipeline,
         exclude=args.exclude,
         extend_exclude=args.extend_exclude,
+        per_file_ignores=None if args.per_file_ignores is None else tuple(args.per_file_ignores),
+        extend_per_file_ignores=tuple(args.extend_per_file_ignores),
     )
-    return settings, root
+    if not settings.root:
+        settings = replace(settings, root=root)
+    return settings, root, config
 
 
 def fail_threshold(name: str) -> Severity:
@@ -178,12 +285,49 @@ def failing(findings: Sequence[Finding], fail_on: str) -> bool:
 
 
 def _legalize(args: argparse.Namespace) -> int:
+    """Print the legalized module, or exit 2 with the reason it cannot be legalized (the
+    findings the pass would fail on, as `passlint check` prints them, on stderr)."""
+    from passlint.analysis import engine
     from passlint.passes.tensorizer_apply import legalize_text
+    from passlint.report.text import render_finding
 
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"passlint: cannot read {args.file}: {error}", file=sys.stderr)
+        data = Path(args.file).read_bytes()
+    except OSError as error:
+        print(f"passlint: cannot read {args.file}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        print(f"passlint: {args.file}: not UTF-8; not legalized", file=sys.stderr)
+        return EXIT_ERROR
+    if engine.language_of(args.file, text) != "mlir":
+        print(
+            f"passlint: {args.file}: not a .mlir module; legalize reads MLIR only "
+            "(`passlint check` reads pl sources)",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    settings = Settings(select=LEGALIZE_BLOCKERS, pipeline=args.pipeline)
+    blocking = [
+        finding
+        for finding in engine.analyze(args.file, text, settings)
+        if RULES[finding.code].severity is Severity.ERROR
+    ]
+    if blocking:
+        for finding in blocking:
+            print(render_finding(finding), file=sys.stderr)
+        noun = "finding" if len(blocking) == 1 else "findings"
+        print(
+            f"passlint: {args.file}: not legalized: {len(blocking)} {noun} the pass would "
+            "fail on (above)",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
     sys.stdout.write(legalize_text(text, args.pipeline))
     return EXIT_CLEAN
+
+
+# The findings TensorizerLegalization fails on: syntax errors, no @main (TL005, opt-in in
+# `check`), and the error-severity TL rules.
+LEGALIZE_BLOCKERS = ("E", "TL")

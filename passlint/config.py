@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from passlint.analysis.findings import Severity
 from passlint.analysis.rules import RULES, default_selected
+from passlint.discovery import ExcludeMatcher
 
 Pipeline = Literal["auto", "mhlo", "stablehlo"]
 PIPELINES: tuple[Pipeline, ...] = ("auto", "mhlo", "stablehlo")
@@ -26,13 +27,23 @@ class ConfigError(ValueError):
 class Settings:
     """What the engine needs to know; built from pyproject.toml, CLI flags or LSP settings.
 
-    ``select`` of None means the default selection (every rule that is not opt-in). Codes
-    may be given as prefixes (``TL`` selects every TL rule).
+    ``select`` of None means the selection of the layer below (``inherited``: the codes a
+    configuration file selected, under command-line flags), else the default (every rule
+    that is not opt-in). Codes may be given as prefixes (``TL`` selects every TL rule); as in
+    ruff, the longest matching prefix decides and ``ignore`` wins a tie.
+
+    ``per_file_ignores`` maps a file pattern (relative to ``root``, the configuration file's
+    folder; a leading ``!`` negates it) to codes that are never reported in those files,
+    whatever the selection: ``for_file`` applies it.
     """
 
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    root: str = ""
+    inherited: frozenset[str] | None = None
+    file_ignore: tuple[str, ...] = ()  # this file's per-file ignores (set by for_file)
     severity: dict[str, Severity] = field(default_factory=dict)
     pipeline: Pipeline = "auto"
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
@@ -40,22 +51,53 @@ class Settings:
     max_file_size: int = 64 * 1024 * 1024
 
     def __post_init__(self) -> None:
-        for prefix in (*(self.select or ()), *self.extend_select, *self.ignore, *self.severity):
+        per_file = (code for _, codes in self.per_file_ignores for code in codes)
+        for prefix in (
+            *(self.select or ()),
+            *self.extend_select,
+            *self.ignore,
+            *self.severity,
+            *per_file,
+        ):
             if not any(code.startswith(prefix) for code in RULES):
                 raise ConfigError(f"unknown rule code {prefix!r}")
         if self.pipeline not in PIPELINES:
             raise ConfigError(f"unknown pipeline {self.pipeline!r} (use auto, mhlo or stablehlo)")
 
     def is_selected(self, code: str) -> bool:
-        if _longest_match(code, self.ignore) > max(
-            _longest_match(code, self.select or ()), _longest_match(code, self.extend_select)
-        ):
+        if _longest_match(code, self.file_ignore) >= 0:
             return False
-        if _longest_match(code, self.extend_select) >= 0:
+        ignored = _longest_match(code, self.ignore)
+        chosen = max(
+            _longest_match(code, self.select or ()), _longest_match(code, self.extend_select)
+        )
+        if ignored >= 0 and ignored >= chosen:
+            return False
+        if chosen >= 0:
             return True
-        if self.select is None:
-            return default_selected(code)
-        return _longest_match(code, self.select) >= 0
+        if self.select is not None:
+            return False
+        if self.inherited is not None:
+            return code in self.inherited
+        return default_selected(code)
+
+    def selected_codes(self) -> list[str]:
+        """The codes this selection reports, in catalog order."""
+        return [code for code in RULES if self.is_selected(code)]
+
+    def for_file(self, path: str) -> Settings:
+        """These settings for the file at ``path``: its per-file ignores applied."""
+        if not self.per_file_ignores:
+            return self
+        codes: list[str] = []
+        for pattern, ignored in self.per_file_ignores:
+            negated = pattern.startswith("!")
+            matcher = ExcludeMatcher([pattern[1:] if negated else pattern], self.root or ".")
+            if matcher.matches_with_parents(path) != negated:
+                codes.extend(ignored)
+        if not codes:
+            return self
+        return replace(self, file_ignore=tuple(dict.fromkeys(codes)))
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         return self.severity.get(code, default)
@@ -75,14 +117,19 @@ _KEYS = {
     "exclude",
     "extend-exclude",
     "max-file-size",
+    "per-file-ignores",
+    "extend-per-file-ignores",
 }
 
 
-def settings_from_mapping(mapping: Mapping[str, Any], origin: str = "settings") -> Settings:
+def settings_from_mapping(
+    mapping: Mapping[str, Any], origin: str = "settings", root: str = ""
+) -> Settings:
     """Settings from a ``[tool.passlint]`` table or the LSP ``passlint`` section.
 
     Keys may be spelled with dashes or underscores (``extend-select`` / ``extend_select``);
     unknown keys, codes, severities and pipelines raise ConfigError naming ``origin``.
+    ``root`` is the folder that ``per-file-ignores`` patterns are relative to.
     """
     table = {str(key).replace("_", "-"): value for key, value in mapping.items()}
     unknown = sorted(set(table) - _KEYS)
@@ -106,6 +153,9 @@ def settings_from_mapping(mapping: Mapping[str, Any], origin: str = "settings") 
             exclude=_strings(table.get("exclude", DEFAULT_EXCLUDE), "exclude"),
             extend_exclude=_strings(table.get("extend-exclude", ()), "extend-exclude"),
             max_file_size=_size(table.get("max-file-size", 64 * 1024 * 1024)),
+            per_file_ignores=_per_file(table.get("per-file-ignores", {}), "per-file-ignores")
+            + _per_file(table.get("extend-per-file-ignores", {}), "extend-per-file-ignores"),
+            root=root,
         )
     except (ConfigError, ValueError) as error:
         raise ConfigError(f"{origin}: {error}") from None
@@ -115,6 +165,23 @@ def _table(value: Any, key: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise ConfigError(f"{key!r} must be a table of CODE = severity")
     return value
+
+
+def _per_file(value: Any, key: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f'{key!r} must be a table of "PATTERN" = [CODES]')
+    return tuple(
+        (str(pattern), _codes(codes, f"{key}.{pattern}")) for pattern, codes in value.items()
+    )
+
+
+def parse_per_file_ignores(text: str) -> tuple[str, tuple[str, ...]]:
+    """``PATTERN:CODE[,CODE...]`` as ``--per-file-ignores`` takes it (ruff's spelling; one
+    flag per pattern)."""
+    pattern, colon, codes = text.rpartition(":")
+    if not colon or not pattern.strip():
+        raise ValueError(f"expected PATTERN:CODES, got {text!r}")
+    return pattern.strip(), _codes(codes.split(","), "per-file-ignores")
 
 
 def _strings(value: Any, key: str) -> tuple[str, ...]:
@@ -174,7 +241,7 @@ def load_config_file(path: str | Path) -> Settings:
     path = Path(path)
     data = _read_toml(path, strict=True)
     table = data if path.name == "passlint.toml" else data.get("tool", {}).get("passlint", {})
-    return settings_from_mapping(table, str(path))
+    return settings_from_mapping(table, str(path), str(path.resolve().parent))
 
 
 def _read_toml(path: Path, strict: bool = False) -> dict[str, Any]:
@@ -196,17 +263,26 @@ def with_overrides(
     pipeline: str | None = None,
     exclude: tuple[str, ...] | None = None,
     extend_exclude: tuple[str, ...] = (),
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] | None = None,
+    extend_per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = (),
 ) -> Settings:
-    """``base`` (from a configuration file) with command-line flags on top, as ruff does:
-    ``select`` replaces the file's ``select`` and ``extend-select``; ``extend-select``,
-    ``ignore`` and ``extend-exclude`` add to the file's; ``pipeline`` and ``exclude``
-    replace. Raises ConfigError for unknown codes or pipelines."""
+    """``base`` (from a configuration file) with command-line flags on top, as ruff does.
+
+    The flags' ``select``/``extend-select``/``ignore`` are a layer over the file's resolved
+    selection: ``--select`` replaces it, ``--extend-select`` and ``--ignore`` adjust it (so
+    ``--extend-select PL100`` re-selects a code the file ignores). ``extend-exclude`` and
+    ``extend-per-file-ignores`` add to the file's; ``pipeline``, ``exclude`` and
+    ``per-file-ignores`` replace. Raises ConfigError for unknown codes or pipelines."""
+    layered = select is not None or extend_select or ignore
     return replace(
         base,
-        select=base.select if select is None else select,
-        extend_select=(base.extend_select if select is None else ()) + extend_select,
-        ignore=base.ignore + ignore,
+        select=select if layered else base.select,
+        extend_select=extend_select if layered else base.extend_select,
+        ignore=ignore if layered else base.ignore,
+        inherited=frozenset(base.selected_codes()) if layered else base.inherited,
         pipeline=base.pipeline if pipeline is None else pipeline,  # type: ignore[arg-type]
         exclude=base.exclude if exclude is None else exclude,
         extend_exclude=base.extend_exclude + extend_exclude,
+        per_file_ignores=(base.per_file_ignores if per_file_ignores is None else per_file_ignores)
+        + extend_per_file_ignores,
     )

@@ -85,7 +85,8 @@ def compute_fixes(
                 if current is None:
                     outcome.refused.append(f"{path}: cannot read it to apply a fix")
                     continue
-                outcome.originals.setdefault(real, current)
+            # The first text seen is the original (standard input's is in the overlay).
+            outcome.originals.setdefault(real, current)
             outcome.display.setdefault(real, path)
             try:
                 new = apply_edits(current, edits)

@@ -71,6 +71,18 @@ def read_source(path: str, max_size: int) -> tuple[str | None, str | None, str |
         return None, f"not UTF-8 (invalid byte at line {line}); not checked", None
 
 
+def is_checked_source(path: str) -> bool:
+    """Whether `passlint check` analyses the file at ``path``: a ``.mlir`` file, or a ``.py``
+    file that imports ``pypto.language`` (an unreadable file counts: its error is shown)."""
+    if not path.endswith(".py"):
+        return path.endswith(".mlir")
+    try:
+        with open(path, "rb") as handle:
+            return _PL_IMPORT_BYTES.search(handle.read()) is not None
+    except OSError:
+        return True
+
+
 def check_text(path: str, text: str, job: Job, workspace: Workspace) -> FileResult:
     """Analyse one document whose text is known."""
     result = FileResult(path)
@@ -126,8 +138,14 @@ def _work(path: str) -> FileResult:
     return check_path(path, _worker_job, _worker_workspace)
 
 
-def worker_count(paths: Sequence[str]) -> int:
-    """How many worker processes to use for ``paths`` (1: stay in this process)."""
+def worker_count(paths: Sequence[str], limit: int = 0) -> int:
+    """How many worker processes to use for ``paths`` (1: stay in this process), at most
+    ``limit`` when it is not 0 (``--jobs``)."""
+    count = _worker_count(paths)
+    return min(count, limit) if limit else count
+
+
+def _worker_count(paths: Sequence[str]) -> int:
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -149,9 +167,12 @@ def check_files(
     job: Job,
     on_result: Callable[[FileResult], None] | None = None,
     workers: int | None = None,
+    max_workers: int = 0,
 ) -> list[FileResult]:
-    """Results for ``paths``, in order; ``on_result`` is called as each one arrives."""
-    workers = worker_count(paths) if workers is None else workers
+    """Results for ``paths``, in order; ``on_result`` is called as each one arrives.
+    ``workers`` forces the number of worker processes; else it is chosen, at most
+    ``max_workers`` when that is not 0."""
+    workers = worker_count(paths, max_workers) if workers is None else workers
     results: list[FileResult] = []
     if workers <= 1:
         workspace = make_workspace(job)

@@ -50,7 +50,8 @@ def analyze(
     settings: Settings | None = None,
     workspace: Workspace | None = None,
 ) -> list[Finding]:
-    """All findings for one document, filtered and re-graded by ``settings``."""
+    """All findings for one document, filtered and re-graded by ``settings`` (with its
+    per-file ignores for ``path``)."""
     return analyze_document(path, text, settings, workspace).findings
 
 
@@ -61,7 +62,7 @@ def analyze_document(
     workspace: Workspace | None = None,
 ) -> DocumentAnalysis:
     """``analyze``, keeping the parse of a .mlir document."""
-    settings = settings or Settings()
+    settings = (settings or Settings()).for_file(path)
     language = language_of(path, text)
     if language is not None and (size := oversize(text, settings.max_file_size)) is not None:
         return DocumentAnalysis(_too_large(path, size, settings))
@@ -86,7 +87,7 @@ def quick_analyze(
 
     With the document's ``memo``, the last answer is reused when the changes since leave
     what it read alone (the same answer, found without reading the whole text again)."""
-    settings = settings or Settings()
+    settings = (settings or Settings()).for_file(path)
     if language_of(path, text) != "mlir" or oversize(text, settings.max_file_size) is not None:
         return None
     if memo is not None and (kept := memo.recall(path, text, settings)) is not None:
@@ -133,8 +134,8 @@ def _too_large(path: str, size: int, settings: Settings) -> list[Finding]:
         return []
     rule = RULES[FILE_TOO_LARGE]
     message = (
-        f"not analysed: {size} bytes is more than max-file-size ({settings.max_file_size}); "
-        "raise max-file-size to analyse this file"
+        "File not analysed: it is larger than `max-file-size`; raise that setting to analyse it. "
+        f"It has {size} bytes and the limit is {settings.max_file_size}."
     )
     start = Position(0, 0)
     return [
@@ -264,11 +265,7 @@ def _unused_finding(suppression: Suppression, source: SourceText, path: str) -> 
     unused = [code for code in suppression.codes if code in RULES and code not in suppression.used]
     if not unknown and not unused:
         return None
-    parts = []
-    if unused:
-        parts.append(f"unused suppression of {', '.join(unused)} (nothing to suppress here)")
-    if unknown:
-        parts.append(f"unknown rule code{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
+    message = _unused_message(unused, unknown)
     keep = [code for code in suppression.codes if code in suppression.used]
     text = source.text
     if keep:
@@ -295,7 +292,32 @@ def _unused_finding(suppression: Suppression, source: SourceText, path: str) -> 
         RULES[UNUSED_SUPPRESSION].severity,
         path,
         rng,
-        "; ".join(parts),
+        message,
         fix=fix,
         tags=("unnecessary",),
     )
+
+
+def _unused_message(unused: list[str], unknown: list[str]) -> str:
+    """PL100's message: what is stale in the suppression, then why."""
+    names = unused + unknown
+    them = "it" if len(names) == 1 else "them"
+    if unused and unknown:
+        first = (
+            f"Suppression of {', '.join(unused)} is unused and {', '.join(unknown)} is no rule; "
+            f"remove {them}."
+        )
+    elif unused:
+        first = f"Unused suppression of {', '.join(unused)}; remove {them}."
+    else:
+        s = "s" if len(unknown) > 1 else ""
+        first = f"Unknown rule code{s} {', '.join(unknown)} in the suppression; remove {them}."
+    why = []
+    if unused:
+        why.append(
+            f"No {' or '.join(unused)} finding is raised on this line or the next, so it hides "
+            "only the next real one."
+        )
+    if unknown:
+        why.append("`passlint rules` lists the codes.")
+    return " ".join([first, *why])

@@ -6,7 +6,10 @@ from dataclasses import dataclass
 
 from passlint.analysis.findings import Severity
 
-DOCS_URL = "https://github.com/passlint/passlint/blob/main/docs/rules.md"
+# The published page of docs/rules.md, when there is one: rule links (LSP codeDescription,
+# SARIF helpUri) point at its sections. None: no such page exists, so there are no links;
+# `passlint rule CODE` prints the same text wherever passlint is installed.
+DOCS_URL: str | None = None
 
 
 @dataclass(frozen=True)
@@ -20,10 +23,17 @@ class Rule:
     fixed: str = ""
     fix: str = ""
     opt_in: bool = False
+    no_fix: str = ""  # the "Fix:" line when there is no fix, if the default does not fit
 
     @property
-    def url(self) -> str:
-        return f"{DOCS_URL}#{self.code.lower()}-{self.name}"
+    def anchor(self) -> str:
+        """The section's anchor in docs/rules.md (``tl001-output-aliases-input``)."""
+        return f"{self.code.lower()}-{self.name}"
+
+    @property
+    def url(self) -> str | None:
+        """A link to this rule's explanation, or None when no published page has it."""
+        return f"{DOCS_URL}#{self.anchor}" if DOCS_URL else None
 
     def explain(self) -> str:
         """The full explanation, as `passlint rule CODE` prints it."""
@@ -37,12 +47,17 @@ class Rule:
             f"Default severity: {self.severity.label}"
             + (" (opt-in: not selected by default)" if self.opt_in else ""),
         ]
-        parts += ["", f"Fix: {self.fix or 'none; the source must be changed by hand.'}"]
+        parts += ["", f"Fix: {self.fix or self.no_fix or self._default_no_fix()}"]
         if self.example:
             parts += ["", "Example:", "", _indent(self.example)]
         if self.fixed:
             parts += ["", "After the fix:", "", _indent(self.fixed)]
         return "\n".join(parts) + "\n"
+
+    def _default_no_fix(self) -> str:
+        if self.severity is Severity.INFORMATION:
+            return "none needed: nothing in the source has to change."
+        return "none; change the source by hand."
 
 
 def _indent(text: str) -> str:
@@ -234,17 +249,19 @@ _RULES = [
         "passlint reports this one finding instead of running the passes, so an editor stays "
         "responsive. Raise `max-file-size` in `[tool.passlint]` (or the editor's passlint "
         "settings) to analyse bigger files.",
+        no_fix="none in the source; raise `max-file-size` to analyse the file.",
     ),
     Rule(
         "PL002",
         "internal-error",
         Severity.ERROR,
-        "passlint crashed while analysing the file.",
+        "An internal error stopped passlint from analysing the file.",
         "A bug in passlint, not in the file: the language server shows this one diagnostic "
         "for the document (the traceback goes to the server's log, never to the document) "
         "and keeps serving the others; `passlint check` prints a one-line internal error for "
         "the file and exits 2. Please report it with the file (see SECURITY.md for anything "
         "sensitive).",
+        no_fix="none in the source; it is a bug in passlint: please report it.",
     ),
     Rule(
         "PL100",

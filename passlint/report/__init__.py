@@ -5,4 +5,7 @@ Each module renders one format and nothing else; none of them reads files or ana
 
 from __future__ import annotations
 
-FORMATS = ("text", "json", "sarif", "github")
+# text: one line per finding, with the source line and carets on a terminal; concise and
+# full (ruff's names): never and always the source line.
+TEXT_FORMATS = ("text", "concise", "full")
+FORMATS = (*TEXT_FORMATS, "json", "sarif", "github")

@@ -1,7 +1,7 @@
 """``docs/rules.md``: the rule catalog as Markdown, generated from the catalog.
 
-Each rule is a ``## CODE name`` section (GitHub's anchor for it is ``#code-name``, which is
-what ``Rule.url`` points at) holding exactly the text ``passlint rule CODE`` prints.
+Each rule is a ``## CODE name`` section (its anchor is ``#code-name``, ``Rule.anchor``)
+holding exactly the text ``passlint rule CODE`` prints.
 Regenerate with ``passlint rules --format markdown > docs/rules.md``.
 """
 
@@ -26,7 +26,7 @@ the line above, and a whole file with `passlint: ignore-file`.
 
 def render_rules_markdown() -> str:
     rows = "".join(
-        f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {r.severity.label}"
+        f"| [{r.code}](#{r.anchor}) | {r.name} | {r.severity.label}"
         f"{' (opt-in)' if r.opt_in else ''} |\n"
         for r in RULES.values()
     )

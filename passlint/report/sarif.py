@@ -1,7 +1,8 @@
 """SARIF 2.1.0 (for GitHub code scanning and other SARIF viewers).
 
 One run with the whole rule catalog as ``tool.driver.rules`` (short and full descriptions,
-help text as ``passlint rule CODE`` prints it, help URI, default level), one result per
+help text as ``passlint rule CODE`` prints it, a help URI only where a page exists, default
+level), one result per
 finding with its fix as ``fixes[].artifactChanges``. Artifact URIs are relative to
 ``%SRCROOT%`` (the repository's top folder, given as ``root``) so the file is portable;
 columns count Unicode code points (``columnKind``), as passlint's do.
@@ -20,7 +21,6 @@ from passlint.analysis.findings import Finding, Range, Severity
 from passlint.analysis.rules import RULES, Rule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/passlint/passlint"
 
 _LEVEL = {
     Severity.ERROR: "error",
@@ -50,18 +50,20 @@ def _region(rng: Range) -> dict[str, int]:
 
 
 def _rule(rule: Rule) -> dict[str, object]:
-    return {
+    described: dict[str, object] = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.why},
         "help": {"text": rule.explain()},
-        "helpUri": rule.url,
         "defaultConfiguration": {
             "level": _LEVEL[rule.severity],
             "enabled": not rule.opt_in,
         },
     }
+    if rule.url is not None:  # no link to a page that does not exist
+        described["helpUri"] = rule.url
+    return described
 
 
 def _result(finding: Finding, rule_index: int, root: str) -> dict[str, object]:
@@ -121,7 +123,6 @@ def render_sarif(findings: Sequence[Finding], root: str) -> str:
                     "driver": {
                         "name": "passlint",
                         "version": __version__,
-                        "informationUri": INFORMATION_URI,
                         "rules": [_rule(rule) for rule in RULES.values()],
                     }
                 },

@@ -1,8 +1,9 @@
 """The text format: ``path:line:col: CODE message`` per finding and a summary line.
 
-On a terminal (``color=True``) the location and code are coloured and each finding is
-followed by its source line with carets under the range; otherwise the output is plain
-text, one finding per line, for grep and editors' problem matchers.
+On a terminal (``color=True``) the location and code are coloured; with ``source=True``
+(on a terminal by default, always with ``--output-format full``) each finding is followed
+by its source line with carets under the range. Otherwise the output is plain text, one
+finding per line, for grep and editors' problem matchers.
 """
 
 from __future__ import annotations
@@ -29,25 +30,31 @@ def location(finding: Finding) -> str:
 
 
 def render_finding(
-    finding: Finding, color: bool = False, lines: Mapping[int, str] | None = None
+    finding: Finding,
+    color: bool = False,
+    lines: Mapping[int, str] | None = None,
+    source: bool | None = None,
 ) -> str:
-    if not color:
-        return f"{location(finding)}: {finding.code} {finding.message}"
-    code = f"{_SEVERITY_COLOR[finding.severity]}{finding.code}{_RESET}"
-    fixable = f" {_DIM}[*]{_RESET}" if finding.fix is not None else ""
-    out = [f"{_BOLD}{location(finding)}{_RESET}: {code}{fixable} {finding.message}"]
+    """One finding; ``source`` (default: ``color``) adds its line from ``lines``."""
+    dim, reset = (_DIM, _RESET) if color else ("", "")
+    if color:
+        code = f"{_SEVERITY_COLOR[finding.severity]}{finding.code}{_RESET}"
+        fixable = f" {_DIM}[*]{_RESET}" if finding.fix is not None else ""
+        out = [f"{_BOLD}{location(finding)}{_RESET}: {code}{fixable} {finding.message}"]
+    else:
+        out = [f"{location(finding)}: {finding.code} {finding.message}"]
     line = finding.range.start.line
-    source = (lines or {}).get(line)
-    if source is not None:
+    text = (lines or {}).get(line) if (color if source is None else source) else None
+    if text is not None:
         number = str(line + 1)
         gutter = " " * len(number)
         start = finding.range.start.column
-        end = finding.range.end.column if finding.range.end.line == line else len(source)
-        width = max(1, min(end, len(source)) - start)
-        shown = source.expandtabs(1)
-        out.append(f"{_DIM}{gutter} |{_RESET}")
-        out.append(f"{_DIM}{number} |{_RESET} {shown}")
-        out.append(f"{_DIM}{gutter} |{_RESET} {' ' * start}{_CARET_COLOR}{'^' * width}{_RESET}")
+        end = finding.range.end.column if finding.range.end.line == line else len(text)
+        width = max(1, min(end, len(text)) - start)
+        carets = f"{_CARET_COLOR}{'^' * width}{_RESET}" if color else "^" * width
+        out.append(f"{dim}{gutter} |{reset}")
+        out.append(f"{dim}{number} |{reset} {text.expandtabs(1)}")
+        out.append(f"{dim}{gutter} |{reset} {' ' * start}{carets}")
         out.append("")
     return "\n".join(out)
 
@@ -59,23 +66,34 @@ def render_text(
     color: bool = False,
     lines: Mapping[str, Mapping[int, str]] | None = None,
     quiet: bool = False,
+    errors: int = 0,
+    source: bool | None = None,
 ) -> str:
-    out = [render_finding(f, color, (lines or {}).get(f.path)) for f in findings]
+    out = [render_finding(f, color, (lines or {}).get(f.path), source) for f in findings]
     if not quiet:
-        out.append(summary(findings, files_checked))
+        out.append(summary(findings, files_checked, errors))
     return "".join(line + "\n" for line in out)
 
 
-def summary(findings: Sequence[Finding], files_checked: int) -> str:
+def summary(findings: Sequence[Finding], files_checked: int, errors: int = 0) -> str:
+    """The closing line; it never says "All checks passed" when there were ``errors``
+    (paths that could not be checked or fixed, reported on stderr)."""
     files = f"{files_checked} file{'s' if files_checked != 1 else ''}"
+    also = f", and {errors} error{'s' if errors != 1 else ''} (see stderr)" if errors else ""
     if not findings:
+        if errors:
+            return f"No findings in {files} checked{also}."
         return f"All checks passed ({files} checked)."
+    return f"Found {totals(findings)} in {files}{also}." + fixable_note(findings)
+
+
+def totals(findings: Sequence[Finding]) -> str:
+    """``3 findings (1 error, 2 warning)``."""
     counts = Counter(f.severity.label for f in findings)
-    fixable = sum(1 for f in findings if f.fix is not None)
     detail = ", ".join(f"{n} {label}" for label, n in sorted(counts.items()))
-    text = (
-        f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail}) in {files}."
-    )
-    if fixable:
-        text += f" {fixable} fixable with --fix."
-    return text
+    return f"{len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail})"
+
+
+def fixable_note(findings: Sequence[Finding]) -> str:
+    fixable = sum(1 for f in findings if f.fix is not None)
+    return f" {fixable} fixable with --fix." if fixable else ""

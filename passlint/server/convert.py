@@ -284,8 +284,9 @@ def internal_error_diagnostic(error: BaseException) -> Json:
     diagnostic: Json = {
         "range": {"start": start, "end": dict(start)},
         "message": (
-            f"passlint could not analyse this document ({type(error).__name__}); this is a "
-            "bug in passlint, the server log has the details"
+            f"Internal error ({type(error).__name__}) while analysing this document; please "
+            "report this bug in passlint. The document was not analysed; the server's log has "
+            "the details."
         ),
         "severity": int(Severity.ERROR),
         "code": INTERNAL_ERROR_CODE,
@@ -300,8 +301,7 @@ def rule_url(code: str) -> str | None:
     """The page documenting a rule, when there is one (``codeDescription`` is left out
     otherwise: a link must lead somewhere)."""
     rule = RULES.get(code)
-    url = getattr(rule, "url", None) if rule is not None else None
-    return url if isinstance(url, str) and url else None
+    return rule.url if rule is not None else None
 
 
 # -- fixes -------------------------------------------------------------------------------------

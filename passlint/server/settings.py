@@ -85,11 +85,11 @@ class SettingsStore:
         if self.client:
             try:
                 merged = {**table, **self.client}
-                return settings_from_mapping(merged, _origin(origin, client=True))
+                return settings_from_mapping(merged, _origin(origin, client=True), _root(origin))
             except ConfigError as error:
                 self._report(str(error))
         try:
-            return settings_from_mapping(table, _origin(origin, client=False))
+            return settings_from_mapping(table, _origin(origin, client=False), _root(origin))
         except ConfigError as error:
             self._report(str(error))
             return Settings()
@@ -103,6 +103,11 @@ class SettingsStore:
     def take_errors(self) -> list[str]:
         errors, self.errors = self.errors, []
         return errors
+
+
+def _root(path: str | None) -> str:
+    """The folder ``per-file-ignores`` patterns are relative to: the project file's."""
+    return str(Path(path).parent) if path else ""
 
 
 def _origin(path: str | None, client: bool) -> str:

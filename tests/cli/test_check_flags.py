@@ -150,13 +150,17 @@ def test_statistics(tree: Path) -> None:
         "    1  E001       mlir-syntax-error\n"
         "    1  TL006      zero-sized-output\n"
         "    1  VS001  [*] unbound-valid-shape-symbol\n"
+        "Found 6 findings (1 error, 1 information, 4 warning) in 7 files. 4 fixable with --fix.\n"
     )
+    quiet = passlint("check", "--statistics", "--quiet", cwd=tree)
+    assert quiet.stdout == text.stdout.rsplit("Found", 1)[0]
     as_json = json.loads(passlint("check", "--statistics", "--format", "json", cwd=tree).stdout)
     assert as_json[0] == {
         "code": "TL001",
         "name": "output-aliases-input",
         "count": 3,
         "fixable": True,
+        "fixable_count": 3,
     }
     bad = passlint("check", "--statistics", "--format", "sarif", cwd=tree)
     assert bad.returncode == 2 and "--statistics" in bad.stderr

@@ -98,7 +98,8 @@ def test_suppression_comments(tmp_path: Path) -> None:
     (tmp_path / "kernel.py").write_text("import pypto.language as pl  # passlint: ignore[VS001]\n")
     result = passlint("check", "--extend-select", "PL100", ".", cwd=tmp_path)
     assert result.stdout.splitlines() == [
-        "kernel.py:1:30: PL100 unused suppression of VS001 (nothing to suppress here)",
+        "kernel.py:1:30: PL100 Unused suppression of VS001; remove it. No VS001 finding is raised "
+        "on this line or the next, so it hides only the next real one.",
         "Found 1 finding (1 warning) in 4 files. 1 fixable with --fix.",
     ]
     plain = passlint("check", ".", cwd=tmp_path)
@@ -113,8 +114,11 @@ def test_unused_suppression_fix(tmp_path: Path) -> None:
     report = passlint("check", "--select", "PL100", "--format", "json", ".", cwd=tmp_path)
     messages = [f["message"] for f in json.loads(report.stdout)["findings"]]
     assert messages == [
-        "unused suppression of TL001 (nothing to suppress here)",
-        "unused suppression of TL001 (nothing to suppress here); unknown rule code XX1",
+        "Unused suppression of TL001; remove it. No TL001 finding is raised on this line or the "
+        "next, so it hides only the next real one.",
+        "Suppression of TL001 is unused and XX1 is no rule; remove them. No TL001 finding is "
+        "raised on this line or the next, so it hides only the next real one. `passlint rules` "
+        "lists the codes.",
     ]
     fixed = passlint("check", "--select", "PL100", "--fix", ".", cwd=tmp_path)
     assert fixed.returncode == 0
@@ -153,8 +157,9 @@ def test_rules_document_is_in_sync(tmp_path: Path) -> None:
     assert generated == render_rules_markdown()
     assert DOCS.read_text(encoding="utf-8") == generated
     for rule in RULES.values():
-        anchor = rule.url.split("#", 1)[1]
         assert f"\n## {rule.code} {rule.name}\n" in generated
-        assert anchor == f"{rule.code.lower()}-{rule.name}"
+        assert f"(#{rule.anchor})" in generated
+        assert rule.anchor == f"{rule.code.lower()}-{rule.name}"
+        assert rule.url is None  # no published page: no link to one that does not exist
         section = generated.split(f"\n## {rule.code} {rule.name}\n\n```text\n", 1)[1]
         assert section.startswith(rule.explain() + "```\n")  # what `passlint rule` prints

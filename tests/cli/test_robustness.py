@@ -20,7 +20,7 @@ def test_non_utf8_mlir_is_an_error_and_the_rest_is_checked(tmp_path: Path) -> No
     assert result.returncode == 2
     assert result.stderr == "passlint: a.mlir: not UTF-8 (invalid byte at line 2); not checked\n"
     assert result.stdout.startswith("b.mlir:3:12: TL001")
-    assert "in 1 file." in result.stdout
+    assert "in 1 file, and 1 error (see stderr)." in result.stdout
 
 
 def test_non_utf8_python_is_skipped_unless_it_is_pl(tmp_path: Path) -> None:
@@ -98,7 +98,10 @@ def test_a_folder_of_10000_files(tmp_path: Path) -> None:
     elapsed = time.monotonic() - started
     assert_no_traceback(result)
     assert result.returncode == 1
-    assert result.stdout == "   10  TL001  [*] output-aliases-input\n"
+    assert result.stdout == (
+        "   10  TL001  [*] output-aliases-input\n"
+        "Found 10 findings (10 warning) in 10000 files. 10 fixable with --fix.\n"
+    )
     assert result.stderr == ""  # not a terminal: no progress bar
     assert elapsed < 60
     summary = passlint("check", "--select", "E", "many", cwd=tmp_path)

@@ -39,8 +39,8 @@ def test_file_above_the_default_limit_gives_one_information_finding() -> None:
     assert (finding.code, finding.severity) == ("PL001", Severity.INFORMATION)
     assert RULES["PL001"].name == "file-too-large"
     assert finding.message == (
-        f"not analysed: {len(text)} bytes is more than max-file-size ({64 * MB}); "
-        "raise max-file-size to analyse this file"
+        "File not analysed: it is larger than `max-file-size`; raise that setting to analyse "
+        f"it. It has {len(text)} bytes and the limit is {64 * MB}."
     )
     assert (finding.range.start.line, finding.range.start.column) == (0, 0)
     assert finding.fix is None

@@ -106,7 +106,7 @@ def reference(
         code=finding.code,
         code_description=(
             types.CodeDescription(href=rule.url)
-            if rule is not None and features.code_description
+            if rule is not None and rule.url is not None and features.code_description
             else None
         ),
         source="passlint",
