@@ -87,7 +87,13 @@ command loop: `eglot-ensure' connects from `post-command-hook')."
                               ("eglot" (eglot-current-server))
                               ("lsp-mode" (lsp-workspaces))))
                  60)
-    (push (format "completion=%s" (string-join (probe--complete) ",")) out)
+    ;; The Python server's first answer can take longer than a multiplexer waits for the
+    ;; slowest server (rass: 3 s, then it answers with what came): ask again, as a user would.
+    (let ((labels nil) (deadline (+ (float-time) 60)))
+      (while (and (null labels) (< (float-time) deadline))
+        (setq labels (probe--complete))
+        (unless labels (accept-process-output nil 1)))
+      (push (format "completion=%s" (string-join labels ",")) out))
     (when (equal (getenv "PROBE_CLIENT") "lsp-mode")
       (push (format "servers=%s"
                     (string-join (sort (mapcar (lambda (w) (symbol-name (lsp--workspace-server-id w)))
