@@ -10,7 +10,7 @@ from pathlib import Path
 from passlint.analysis.mlir.ir import Operation, OpResult, Value
 from passlint.analysis.pl.positions import Positions
 from passlint.passes.materialize_valid_shape_symbols import KernelSummary, SiteResult, Symbol
-from passlint.passes.materialize_valid_shape_symbols_edits import scalar_annotation
+from passlint.passes.materialize_valid_shape_symbols.edits import scalar_annotation
 from passlint.passes.tensorizer_legalization import ChunkAnalysis, Output, describe_output
 from passlint.server.models import MlirModel, PlModel
 from passlint.server.navigation import function_name_span, word_at

@@ -98,7 +98,7 @@ class ExtentReader:
         shape = self._dims(tensor.shape, module, caller)
         view, view_module = tensor.view, module
         if view is None and tensor.view_ref is not None and isinstance(tensor.view_ref, ast.Name):
-            resolved = self.resolver.resolve(tensor.view_ref.id, module, caller.parent)
+            resolved = self.resolver.resolve_in_definition(tensor.view_ref.id, module, caller)
             if isinstance(resolved, RView):
                 view, view_module = resolved.view, resolved.module
         valid = None

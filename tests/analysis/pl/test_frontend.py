@@ -153,6 +153,7 @@ def test_call_sites_of_every_form() -> None:
         import pypto.language as pl
         import kernels as kk
 
+        @pl.function(type=pl.FunctionType.Orchestration)
         def f(a, b):
             kk.k(a)
             k(pl.no_dep(pl.no_dep(a)), b=b)
@@ -232,6 +233,7 @@ def extents_of(text: str, name: str) -> tuple[list[str] | None, list[str] | None
 HEAD = """
 import pypto.language as pl
 VIEW = pl.TensorView(valid_shape=[3, 5])
+@pl.function(type=pl.FunctionType.Orchestration)
 def main(src: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX],
          viewed: pl.Tensor[[8, 8], pl.FP32, VIEW],
          inline: pl.Tensor[[8, 8], pl.FP32, pl.TensorView(valid_shape=[n, 2])]):
