@@ -12,7 +12,7 @@ from passlint.analysis.rules import RULES
 
 def _rows(findings: Sequence[Finding]) -> list[tuple[str, int, bool]]:
     counts = Counter(f.code for f in findings)
-    fixable = {f.code for f in findings if f.fix is not None}
+    fixable = {f.code for f in findings if f.fix is not None and f.fix.preferred}
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     return [(code, count, code in fixable) for code, count in ordered]
 

@@ -34,7 +34,7 @@ def render_finding(
     if not color:
         return f"{location(finding)}: {finding.code} {finding.message}"
     code = f"{_SEVERITY_COLOR[finding.severity]}{finding.code}{_RESET}"
-    fixable = f" {_DIM}[*]{_RESET}" if finding.fix is not None else ""
+    fixable = f" {_DIM}[*]{_RESET}" if finding.fix is not None and finding.fix.preferred else ""
     out = [f"{_BOLD}{location(finding)}{_RESET}: {code}{fixable} {finding.message}"]
     line = finding.range.start.line
     source = (lines or {}).get(line)
@@ -71,7 +71,7 @@ def summary(findings: Sequence[Finding], files_checked: int) -> str:
     if not findings:
         return f"All checks passed ({files} checked)."
     counts = Counter(f.severity.label for f in findings)
-    fixable = sum(1 for f in findings if f.fix is not None)
+    fixable = sum(1 for f in findings if f.fix is not None and f.fix.preferred)
     detail = ", ".join(f"{n} {label}" for label, n in sorted(counts.items()))
     text = (
         f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail}) in {files}."

@@ -238,15 +238,15 @@ def undefined(analysis: KernelAnalysis, item: UndefinedName) -> Finding:
 
 def outlined(module: Module, kernel: OutlinedKernel) -> Finding:
     """The valid_shape symbols the pass adds to a kernel outlined from ``pl.at``."""
-    names = ", ".join(f"'{symbol}'" for symbol, _, _ in kernel.symbols)
+    names = ", ".join(_words(s.symbol, s.name) for s in kernel.symbols)
     plural = "s" if len(kernel.symbols) > 1 else ""
     first = _sentence(
         f"The pass adds {names} to outlined kernel '{kernel.name}'; nothing to change.",
         f"The pass adds leading parameter{plural} to this outlined kernel; nothing to change.",
     )
     fed = "; ".join(
-        f"'{symbol}' from the valid_shape of '{tensor}', fed `{extent}`"
-        for symbol, tensor, extent in kernel.symbols
+        f"{_words(s.symbol, s.name)} from the valid_shape of '{s.tensor}', fed `{s.extent}`"
+        for s in kernel.symbols
     )
     message = (
         f"{first} pypto's default pipeline outlines this `pl.at(level=pl.Level.CORE_GROUP)` "
@@ -343,9 +343,13 @@ def callee_text(callee: ast.expr) -> str:
 
 
 def _symbol_words(dynamic: Dynamic) -> str:
-    if dynamic.name == dynamic.symbol:
-        return f"'{dynamic.symbol}'"
-    return f"'{dynamic.symbol}' (Python name '{dynamic.name}')"
+    return _words(dynamic.symbol, dynamic.name)
+
+
+def _words(symbol: str, name: str) -> str:
+    if name == symbol:
+        return f"'{symbol}'"
+    return f"'{symbol}' (Python name '{name}')"
 
 
 __all__ = [

@@ -199,6 +199,18 @@ class KernelSummary:
 
 
 @dataclass(frozen=True)
+class OutlinedSymbol:
+    """A symbol the pass adds to an outlined kernel: its Python name and string (the same
+    for a scalar variable), the captured tensor whose valid_shape reads it, the extent the
+    outlined call passes."""
+
+    name: str
+    symbol: str
+    tensor: str
+    extent: str
+
+
+@dataclass(frozen=True)
 class OutlinedKernel:
     """A ``with pl.at(level=pl.Level.CORE_GROUP, ...)`` scope that pypto's default pipeline
     outlines into the InCore kernel ``name``, and the valid_shape symbols of the tensors it
@@ -206,7 +218,7 @@ class OutlinedKernel:
 
     scope: OutlinedScope
     name: str
-    symbols: tuple[tuple[str, str, str], ...]  # (symbol, captured tensor, extent text)
+    symbols: tuple[OutlinedSymbol, ...]
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ import re
 
 from passlint.analysis.pl.extents import ExtentReader
 from passlint.analysis.pl.model import Function, Module, OutlinedScope
-from passlint.analysis.pl.resolve import Resolver, RInt
+from passlint.analysis.pl.resolve import RDynamic, Resolver, RInt
 from passlint.analysis.pl.walk import nodes_below
-from passlint.passes.materialize_valid_shape_symbols.model import OutlinedKernel
+from passlint.passes.materialize_valid_shape_symbols.model import OutlinedKernel, OutlinedSymbol
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
@@ -46,7 +46,7 @@ def _added(
     module: Module,
     resolver: Resolver,
     reader: ExtentReader,
-) -> list[tuple[str, str, str]]:
+) -> list[OutlinedSymbol]:
     captured = _captured(scope.node, function, module)
     bound = set(captured)
     tensors: list[tuple[ast.Name, tuple[str | None, ...]]] = []
@@ -58,17 +58,19 @@ def _added(
             if dims is not None:
                 bound.update(_IDENTIFIER.findall(dims.text))
         tensors.append((node, tuple(d.text if d is not None else None for d in extents.effective)))
-    added: list[tuple[str, str, str]] = []
+    added: list[OutlinedSymbol] = []
     seen: set[str] = set()
     for node, valid in tensors:
         for text in valid:
             if text is None or not _IDENTIFIER.fullmatch(text) or text in bound or text in seen:
                 continue
             point = (scope.node.lineno, scope.node.col_offset)
-            if isinstance(resolver.resolve(text, module, function, point), RInt):
+            resolved = resolver.resolve(text, module, function, point)
+            if isinstance(resolved, RInt):
                 continue
             seen.add(text)
-            added.append((text, node.id, text))
+            symbol = resolved.dynamic.symbol if isinstance(resolved, RDynamic) else text
+            added.append(OutlinedSymbol(text, symbol, node.id, text))
     return added
 
 
