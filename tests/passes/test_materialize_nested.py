@@ -329,9 +329,18 @@ def test_every_device_kernel_type_gets_vs001(kind: str) -> None:
 # -- binding rules (point 4) -------------------------------------------------------------------
 
 
-def test_a_scalar_of_another_dtype_does_not_capture_the_symbol_of_a_view_variable() -> None:
-    # pypto ast_parser.py:936 (only a pl.INDEX scalar takes over a same-named pl.dynamic)
-    # and tests/ut/ir/transforms/test_materialize_valid_shape_symbols.py:153
+def test_an_earlier_parameter_of_any_dtype_binds_an_inline_entry_of_its_name() -> None:
+    # pypto type_resolver.py:1886 (a valid_shape name is looked up in the parameters first);
+    # checked with the real pass: `V: pl.Scalar[pl.FP32]` before the annotation binds it
+    text = HEAD + f"{IN_CORE}\ndef k(V: pl.Scalar[pl.FP32], x: {VIEW}):\n    return x\n"
+    assert check_text("m.py", text, None) == []
+
+
+def test_a_view_variable_symbol_is_taken_over_by_no_parameter() -> None:
+    # pypto ast_parser.py:936 re-points a pl.dynamic only for annotations parsed later; a
+    # TensorView variable was built (its symbols fixed) when Python ran it. Checked with the
+    # real pass: both kernels gain a second `V` parameter (and the FP32 one does not capture
+    # it either: tests/ut/ir/transforms/test_materialize_valid_shape_symbols.py:153).
     text = HEAD + textwrap.dedent(
         f"""\
         SEEN = pl.TensorView(valid_shape=[R, V])
@@ -345,40 +354,52 @@ def test_a_scalar_of_another_dtype_does_not_capture_the_symbol_of_a_view_variabl
             return x
         """
     )
-    [finding] = check_text("m.py", text, None)
-    assert where([finding]) == [("VS001", 6, 61, 6, 65)]  # the view variable in fp
-    assert finding.message.endswith(
-        "No fix is offered: the kernel already has a parameter named 'V' that is not a "
-        "`pl.Scalar[pl.INDEX]`."
-    )
-    assert finding.fix is None
+    findings = check_text("m.py", text, None)
+    assert where(findings) == [("VS001", 6, 61, 6, 65), ("VS001", 10, 63, 10, 67)]
+    for finding in findings:
+        assert finding.fix is None
+        assert finding.message.endswith(
+            "No fix is offered: 'V' is read through the TensorView variable 'SEEN', whose "
+            "symbols were fixed when Python built it, so no parameter can take it over; write "
+            "that TensorView inline to bind it by a parameter."
+        )
 
 
-def test_symbols_with_one_string_are_one_symbol() -> None:
-    # pypto expr_evaluator.py:164 (one ir.Var per pl.dynamic string in a program)
+def test_two_bindings_of_one_string_are_two_symbols_and_cannot_both_be_added() -> None:
+    # checked with the real pass: the kernel gains two parameters named `V`
     text = HEAD + textwrap.dedent(
         f"""\
-        V2 = pl.dynamic("V")
+        def build():
+            V2 = pl.dynamic("V")
 
-        {IN_CORE}
-        def k(x: {VIEW}, y: pl.Tensor[[8], pl.FP32, pl.TensorView(valid_shape=[V2])]):
-            return x
+            {IN_CORE}
+            def k(x: {VIEW}, y: pl.Tensor[[8], pl.FP32, pl.TensorView(valid_shape=[V2])]):
+                return x
         """
     )
     summary = analyze_module("m.py", text, None).kernels[0]
-    assert [
-        (s.name, [(slot.param.name, slot.dim) for slot in s.slots]) for s in summary.unbound
-    ] == [("V", [("x", 1), ("y", 0)])]
+    assert [(s.symbol, s.name) for s in summary.unbound] == [("V", "V"), ("V", "V2")]
+    findings = check_text("m.py", text, None)
+    assert [f.code for f in findings] == ["VS001", "VS001"]
+    assert all(f.fix is not None and f.fix.preferred for f in findings)
 
 
 def test_a_physical_dimension_binds_the_symbol_under_any_python_name() -> None:
     # pypto pass.cpp:99 (CollectBoundSymbols) and the test at
-    # tests/ut/ir/transforms/test_materialize_valid_shape_symbols.py:131
+    # tests/ut/ir/transforms/test_materialize_valid_shape_symbols.py:131; checked with the
+    # real pass: a physical `V2 = pl.dynamic("V")` binds the valid_shape's `V` too
     text = HEAD + textwrap.dedent(
         f"""\
-        {IN_CORE}
-        def k(x: {VIEW}, anchor: pl.Tensor[[V * 2], pl.FP32]):
-            return x
+        def build():
+            V2 = pl.dynamic("V")
+
+            {IN_CORE}
+            def k(x: {VIEW}, anchor: pl.Tensor[[V * 2], pl.FP32]):
+                return x
+
+            {IN_CORE}
+            def other(x: {VIEW}, anchor: pl.Tensor[[V2], pl.FP32]):
+                return x
         """
     )
     assert check_text("m.py", text, None) == []

@@ -140,14 +140,15 @@ def test_case_l_two_symbols_one_fix_in_slot_order(
 def test_case_m_view_variable_and_physical_extent(
     cases: dict[tuple[str, int, int], Finding],
 ) -> None:
+    # a view variable's symbols are fixed when Python builds it: no parameter takes them
+    # over (checked with the real pass, pypto ast_parser.py:893), so no fix is offered
     finding = cases[("VS001", 74, 51)]
     assert finding.related[0].message == "the valid_shape entry in the TensorView 'VIEW'"
     assert (finding.related[0].range.start.line, finding.related[0].range.start.column) == (12, 38)
-    assert finding.fix is not None
-    assert [(e.range.start.line, e.new_text) for e in finding.fix.edits] == [
-        (74, "VALID: pl.Scalar[pl.INDEX], "),
-        (95, "128, "),  # r3 = self.k_m(src): no valid_shape on src -> physical 128
-    ]
+    assert finding.fix is None
+    assert "write that TensorView inline" in finding.message
+    # r3 = self.k_m(src): no valid_shape on src -> the physical 128
+    assert finding.related[-1].message == "called here (self.k_m); the fix passes 128"
 
 
 def test_case_n_python_name_differs_from_symbol(

@@ -5,19 +5,22 @@ the way pypto's parser reads the annotations (``type_resolver.py``, ``ast_parser
 * A physical shape entry reads its names from the definition's frame first, then from the
   earlier parameters; a valid_shape entry from the earlier parameters first, then the frame.
 * Bound: every name in any tensor parameter's physical shape, and every non-tensor parameter.
-* A ``X: pl.Scalar[pl.INDEX]`` parameter takes over the ``pl.dynamic`` held by the Python
-  name ``X`` (``_bind_dynvar_to_scalar_param``); a scalar of any other dtype does not. After
-  a parameter whose annotation read ``X``, it is rejected by the parser (VS005).
+* A valid_shape entry naming an earlier parameter (of any dtype) is that parameter: bound.
+  A ``X: pl.Scalar[pl.INDEX]`` parameter also takes over the ``pl.dynamic`` held by the
+  Python name ``X`` (``_bind_dynvar_to_scalar_param``), so later annotations read it; after
+  a parameter whose annotation read ``X``, the parser rejects it (VS005).
+* A TensorView held in a variable was built when Python ran its assignment: its symbols are
+  fixed then, and no parameter takes them over (only a physical dimension binds them).
 * Unbound symbols are ordered by their first bare slot; a symbol only inside compound entries
-  is rejected by the pass (VS002). Symbols are one per ``pl.dynamic`` string, as pypto keeps
-  one ``Var`` per string in a program.
+  is rejected by the pass (VS002). Each ``pl.dynamic`` binding is a symbol of its own; a
+  physical dimension binds every symbol of its string (pypto caches dimension ``Var``s by
+  string).
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
 
 from passlint.analysis.pl.model import Dynamic, Function, Module, Param, TensorView
 from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RParam, RView
@@ -64,7 +67,7 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
                 if isinstance(resolved, RDynamic):
                     bound.setdefault(resolved.dynamic.symbol, Binding("shape", param, dim))
 
-    symbols: dict[tuple[str, str], Symbol] = {}
+    symbols: dict[tuple[str, object], Symbol] = {}
     for param in kernel.params:
         view, view_module, via = _view(param, module, kernel, resolver)
         if view is None or view.valid_shape is None:
@@ -75,8 +78,7 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
                 if own:
                     resolved = earlier_first(name.id, param.index)
                 else:
-                    found = resolver.resolve(name.id, view_module, None)
-                    resolved = _captured(found, kernel, param, earlier_first)
+                    resolved = resolver.resolve(name.id, view_module, None)
                 if resolved is None:
                     tensor = param.tensor
                     node: ast.AST = name if own or tensor is None else (tensor.view_ref or name)
@@ -95,10 +97,10 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
                 if not isinstance(resolved, RDynamic):
                     continue
                 dynamic = resolved.dynamic
-                symbol = symbols.get(("dynamic", dynamic.symbol))
+                symbol = symbols.get(("dynamic", dynamic))
                 if symbol is None:
                     symbol = Symbol(dynamic.name, dynamic, bound.get(dynamic.symbol))
-                    symbols[("dynamic", dynamic.symbol)] = symbol
+                    symbols[("dynamic", dynamic)] = symbol
                 symbol.occurrences.append((view_module, name))
                 if symbol.bound:
                     continue
@@ -112,29 +114,10 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
     result.compound_only = [
         s for s in result.all_symbols if not s.bound and not s.slots and s.dynamic is not None
     ]
-    names = {p.name for p in kernel.params}
-    result.clashes = [s for s in result.symbols if s.declared.name in names]
+    names = [p.name for p in kernel.params] + [s.declared.name for s in result.symbols]
+    result.clashes = [s for s in result.symbols if names.count(s.declared.name) > 1]
+    result.fixed_views = [s for s in result.symbols if any(slot.via for slot in s.slots)]
     return result
-
-
-def _captured(
-    resolved: Resolved | None,
-    kernel: Function,
-    param: Param,
-    earlier_first: Callable[[str, int], Resolved | None],
-) -> Resolved | None:
-    """A symbol inside a view held in a variable is bound by an earlier ``pl.INDEX`` scalar
-    parameter named like the ``pl.dynamic``'s Python name: the parser re-points the shared
-    symbol at that parameter (``_bind_dynvar_to_scalar_param``); other dtypes do not."""
-    if not isinstance(resolved, RDynamic):
-        return resolved
-    name = resolved.dynamic.name
-    for other in kernel.params:
-        if other.index >= param.index or other.name != name or not _is_index_scalar(other):
-            continue
-        if earlier_first(name, other.index) == resolved:
-            return RParam(other)
-    return resolved
 
 
 def _is_index_scalar(param: Param) -> bool:

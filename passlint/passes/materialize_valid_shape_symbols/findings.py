@@ -61,7 +61,8 @@ def unbound(
     kernel, module = analysis.kernel, analysis.module
     names = [symbol.declared.name for symbol in analysis.symbols]
     blocked = [s for s in sites if s.texts is None]
-    fix = None if analysis.clashes else _unbound_fix(analysis, names, sites, blocked, uses)
+    unfixable = analysis.clashes or analysis.fixed_views
+    fix = None if unfixable else _unbound_fix(analysis, names, sites, blocked, uses)
     annotation = edits.scalar_annotation(module)
     findings = []
     for symbol in analysis.symbols:
@@ -77,13 +78,9 @@ def unbound(
             f"`{symbol.declared.name}: {annotation}` in front and passes the extent at every "
             "call."
         )
-        if symbol in analysis.clashes:
-            message += (
-                f" No fix is offered: the kernel already has a parameter named "
-                f"'{symbol.declared.name}' that is not a `{annotation}`."
-            )
+        message += _unfixable(analysis, annotation)
         left = _left_by_hand(blocked, uses)
-        if left and not analysis.clashes:
+        if left and not unfixable:
             message += f" The fix cannot complete these calls: {'; '.join(left)}."
         node, related = _entry_place(slot, module)
         related += _symbol_related(symbol.declared, sites, module)
@@ -117,6 +114,25 @@ def _unbound_fix(
     by_hand = [_where(s.site, s.module) for s in blocked]
     by_hand += [_place(u.module, u.node, u.node.id) for u in uses]
     return Fix(f"{title}; edit by hand: {', '.join(by_hand)}", tuple(changes), preferred=False)
+
+
+def _unfixable(analysis: KernelAnalysis, annotation: str) -> str:
+    """Why no fix is offered for the kernel, if none is."""
+    if analysis.fixed_views:
+        symbol = analysis.fixed_views[0]
+        via = next(slot.via for slot in symbol.slots if slot.via)
+        return (
+            f" No fix is offered: '{symbol.declared.name}' is read through the TensorView "
+            f"variable '{via}', whose symbols were fixed when Python built it, so no parameter "
+            "can take it over; write that TensorView inline to bind it by a parameter."
+        )
+    if analysis.clashes:
+        name = analysis.clashes[0].declared.name
+        return (
+            f" No fix is offered: a `{name}: {annotation}` parameter would repeat the name of "
+            "another parameter of the kernel."
+        )
+    return ""
 
 
 def _left_by_hand(blocked: list[SiteResult], uses: list[ValueUse]) -> list[str]:

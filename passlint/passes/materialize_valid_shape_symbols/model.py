@@ -108,8 +108,9 @@ class KernelAnalysis:
     ``symbols``: the unbound symbols with at least one slot, in slot order (the leading
     parameters VS001 adds); ``all_symbols``: every valid_shape symbol, bound or not, in order
     of first appearance; ``compound_only``: unbound symbols read only inside compound entries
-    (VS002); ``clashes``: unbound symbols whose Python name is already a parameter's (the
-    leading parameter cannot be added under it).
+    (VS002); ``clashes``: unbound symbols whose Python name is already a parameter's or
+    another symbol's (the leading parameter cannot be added under it); ``fixed_views``:
+    unbound symbols read through a TensorView variable (a parameter cannot take them over).
     """
 
     kernel: Function
@@ -120,6 +121,7 @@ class KernelAnalysis:
     late: list[LateParam] = field(default_factory=list)
     undefined: list[UndefinedName] = field(default_factory=list)
     clashes: list[Symbol] = field(default_factory=list)
+    fixed_views: list[Symbol] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
