@@ -85,13 +85,16 @@ def test_case_e_compound_only(cases: dict[tuple[str, int, int], Finding]) -> Non
 
 
 def test_case_g_conflicting_extents(cases: dict[tuple[str, int, int], Finding]) -> None:
-    # pypto src/ir/transforms/materialize_valid_shape_symbols_pass.cpp:314 (CHECK_SPAN)
+    # pypto src/ir/transforms/materialize_valid_shape_symbols_pass.cpp:314 (CHECK_SPAN); the
+    # real parser rejects it first ("Dynamic type variable 'V' has conflicting bindings vl
+    # and vm that are not provably equal"), checked with the built pass
     vs003 = cases[("VS003", 94, 13)]
     assert vs003.message == (
         "The call to kernel 'k_g' passes two extents for 'VALID'; make its arguments agree. "
-        "The argument for 'x' (dim 1) gives 'vl' and the one for 'y' (dim 0) gives 'vm'; the "
-        "symbol becomes one scalar parameter, so MaterializeValidShapeSymbols rejects the call "
-        "(pypto's parser may already reject it when it cannot prove the two equal)."
+        "The argument for 'x' (dim 1) gives 'vl' and the one for 'y' (dim 0) gives 'vm': "
+        "pypto's DSL parser rejects the call when the program is defined (conflicting "
+        "bindings that are not provably equal), and MaterializeValidShapeSymbols, which "
+        "passes one value per symbol, would too."
     )
     vs001 = cases[("VS001", 57, 82)]
     assert vs001.fix is not None and not vs001.fix.preferred

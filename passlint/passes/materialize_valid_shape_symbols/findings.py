@@ -202,9 +202,10 @@ def conflict(result: SiteResult, analysis: KernelAnalysis, item: Conflict) -> Fi
     )
     message = (
         f"{first} The argument for '{a_slot.param.name}' (dim {a_slot.dim}) gives '{a}' and "
-        f"the one for '{b_slot.param.name}' (dim {b_slot.dim}) gives '{b}'; the symbol becomes "
-        "one scalar parameter, so MaterializeValidShapeSymbols rejects the call (pypto's "
-        "parser may already reject it when it cannot prove the two equal)."
+        f"the one for '{b_slot.param.name}' (dim {b_slot.dim}) gives '{b}': pypto's DSL "
+        "parser rejects the call when the program is defined (conflicting bindings that are "
+        "not provably equal), and MaterializeValidShapeSymbols, which passes one value per "
+        "symbol, would too."
     )
     return _finding("VS003", module, site.node, message)
 

@@ -22,7 +22,7 @@ class Forms:
         r1 = self.k(W, 8, src, pl.no_dep(v))
         r2 = pl.spmd_submit(self.k, W, 4, src, c)
         r3 = self.k(
-            w,
+            pl.min(W, w),
             8,
             src[0:w, 0:8],
             b=dst,
