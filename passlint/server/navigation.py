@@ -9,6 +9,7 @@ import re
 from lsprotocol import types
 
 from passlint.analysis.mlir.ir import Value
+from passlint.analysis.pl.index import workspace_index
 from passlint.analysis.pl.model import CallSite, Function, Module, Where
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RFunction, RParam
@@ -218,11 +219,8 @@ def _candidate_modules(model: PlModel, resolver: Resolver, word: str) -> list[Mo
     workspace = model.workspace
     if workspace is None:
         return modules
-    for path in workspace.python_files():
+    for path in workspace_index(workspace).files_naming(word):
         if resolver.same_file(path, model.module.path):
-            continue
-        text = workspace.read(path)
-        if text is None or word not in text or "pypto" not in text:
             continue
         other = resolver.module_at(path)
         if other is not None:

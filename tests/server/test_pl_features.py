@@ -109,7 +109,10 @@ async def test_hover_on_a_view_variable_symbol_and_a_scalar_binding(session: Ses
     assert "- program.py:22 `self.scale`: passes `n`" in value
     assert "- program.py:23 `pl.submit(self.scale, ...)`: passes `128`" in value
     assert "- program.py:24 `self.scale`: cannot be resolved: the call passes *args" in value
-    assert "`VALID` of kernel `tile`: **bound** by scalar parameter `VALID`" in value
+    assert "kernel `tile`" not in value  # tile's view is inline
+    inline = await hover(session, uri, 15, 112)  # VALID in tile's own TensorView
+    assert inline is not None and inline.range == rng(15, 111, 116)
+    assert "`VALID` of kernel `tile`: **bound** by scalar parameter `VALID`" in text_of(inline)
 
 
 async def test_definition_of_an_imported_kernel_and_symbol(session: Session) -> None:
@@ -169,6 +172,7 @@ async def test_method_kernels_through_self_and_submit(session: Session) -> None:
     assert await locations(session, uri, 4, 1, references=True) == [
         (uri, rng(4, 0, 5)),
         (uri, rng(5, 38, 43)),
+        (uri, rng(15, 111, 116)),
     ]
 
 
