@@ -75,9 +75,9 @@ def test_case_e_compound_only(cases: dict[tuple[str, int, int], Finding]) -> Non
     finding = cases[("VS002", 46, 80)]
     assert finding.message == (
         "Kernel 'k_e' reads 'V2' only in 'V2 * 2'; add a bare entry for it. "
-        "MaterializeValidShapeSymbols rejects the kernel: parameter 'x' uses it only inside "
-        "'V2 * 2', so its value cannot be read from a call site. Declare it on its own in some "
-        "parameter's valid_shape, bind it by a physical dimension, or pass it as a "
+        "MaterializeValidShapeSymbols rejects kernel 'k_e': parameter 'x' uses 'V2' only "
+        "inside 'V2 * 2', so its value cannot be read from a call site. Declare it on its own "
+        "in some parameter's valid_shape, bind it by a physical dimension, or pass it as a "
         "`pl.Scalar[pl.INDEX]` parameter."
     )
     assert finding.fix is None

@@ -71,6 +71,7 @@ def unbound(
         first = _sentence(
             f"Kernel '{kernel.name}' cannot bind {words}; add it as a leading parameter.",
             f"Nothing binds valid_shape symbol {words}; add it as a leading parameter.",
+            f"Nothing binds '{symbol.symbol}'; add it as a leading parameter of the kernel.",
         )
         message = (
             f"{first} No physical dimension or scalar parameter binds it (parameter "
@@ -156,10 +157,11 @@ def compound_only(analysis: KernelAnalysis, symbol: Symbol, sites: list[SiteResu
     first = _sentence(
         f"Kernel '{kernel.name}' reads {words} only in '{entry_text}'; add a bare entry for it.",
         f"Valid_shape symbol {words} appears only in compound entries; add a bare entry for it.",
+        f"Symbol '{symbol.symbol}' appears only in compound valid_shape entries; add a bare one.",
     )
     message = (
-        f"{first} MaterializeValidShapeSymbols rejects the kernel: parameter "
-        f"'{slot.param.name}' uses it only inside '{entry_text}', so its value cannot be read "
+        f"{first} MaterializeValidShapeSymbols rejects kernel '{kernel.name}': parameter "
+        f"'{slot.param.name}' uses {words} only inside '{entry_text}', so its value cannot be read "
         "from a call site. Declare it on its own in some parameter's valid_shape, bind it by a "
         f"physical dimension, or pass it as a `{edits.scalar_annotation(module)}` parameter."
     )
@@ -179,6 +181,7 @@ def omitted(result: SiteResult, analysis: KernelAnalysis, item: Omitted) -> Find
     first = _sentence(
         f"{call} omits argument '{slot.param.name}', which holds {words}; pass it.",
         f"This call omits argument '{slot.param.name}', which holds {words}; pass it.",
+        f"This call omits the argument holding '{symbol.symbol}'; pass it.",
     )
     annotation = edits.scalar_annotation(analysis.module)
     message = (
@@ -199,6 +202,7 @@ def conflict(result: SiteResult, analysis: KernelAnalysis, item: Conflict) -> Fi
     first = _sentence(
         f"{call} passes two extents for {words}; make its arguments agree.",
         f"This call passes two extents for {words}; make its arguments agree.",
+        f"This call passes two extents for '{item.symbol.symbol}'; make its arguments agree.",
     )
     message = (
         f"{first} The argument for '{a_slot.param.name}' (dim {a_slot.dim}) gives '{a}' and "
@@ -219,6 +223,7 @@ def late(analysis: KernelAnalysis, item: LateParam) -> Finding:
     first = _sentence(
         f"Parameter '{param.name}' comes after '{reader.name}', which reads it; move it in front.",
         f"Parameter '{param.name}' comes after a parameter that reads it; move it in front.",
+        "A scalar parameter comes after a parameter that reads it; move it in front.",
     )
     what = _symbol_words(item.dynamic) if item.dynamic is not None else f"'{param.name}'"
     message = (
@@ -241,6 +246,7 @@ def undefined(analysis: KernelAnalysis, item: UndefinedName) -> Finding:
     first = _sentence(
         f"The valid_shape of '{item.param.name}' reads undefined '{item.name}'; define it.",
         f"A valid_shape entry reads undefined '{item.name}'; define it.",
+        "A valid_shape entry reads an undefined name; define it.",
     )
     message = (
         f"{first} Python raises NameError when kernel '{kernel.name}' is defined: '{item.name}' "
