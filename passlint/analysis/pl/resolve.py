@@ -128,6 +128,7 @@ class Resolver:
         # Counts what was read beyond ``module`` (other files, imports): a result computed
         # while this did not change depends on ``module`` and nothing else.
         self.foreign = 0
+        self._frames: dict[tuple[str, int, int, Where], Resolved | None] = {}
 
     # -- modules ---------------------------------------------------------------------------
 
@@ -201,8 +202,16 @@ class Resolver:
         self, name: str, module: Module, function: Function
     ) -> Resolved | None:
         """What ``name`` means where ``function`` is defined: the names pypto's parser reads
-        its annotations with (for a program's method, the names the program's frame sees)."""
-        return self.resolve(name, module, function.parent, function.defined_at)
+        its annotations with (for a program's method, the names the program's frame sees).
+        Remembered per frame (a program's methods share one) unless other files were read."""
+        key = (name, id(module), id(function.parent), function.defined_at)
+        if key in self._frames:
+            return self._frames[key]
+        before = self.foreign
+        found = self.resolve(name, module, function.parent, function.defined_at)
+        if self.foreign == before:
+            self._frames[key] = found
+        return found
 
     def _meaning(self, name: str, bound: Bound, module: Module, depth: int) -> Resolved:
         kind, value = bound.kind, bound.value

@@ -3,7 +3,8 @@ which the pass must add (``materialize_valid_shape_symbols_pass.cpp``, ``BuildPl
 the way pypto's parser reads the annotations (``type_resolver.py``, ``ast_parser.py``).
 
 * A physical shape entry reads its names from the definition's frame first, then from the
-  earlier parameters; a valid_shape entry from the earlier parameters first, then the frame.
+  earlier parameters (``_resolve_shape_dim``); a valid_shape entry from the earlier
+  parameters first, then the frame (``_parse_tileview_expr``).
 * Bound: every name in any tensor parameter's physical shape, and every non-tensor parameter.
 * A valid_shape entry naming an earlier parameter (of any dtype) is that parameter: bound.
   A ``X: pl.Scalar[pl.INDEX]`` parameter also takes over the ``pl.dynamic`` held by the
@@ -61,8 +62,8 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
             continue
         for dim, entry in enumerate(param.tensor.shape):
             for name in names_below(entry):
-                resolved = in_frame(name.id)
-                if resolved is None or not isinstance(resolved, RDynamic):
+                resolved = in_frame(name.id)  # the frame first, then earlier parameters
+                if resolved is None:
                     resolved = earlier_first(name.id, param.index)
                 if isinstance(resolved, RDynamic):
                     bound.setdefault(resolved.dynamic.symbol, Binding("shape", param, dim))
