@@ -209,6 +209,11 @@ async def test_hover_on_a_kernel_of_a_program_built_in_a_function(session: Sessi
         "extent at every call.\n"
         "- builders.py:19 `self.tail`: passes `n`"
     )
+    tail = await hover(session, uri, 12, 13)  # the kernel lists its call sites
+    assert tail is not None and text_of(tail).endswith(
+        "The pass adds leading parameters `TAIL_N`.\nCall sites:\n"
+        "- builders.py:19 `self.tail`: passes `n`"
+    )
     kernel = await hover(session, uri, 28, 13)  # scale, defined in a test method
     assert kernel is not None and kernel.range == rng(28, 12, 17)
     assert "InCore kernel `scale`: valid_shape symbols `R` (bound), `W` (unbound)" in text_of(
