@@ -484,3 +484,26 @@ def test_an_outlined_scope_gains_the_symbol_of_a_captured_tensor() -> None:
     )
     assert findings[1].message.startswith("The pass adds 'V' to outlined kernel 'main_incore_1';")
     assert all(f.fix is None for f in findings)
+
+
+def test_a_late_scalar_of_another_dtype_is_no_vs005_and_leaves_the_symbol_unbound() -> None:
+    # pypto ast_parser.py:936 (only an INDEX scalar re-points the symbol, so only it is
+    # rejected when late); checked with the real pass: `LATE: pl.Scalar[pl.FP32]` after the
+    # annotation parses, and the kernel gains a second `LATE` parameter
+    text = HEAD.replace('V = pl.dynamic("V")', 'LATE = pl.dynamic("LATE")') + textwrap.dedent(
+        f"""\
+        {IN_CORE}
+        def k(x: pl.Tensor[[R, 64], pl.FP32, pl.TensorView(valid_shape=[R, LATE])],
+              LATE: pl.Scalar[pl.FP32]):
+            return x
+        """
+    )
+    [finding] = check_text("m.py", text, None)
+    assert where([finding]) == [("VS001", 4, 67, 4, 71)]
+    assert finding.fix is None
+    assert finding.message.endswith(
+        "No fix is offered: a `LATE: pl.Scalar[pl.INDEX]` parameter would repeat the name of "
+        "another parameter of the kernel."
+    )
+    late_index = text.replace("pl.Scalar[pl.FP32]", "pl.Scalar[pl.INDEX]")
+    assert [f.code for f in check_text("m.py", late_index, None)] == ["VS005"]
