@@ -27,10 +27,7 @@ def outlined_kernels(
 ) -> list[OutlinedKernel]:
     """The outlined kernels of ``function``'s ``pl.at`` scopes that gain parameters."""
     out = []
-    counter = 0
-    for scope in function.outlined:
-        number = counter
-        counter += 1
+    for number, scope in enumerate(function.outlined):  # pypto counts every scope it outlines
         if scope.level != "CORE_GROUP":
             continue
         name = scope.name_hint or f"{function.name}_incore_{number}"

@@ -15,8 +15,9 @@ from __future__ import annotations
 import ast
 
 from passlint.analysis.pl.extents import Extent, ExtentReader
+from passlint.analysis.pl.frontend import pl_name
 from passlint.analysis.pl.index import workspace_index
-from passlint.analysis.pl.model import CallSite, Function, Module, Param
+from passlint.analysis.pl.model import CallSite, Function, ImportRef, Module, Param
 from passlint.analysis.pl.resolve import Resolver, RFunction
 from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.workspace import Workspace
@@ -25,6 +26,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     KernelAnalysis,
     Omitted,
     SiteResult,
+    Slot,
     SymbolExtent,
     ValueUse,
 )
@@ -125,7 +127,7 @@ class CallSites:
         texts: list[str] = []
         resolved = not site.starred
         for symbol in analysis.symbols:
-            value: tuple[Extent, object] | None = None
+            value: tuple[Extent, Slot] | None = None
             problem: str | None = "the call passes *args" if site.starred else None
             for slot in symbol.slots:
                 arg = _argument(site, slot.param)
@@ -154,9 +156,8 @@ class CallSites:
                     continue
                 first, first_slot = value
                 if first.key != candidate.key:
-                    assert first_slot is not None
                     result.conflicts.append(
-                        Conflict(symbol, (first.text, first_slot), (candidate.text, slot))  # type: ignore[arg-type]
+                        Conflict(symbol, (first.text, first_slot), (candidate.text, slot))
                     )
                     problem = (
                         f"its arguments give '{symbol.symbol}' two extents, "
@@ -180,8 +181,6 @@ def _importable(kernel: Function) -> bool:
 
 
 def _imports_name(value: object, name: str) -> bool:
-    from passlint.analysis.pl.model import ImportRef
-
     return isinstance(value, ImportRef) and value.name == name
 
 
@@ -220,6 +219,8 @@ def _value_uses(
         for node in _held(holder):
             if type(node) is not ast.Name or node.id not in names or id(node) in launches:
                 continue
+            if not isinstance(node.ctx, ast.Load):
+                continue
             owner = owners.get(id(node))
             point = (node.lineno, node.col_offset)
             resolved = resolver.resolve(node.id, module, owner, point)
@@ -243,6 +244,4 @@ def _held(holder: ast.AST) -> list[ast.AST]:
 
 
 def _is_submit(call: ast.Call, module: Module) -> bool:
-    from passlint.analysis.pl.frontend import pl_name
-
     return pl_name(call.func, module.aliases) in ("submit", "spmd_submit")
