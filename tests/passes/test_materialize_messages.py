@@ -13,9 +13,7 @@ from passlint.passes.materialize_valid_shape_symbols import check_text
 DATA = Path(__file__).resolve().parents[1] / "data" / "pl"
 
 
-@pytest.mark.parametrize(
-    "path", sorted(DATA.rglob("*.py")), ids=lambda p: str(p.relative_to(DATA))
-)
+@pytest.mark.parametrize("path", sorted(DATA.rglob("*.py")), ids=lambda p: str(p.relative_to(DATA)))
 def test_first_sentences_are_short_and_sentences_end(path: Path) -> None:
     for finding in check_text(str(path), path.read_text(), Workspace([path.parent])):
         if not finding.code.startswith("VS"):

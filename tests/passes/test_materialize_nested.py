@@ -507,3 +507,29 @@ def test_a_late_scalar_of_another_dtype_is_no_vs005_and_leaves_the_symbol_unboun
     )
     late_index = text.replace("pl.Scalar[pl.FP32]", "pl.Scalar[pl.INDEX]")
     assert [f.code for f in check_text("m.py", late_index, None)] == ["VS005"]
+
+
+def test_a_late_scalar_after_a_physical_dimension_or_a_view_variable_is_vs005() -> None:
+    # pypto ast_parser.py:940; checked with the real parser: both kernels are rejected
+    # ("Parameter 'V' shadows the dynamic symbol 'V', which an earlier parameter's type
+    # annotation already uses")
+    text = HEAD + textwrap.dedent(
+        f"""\
+        VIEWV = pl.TensorView(valid_shape=[V, 4])
+
+        {IN_CORE}
+        def physical(x: pl.Tensor[[V, 4], pl.FP32], V: pl.Scalar[pl.INDEX]):
+            return x
+
+        {IN_CORE}
+        def viewed(x: pl.Tensor[[8, 4], pl.FP32, VIEWV], V: pl.Scalar[pl.INDEX]):
+            return x
+        """
+    )
+    findings = check_text("m.py", text, None)
+    assert where(findings) == [("VS005", 6, 44, 6, 66), ("VS005", 10, 49, 10, 71)]
+    assert findings[0].fix is not None
+    assert findings[1].fix is None
+    assert findings[1].message.startswith(
+        "Parameter 'V' shadows a symbol of view 'VIEWV'; write that view inline."
+    )

@@ -80,6 +80,8 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
                     resolved = earlier_first(name.id, param.index)
                 else:
                     resolved = resolver.resolve(name.id, view_module, None)
+                    if isinstance(resolved, RDynamic) and resolved.dynamic.name in late:
+                        resolved = RParam(late[resolved.dynamic.name])  # VS005 says it
                 if resolved is None:
                     tensor = param.tensor
                     node: ast.AST = name if own or tensor is None else (tensor.view_ref or name)
@@ -147,10 +149,11 @@ def _view(
 
 def _late_params(result: KernelAnalysis, resolver: Resolver) -> dict[str, Param]:
     """VS005: ``pl.INDEX`` scalar parameters named like a ``pl.dynamic`` that an earlier
-    parameter's annotation already reads (pypto's parser rejects them)."""
+    parameter's annotation already reads, inline or through a TensorView variable (pypto's
+    parser rejects them)."""
     kernel, module = result.kernel, result.module
     text = module.text
-    readers: dict[str, Param] = {}
+    readers: dict[str, tuple[Param, str | None]] = {}
     late: dict[str, Param] = {}
     for position, param in enumerate(kernel.params):
         reader = readers.get(param.name)
@@ -158,13 +161,20 @@ def _late_params(result: KernelAnalysis, resolver: Resolver) -> dict[str, Param]
             shadowed = resolver.resolve_in_definition(param.name, module, kernel)
             if isinstance(shadowed, RDynamic):
                 late[param.name] = param
-                result.late.append(LateParam(param, reader, _dynamic(shadowed)))
+                result.late.append(LateParam(param, reader[0], _dynamic(shadowed), reader[1]))
         later = {p.name for p in kernel.params[position + 1 :]}
+        view, _, via = _view(param, module, kernel, resolver)
+        if via is not None and view is not None:
+            entries = [*(view.valid_shape or ()), *(view.stride or ())]
+            for entry in entries:
+                for read in names_below(entry):
+                    if read.id in later:
+                        readers.setdefault(read.id, (param, via))
         words = _WORD.findall(text, param.span[0] + len(param.name), param.span[1])
         if later.isdisjoint(words):
             continue  # no later parameter's name in the annotation's text
         for name in sorted(param.reads):
-            readers.setdefault(name, param)
+            readers.setdefault(name, (param, None))
     return late
 
 

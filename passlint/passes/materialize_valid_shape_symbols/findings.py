@@ -220,11 +220,19 @@ def conflict(result: SiteResult, analysis: KernelAnalysis, item: Conflict) -> Fi
 def late(analysis: KernelAnalysis, item: LateParam) -> Finding:
     kernel, module = analysis.kernel, analysis.module
     param, reader = item.param, item.reader
-    first = _sentence(
-        f"Parameter '{param.name}' comes after '{reader.name}', which reads it; move it in front.",
-        f"Parameter '{param.name}' comes after a parameter that reads it; move it in front.",
-        "A scalar parameter comes after a parameter that reads it; move it in front.",
-    )
+    if item.via is None:
+        first = _sentence(
+            f"Parameter '{param.name}' comes after '{reader.name}', which reads it; move it in "
+            "front.",
+            f"Parameter '{param.name}' comes after a parameter that reads it; move it in front.",
+            "A scalar parameter comes after a parameter that reads it; move it in front.",
+        )
+    else:
+        first = _sentence(
+            f"Parameter '{param.name}' shadows a symbol of view '{item.via}'; write that view "
+            "inline.",
+            "A scalar parameter shadows a symbol of a view variable; write that view inline.",
+        )
     what = _symbol_words(item.dynamic) if item.dynamic is not None else f"'{param.name}'"
     message = (
         f"{first} pypto's DSL parser rejects kernel '{kernel.name}' when it is defined: the "
@@ -233,10 +241,17 @@ def late(analysis: KernelAnalysis, item: LateParam) -> Finding:
         "reads it."
     )
     pos = module.positions
-    fix = Fix(
-        f"Move parameter '{param.name}' in front of '{reader.name}'",
-        tuple(edits.move_param(kernel, module, pos, param, reader)),
-    )
+    fix = None
+    if item.via is None:
+        fix = Fix(
+            f"Move parameter '{param.name}' in front of '{reader.name}'",
+            tuple(edits.move_param(kernel, module, pos, param, reader)),
+        )
+    else:
+        message += (
+            f" No fix is offered: '{reader.name}' reads it through the TensorView variable "
+            f"'{item.via}', which no parameter can take over, wherever it stands."
+        )
     rng = pos.source.range(*param.span)
     return Finding("VS005", RULES["VS005"].severity, module.path, rng, message, fix=fix)
 

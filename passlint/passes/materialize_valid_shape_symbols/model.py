@@ -84,11 +84,13 @@ class Symbol:
 @dataclass(frozen=True)
 class LateParam:
     """VS005: scalar parameter ``param`` shadows a symbol the annotation of the earlier
-    parameter ``reader`` already read (``dynamic``: that symbol, when one is visible)."""
+    parameter ``reader`` already read (``dynamic``: that symbol, when one is visible;
+    ``via``: the TensorView variable it read it through, if any)."""
 
     param: Param
     reader: Param
     dynamic: Dynamic | None
+    via: str | None = None
 
 
 @dataclass(frozen=True)
