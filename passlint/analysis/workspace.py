@@ -28,12 +28,23 @@ class Workspace:
         key = Path(path).resolve()
         if (key in self._overlay) != (text is not None):
             self._python_files = None
-        if self._overlay.get(key) != text:
-            self._derived.clear()
+        changed = self._overlay.get(key) != text
         if text is None:
             self._overlay.pop(key, None)
         else:
             self._overlay[key] = text
+        if changed:
+            self._file_changed(str(key))
+
+    def _file_changed(self, path: str) -> None:
+        """Tell what was derived from the files that one changed: a value with a
+        ``file_changed(path, text)`` method updates itself, any other is dropped."""
+        for name, value in list(self._derived.items()):
+            update = getattr(value, "file_changed", None)
+            if update is None:
+                del self._derived[name]
+            else:
+                update(path, self.read(path))
 
     def contains(self, path: str | os.PathLike[str]) -> bool:
         resolved = Path(path).resolve()
