@@ -484,6 +484,11 @@ def test_an_outlined_scope_gains_the_symbol_of_a_captured_tensor() -> None:
     )
     assert findings[1].message.startswith("The pass adds 'V' to outlined kernel 'main_incore_1';")
     assert all(f.fix is None for f in findings)
+    outlined = analyze_module("m.py", text, None).outlined
+    assert [(k.name, [(s.symbol, s.tensor, s.extent) for s in k.symbols]) for k in outlined] == [
+        ("fused", [("n", "part", "n")]),
+        ("main_incore_1", [("V", "x", "V")]),
+    ]
 
 
 def test_a_late_scalar_of_another_dtype_is_no_vs005_and_leaves_the_symbol_unbound() -> None:

@@ -33,6 +33,8 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     KernelAnalysis,
     KernelSummary,
     ModuleAnalysis,
+    OutlinedKernel,
+    OutlinedSymbol,
     SiteResult,
     Slot,
     Symbol,
@@ -46,6 +48,8 @@ __all__ = [
     "KernelAnalysis",
     "KernelSummary",
     "ModuleAnalysis",
+    "OutlinedKernel",
+    "OutlinedSymbol",
     "SiteResult",
     "Slot",
     "Symbol",
@@ -96,6 +100,7 @@ def analyze_module(path: str, text: str, workspace: Workspace | None) -> ModuleA
     run = Run(loaded, workspace)
     try:
         kernels = tuple(run.summary(kernel) for kernel in loaded.kernels)
+        outlined = tuple(run.outlined())
     except RecursionError:
-        kernels = ()
-    return ModuleAnalysis(path, loaded, kernels)
+        kernels, outlined = (), ()
+    return ModuleAnalysis(path, loaded, kernels, outlined=outlined)

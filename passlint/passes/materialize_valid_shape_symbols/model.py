@@ -228,13 +228,15 @@ class OutlinedKernel:
 @dataclass(frozen=True)
 class ModuleAnalysis:
     """The pass's analysis of one pl source: its model (None when the text is not a pl
-    source or does not parse: then ``problem`` says why, if it is a syntax error) and a
-    summary per device kernel at any depth, in source order."""
+    source or does not parse: then ``problem`` says why, if it is a syntax error), a
+    summary per device kernel at any depth, in source order, and the kernels outlined from
+    ``pl.at`` scopes that the pass adds parameters to."""
 
     path: str
     module: Module | None
     kernels: tuple[KernelSummary, ...] = ()
     problem: SyntaxProblem | None = None
+    outlined: tuple[OutlinedKernel, ...] = ()
 
     def kernel(self, name: str) -> KernelSummary | None:
         return next((k for k in self.kernels if k.kernel.name == name), None)

@@ -15,6 +15,7 @@ from passlint.passes.materialize_valid_shape_symbols.cache import KernelUnit, Un
 from passlint.passes.materialize_valid_shape_symbols.model import (
     KernelAnalysis,
     KernelSummary,
+    OutlinedKernel,
     SiteResult,
     ValueUse,
 )
@@ -67,6 +68,16 @@ class Run:
             tuple(self.value_uses(analysis)),
         )
 
+    def outlined(self) -> list[OutlinedKernel]:
+        """The kernels outlined from ``pl.at`` scopes of non-kernel functions that gain
+        parameters."""
+        found: list[OutlinedKernel] = []
+        for function in self.module.functions:
+            if not function.is_device_kernel and function.outlined:
+                reader = self.sites.reader
+                found += outlined_kernels(function, self.module, self.resolver, reader)
+        return found
+
     # -- findings ----------------------------------------------------------------------------
 
     def findings(self) -> list[Finding]:
@@ -94,10 +105,7 @@ class Run:
                 if analysis.symbols:
                     result = self.sites.result(site, module, analysis)
                     found.extend(report.site_findings(result, analysis))
-            if not function.is_device_kernel and function.outlined:
-                reader = self.sites.reader
-                for outlined in outlined_kernels(function, module, self.resolver, reader):
-                    found.append(report.outlined(module, outlined))
+        found += [report.outlined(module, kernel) for kernel in self.outlined()]
         found.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))
         return found
 
