@@ -538,3 +538,31 @@ def test_a_late_scalar_after_a_physical_dimension_or_a_view_variable_is_vs005() 
     assert findings[1].message.startswith(
         "Parameter 'V' shadows a symbol of view 'VIEWV'; write that view inline."
     )
+
+
+def test_annotation_forms_in_out_distributed_and_view_keywords_in_any_order() -> None:
+    # pypto type_resolver.py:244 (Out[...] / InOut[...] unwrapped by name), :301
+    # (Tensor / DistributedTensor by name) and :1687 (TensorView keywords in any order)
+    text = textwrap.dedent(
+        """\
+        import pypto.language as pl
+        import pypto.language.distributed as pld
+        from pypto.language import InOut, Out, Tensor
+
+        V = pl.dynamic("V")
+        W = pl.dynamic("W")
+
+        @pl.function(type=pl.FunctionType.AIV)
+        def k(
+            a: InOut[pld.DistributedTensor[[1, 16], pl.FP32, pl.TensorView(stride=[], layout=pl.TensorLayout.ND, valid_shape=[1, V])]],
+            b: Out[Tensor[[8], pl.FP32, pl.TensorView(layout=pl.TensorLayout.ND, valid_shape=[W])]],
+        ):
+            return b
+        """
+    )
+    summary = analyze_module("m.py", text, None).kernels[0]
+    params = [(p.name, p.kind, p.direction) for p in summary.kernel.params]
+    assert params == [("a", "tensor", "inout"), ("b", "tensor", "out")]
+    unbound = [(s.name, [(slot.param.name, slot.dim) for slot in s.slots]) for s in summary.unbound]
+    assert unbound == [("V", [("a", 1)]), ("W", [("b", 0)])]
+    assert fixed(text).count("pl.Scalar[pl.INDEX]") == 2
