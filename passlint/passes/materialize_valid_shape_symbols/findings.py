@@ -278,8 +278,10 @@ def outlined(module: Module, kernel: OutlinedKernel) -> Finding:
     """The valid_shape symbols the pass adds to a kernel outlined from ``pl.at``."""
     names = ", ".join(_words(s.symbol, s.name) for s in kernel.symbols)
     plural = "s" if len(kernel.symbols) > 1 else ""
+    strings = ", ".join(f"'{s.symbol}'" for s in kernel.symbols)
     first = _sentence(
         f"The pass adds {names} to outlined kernel '{kernel.name}'; nothing to change.",
+        f"The pass adds {strings} to outlined kernel '{kernel.name}'; nothing to change.",
         f"The pass adds leading parameter{plural} to this outlined kernel; nothing to change.",
     )
     fed = "; ".join(
