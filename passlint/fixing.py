@@ -65,8 +65,8 @@ def compute_fixes(
         owners: dict[Fix, int] = {}
         for result in results:
             for finding in result.findings:
-                if finding.fix is None:
-                    continue
+                if finding.fix is None or not finding.fix.preferred:
+                    continue  # a fix that leaves work by hand is never applied
                 if finding.fix not in owners:
                     fixes.append(finding.fix)
                     owners[finding.fix] = 0

@@ -65,8 +65,12 @@ class TextEdit:
 
 @dataclass(frozen=True)
 class Fix:
+    """A fix: ``preferred`` False when applying it leaves work to do by hand (its title says
+    what); ``--fix`` and fix-all apply preferred fixes only."""
+
     title: str
     edits: tuple[TextEdit, ...]
+    preferred: bool = True
 
 
 @dataclass(frozen=True)

@@ -208,7 +208,7 @@ _RULES = [
         "scalar-param-after-use",
         Severity.ERROR,
         "A `X: pl.Scalar[pl.INDEX]` parameter comes after a parameter whose annotation reads X.",
-        "pypto's parser rejects a parameter that shadows a dynamic symbol an earlier "
+        "The pypto DSL parser rejects a parameter that shadows a dynamic symbol an earlier "
         "parameter's annotation already uses.",
         "def kernel(self, x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])],\n"
         "           V: pl.Scalar[pl.INDEX]): ...",
@@ -224,6 +224,24 @@ _RULES = [
         "constant, nor a parameter.",
         "The pass (and pypto's parser) cannot resolve the name, so the kernel fails to parse.",
         "pl.TensorView(valid_shape=[16, UNDEFINED])",
+    ),
+    Rule(
+        "VS007",
+        "outlined-scope-gains-valid-shape-parameter",
+        Severity.INFORMATION,
+        "A `with pl.at(level=pl.Level.CORE_GROUP, ...)` scope of an orchestration reads a "
+        "tensor whose valid_shape names a symbol the outlined kernel will not bind. The "
+        "finding sits on the `with` line and names the outlined kernel (`name_hint`, else "
+        "`<function>_incore_<n>`) and the extent its call is fed.",
+        "The pypto default pipeline outlines the scope into an InCore kernel whose parameters "
+        "are the variables the body reads (OutlineIncoreScopes); MaterializeValidShapeSymbols "
+        "then adds each valid_shape symbol that no captured variable or physical dimension "
+        "binds as a leading `pl.Scalar[pl.INDEX]` parameter, fed the captured tensor's own "
+        "extent. Nothing needs changing: the finding says what the compiled kernel receives.",
+        "part = pl.slice(x, [16, 64], [0, 0], valid_shape=[16, n])\n"
+        'with pl.at(level=pl.Level.CORE_GROUP, name_hint="fused"):\n'
+        "    t = pl.load(part, [0, 0], [16, 64])",
+        fix="none; the source has no signature to edit.",
     ),
     Rule(
         "E001",

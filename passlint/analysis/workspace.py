@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
+
+_T = TypeVar("_T")
 
 
 class Workspace:
@@ -18,16 +21,30 @@ class Workspace:
         self.roots = [Path(root).resolve() for root in roots]
         self._overlay: dict[Path, str] = {}
         self._python_files: list[str] | None = None
+        self._derived: dict[str, object] = {}
 
     def set_overlay(self, path: str, text: str | None) -> None:
         """Record (or, with None, forget) the unsaved text of an open document."""
         key = Path(path).resolve()
         if (key in self._overlay) != (text is not None):
             self._python_files = None
+        changed = self._overlay.get(key) != text
         if text is None:
             self._overlay.pop(key, None)
         else:
             self._overlay[key] = text
+        if changed:
+            self._file_changed(str(key))
+
+    def _file_changed(self, path: str) -> None:
+        """Tell what was derived from the files that one changed: a value with a
+        ``file_changed(path, text)`` method updates itself, any other is dropped."""
+        for name, value in list(self._derived.items()):
+            update = getattr(value, "file_changed", None)
+            if update is None:
+                del self._derived[name]
+            else:
+                update(path, self.read(path))
 
     def contains(self, path: str | os.PathLike[str]) -> bool:
         resolved = Path(path).resolve()
@@ -87,8 +104,16 @@ class Workspace:
         return list(self._python_files)
 
     def forget_files(self) -> None:
-        """Drop the cached file listing (files were created or deleted)."""
+        """Drop the cached file listing (files were created, changed or deleted)."""
         self._python_files = None
+        self._derived.clear()
+
+    def derived(self, key: str, build: Callable[[], _T]) -> _T:
+        """What ``build`` makes of the workspace's files (an index), built once until the
+        files or an unsaved document change."""
+        if key not in self._derived:
+            self._derived[key] = build()
+        return self._derived[key]  # type: ignore[return-value]
 
 
 _SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist"})

@@ -17,7 +17,7 @@ from passlint.report.text import fixable_note, totals
 
 def _rows(findings: Sequence[Finding]) -> list[tuple[str, int, int]]:
     counts = Counter(f.code for f in findings)
-    fixable = Counter(f.code for f in findings if f.fix is not None)
+    fixable = Counter(f.code for f in findings if f.fix is not None and f.fix.preferred)
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     return [(code, count, fixable[code]) for code, count in ordered]
 

@@ -39,7 +39,7 @@ def render_finding(
     dim, reset = (_DIM, _RESET) if color else ("", "")
     if color:
         code = f"{_SEVERITY_COLOR[finding.severity]}{finding.code}{_RESET}"
-        fixable = f" {_DIM}[*]{_RESET}" if finding.fix is not None else ""
+        fixable = f" {_DIM}[*]{_RESET}" if finding.fix is not None and finding.fix.preferred else ""
         out = [f"{_BOLD}{location(finding)}{_RESET}: {code}{fixable} {finding.message}"]
     else:
         out = [f"{location(finding)}: {finding.code} {finding.message}"]
@@ -95,5 +95,5 @@ def totals(findings: Sequence[Finding]) -> str:
 
 
 def fixable_note(findings: Sequence[Finding]) -> str:
-    fixable = sum(1 for f in findings if f.fix is not None)
+    fixable = sum(1 for f in findings if f.fix is not None and f.fix.preferred)
     return f" {fixable} fixable with --fix." if fixable else ""

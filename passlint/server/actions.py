@@ -40,8 +40,8 @@ def quick_fixes(
     shift_for: ShiftFor,
     document_changes: bool,
 ) -> list[types.CodeAction]:
-    """One preferred quick fix per passlint diagnostic whose payload is current, or can be
-    moved to the current version."""
+    """One quick fix per passlint diagnostic whose payload is current, or can be moved to the
+    current version (preferred unless its payload says it leaves work by hand)."""
     actions = []
     for diagnostic in diagnostics:
         fix = _payload(diagnostic)
@@ -55,7 +55,7 @@ def quick_fixes(
                 title=str(fix["title"]),
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diagnostic],
-                is_preferred=True,
+                is_preferred=fix.get("preferred", True) is not False,
                 edit=workspace_edit(files, document_changes),
             )
         )
@@ -117,7 +117,7 @@ def moved_edits(edits: Sequence[Mapping[str, Any]], shift: Shift) -> list[dict[s
 
 def fix_all_files(findings: Iterable[Finding], files: Files) -> list[dict[str, Any]]:
     """The edits of every fix of a document, per file, without overlapping fixes."""
-    fixes = [finding.fix for finding in findings if finding.fix is not None]
+    fixes = [f.fix for f in findings if f.fix is not None and f.fix.preferred]
     return file_edits(edits_by_path(fixes), files) if fixes else []
 
 

@@ -158,6 +158,7 @@ class DiagnosticParts:
     files: tuple[tuple[str, str, frozenset[int]], ...]  # path, URI, lines
     body: Json
     fix: tuple[str, tuple[tuple[str, str, list[Json]], ...]] | None  # title, (path, uri, edits)
+    preferred: bool = True
     body_text: str = field(init=False)
     fix_text: tuple[str, tuple[tuple[str, str, str], ...]] | None = field(init=False)
 
@@ -169,8 +170,9 @@ class DiagnosticParts:
         fix_text = None
         if self.fix is not None:
             title, parts = self.fix
+            preferred = "" if self.preferred else '"preferred":false,'
             fix_text = (
-                f',"fix":{{"title":{json_text(title)},"files":[',
+                f',"fix":{{"title":{json_text(title)},{preferred}"files":[',
                 tuple(
                     (path, f'{{"uri":{json_text(uri)},"version":', f',"edits":{json_text(e)}}}')
                     for path, uri, e in parts
@@ -182,13 +184,13 @@ class DiagnosticParts:
         if self.fix is None:
             return self.body
         title, parts = self.fix
-        payload = {
-            "title": title,
-            "files": [
-                {"uri": uri, "version": files.version(path), "edits": edits}
-                for path, uri, edits in parts
-            ],
-        }
+        payload: Json = {"title": title}
+        if not self.preferred:
+            payload["preferred"] = False
+        payload["files"] = [
+            {"uri": uri, "version": files.version(path), "edits": edits}
+            for path, uri, edits in parts
+        ]
         return {**self.body, "data": {"version": version, "fix": payload}}
 
     def text(self, files: Files, version: int | None) -> str:
@@ -258,7 +260,8 @@ def diagnostic_parts(finding: Finding, files: Files, features: ClientFeatures) -
         )
         fix = (finding.fix.title, parts)
     used = tuple((path, uris[path], frozenset(lines[path])) for path in uris)
-    return DiagnosticParts(finding, used, body, fix)
+    preferred = finding.fix is None or finding.fix.preferred
+    return DiagnosticParts(finding, used, body, fix, preferred)
 
 
 def json_text(value: Any) -> str:

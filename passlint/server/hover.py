@@ -12,7 +12,7 @@ from pathlib import Path
 
 from passlint.analysis.pl.positions import Positions
 from passlint.passes.materialize_valid_shape_symbols import KernelSummary, SiteResult, Symbol
-from passlint.passes.materialize_valid_shape_symbols_edits import scalar_annotation
+from passlint.passes.materialize_valid_shape_symbols.edits import scalar_annotation
 from passlint.server.mlir_index import Hover
 from passlint.server.models import PlModel
 from passlint.server.navigation import function_name_span, word_at
@@ -132,7 +132,7 @@ def describe_kernel(summary: KernelSummary) -> str:
     kernel = summary.kernel
     head = f"{kernel.func_type} kernel `{kernel.name}`"
     if not summary.symbols:
-        return head + ": no valid_shape symbols."
+        return "\n".join([head + ": no valid_shape symbols.", *_calls(summary)])
     words = []
     for symbol in summary.symbols:
         state = "unbound" if not symbol.bound else "bound"
@@ -143,11 +143,27 @@ def describe_kernel(summary: KernelSummary) -> str:
     if summary.unbound:
         names = ", ".join(f"`{s.name}`" for s in summary.unbound)
         lines.append(f"The pass adds leading parameters {names}.")
-        for call in summary.calls:
-            texts = ", ".join(f"`{t}`" for t in call.texts) if call.texts is not None else None
-            passes = f"passes {texts}" if texts else "no statically known extents"
-            lines.append(f"- {_call_words(call)}: {passes}")
+    lines += _calls(summary)
     return "\n".join(lines)
+
+
+def _calls(summary: KernelSummary) -> list[str]:
+    """The kernel's call sites (what each passes, when the pass adds parameters) and its
+    uses as a value."""
+    lines = []
+    for call in summary.calls:
+        if not summary.unbound:
+            lines.append(f"- {_call_words(call)}")
+            continue
+        texts = ", ".join(f"`{t}`" for t in call.texts) if call.texts is not None else None
+        passes = f"passes {texts}" if texts else f"to edit by hand: {call.problem}"
+        lines.append(f"- {_call_words(call)}: {passes}")
+    for use in summary.value_uses:
+        where = f"{Path(use.module.path).name}:{use.node.lineno}"
+        lines.append(f"- {where} `{use.node.id}` used as a value: calls through it cannot be found")
+    if lines:
+        lines.insert(0, "Call sites:")
+    return lines
 
 
 def describe_param(summary: KernelSummary, name: str) -> str:

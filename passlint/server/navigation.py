@@ -8,7 +8,8 @@ import re
 
 from lsprotocol import types
 
-from passlint.analysis.pl.model import CallSite, Function, Module
+from passlint.analysis.pl.index import workspace_index
+from passlint.analysis.pl.model import CallSite, Function, Module, Where
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RFunction, RParam
 from passlint.server.convert import Files, span_range
@@ -90,9 +91,18 @@ def _enclosing(module: Module, positions: Positions, offset: int) -> Function | 
         start, end = positions.span(function.node)
         if start <= offset <= end:
             inner = function  # functions come parents first
-    if inner is not None and inner.node.body and offset < positions.start(inner.node.body[0]):
-        return inner.parent  # the signature: annotations read the enclosing scope
     return inner
+
+
+def _scope_at(
+    function: Function | None, positions: Positions, offset: int, point: Where
+) -> tuple[Function | None, Where]:
+    """Where a name at ``offset`` inside ``function``'s statement is looked up: its body at
+    ``point``, or (its decorators and signature) where the definition runs."""
+    body = function.node.body if function is not None else []
+    if function is not None and body and offset < positions.start(body[0]):
+        return function.parent, function.defined_at
+    return function, point
 
 
 def _target_at(resolver: Resolver, module: Module, offset: int) -> Resolved | None:
@@ -111,7 +121,11 @@ def _target_at(resolver: Resolver, module: Module, offset: int) -> Resolved | No
     for function in module.functions:  # the name of a def
         if function.name == word and function_name_span(positions, function) == found[1]:
             return RFunction(function, module)
-    return resolver.resolve(word, module, enclosing)
+    position = positions.source.position(start)
+    # just after the word's start: a name on its own binding line is that binding
+    here = (position.line + 1, position.column + 1)
+    scope, point = _scope_at(enclosing, positions, offset, here)
+    return resolver.resolve(word, module, scope, point)
 
 
 def _target_span(positions: Positions, site: CallSite) -> Span:
@@ -189,11 +203,8 @@ def _candidate_modules(model: PlModel, resolver: Resolver, word: str) -> list[Mo
     workspace = model.workspace
     if workspace is None:
         return modules
-    for path in workspace.python_files():
+    for path in workspace_index(workspace).files_naming(word):
         if resolver.same_file(path, model.module.path):
-            continue
-        text = workspace.read(path)
-        if text is None or word not in text or "pypto" not in text:
             continue
         other = resolver.module_at(path)
         if other is not None:
@@ -213,7 +224,10 @@ def _uses_in(
                 owners[id(node)] = function
     for node in ast.walk(module.tree):
         if isinstance(node, ast.Name) and node.id == word:
-            resolved = resolver.resolve(word, module, owners.get(id(node)))
+            start = positions.start(node)
+            point = (node.lineno, node.col_offset + 1)
+            scope, point = _scope_at(owners.get(id(node)), positions, start, point)
+            resolved = resolver.resolve(word, module, scope, point)
             if _key(resolved) == key:
                 found.add((module.path, positions.span(node)))
     for function in module.functions:
@@ -222,9 +236,12 @@ def _uses_in(
                 continue
             if _key(resolver.callee(site, module)) == key:
                 found.add((module.path, _target_span(positions, site)))
-    for local, ref in module.scope.imports.items():
-        if ref.name == word and _key(resolver.resolve(local, module, None)) == key:
-            found.add((module.path, _name_in(module, ref.span, word)))
+    importers: list[Function | None] = [None, *module.functions]
+    for importer in importers:
+        bindings = importer.scope if importer is not None else module.scope
+        for local, ref in bindings.imports.items():
+            if ref.name == word and _key(resolver.resolve(local, module, importer)) == key:
+                found.add((module.path, _name_in(module, ref.span, word)))
     return found
 
 

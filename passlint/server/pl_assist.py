@@ -142,7 +142,7 @@ def rename_edits(model: PlModel, offset: int, new_name: str) -> dict[str, list[t
         raise RenameError(f"{new_name!r} is not a Python name")
     module = model.module
     assert module is not None
-    if new_name != dynamic.name and new_name in module.scope.defined | set(module.scope.dynamics):
+    if new_name != dynamic.name and new_name in module.scope.names:
         raise RenameError(f"{new_name} is already defined in this module")
     targets: list[Target] = pl_references(model, offset, include_declaration=True)
     edits: dict[str, list[tuple[Span, str]]] = {}

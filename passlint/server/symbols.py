@@ -80,17 +80,27 @@ def pl_symbols(model: PlModel) -> list[Symbol]:
                 f'pl.dynamic("{dynamic.symbol}")',
             )
         )
-    in_programs: set[int] = set()
+    # Programs and functions at any depth, each under the function that defines it.
+    placed = {id(f): _function_symbol(positions, f) for f in module.functions}
+    top: list[Symbol] = []
+
+    def home(parent: Function | None) -> list[Symbol]:
+        return placed[id(parent)].children if parent is not None else top
+
     for program in module.programs:
-        methods = [_function_symbol(positions, f) for f in program.methods.values()]
-        in_programs.update(id(f) for f in program.methods.values())
+        methods = [placed[id(f)] for f in program.methods.values()]
         span = positions.span(program.node)
         name_at = model.source.text.find(program.name, span[0])
         selection = (name_at, name_at + len(program.name)) if name_at >= 0 else span
-        out.append(Symbol(program.name, Kind.Class, span, selection, "pl.program", methods))
+        home(program.parent).append(
+            Symbol(program.name, Kind.Class, span, selection, "pl.program", methods)
+        )
     for function in module.functions:
-        if id(function) not in in_programs and function.parent is None:
-            out.append(_function_symbol(positions, function))
+        if function.owner is None:
+            home(function.parent).append(placed[id(function)])
+    for symbol in placed.values():
+        symbol.children.sort(key=lambda s: s.span)
+    out.extend(top)
     out.sort(key=lambda s: s.span)
     return out
 

@@ -31,8 +31,8 @@ def test_text_format_for_a_file(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith(
-        "softmax_prepare.py:14:50: VS001 Kernel 'softmax_prepare' reads valid_shape symbol "
-        "'VALID' at parameter 'sij' (dim 1)"
+        "softmax_prepare.py:14:50: VS001 Kernel 'softmax_prepare' cannot bind 'VALID'; add it "
+        "as a leading parameter."
     )
     assert lines[-1].startswith("Found 1 finding")
 

@@ -98,7 +98,7 @@ class ExtentReader:
         shape = self._dims(tensor.shape, module, caller)
         view, view_module = tensor.view, module
         if view is None and tensor.view_ref is not None and isinstance(tensor.view_ref, ast.Name):
-            resolved = self.resolver.resolve(tensor.view_ref.id, module, caller.parent)
+            resolved = self.resolver.resolve_in_definition(tensor.view_ref.id, module, caller)
             if isinstance(resolved, RView):
                 view, view_module = resolved.view, resolved.module
         valid = None
@@ -116,10 +116,16 @@ class ExtentReader:
             return self._of(args[0], caller, module, at, depth + 1)
         if name in ("slice", "tensor.slice"):
             shape_node = args[1] if len(args) > 1 else keywords.get("shape")
+            offset_node = args[2] if len(args) > 2 else keywords.get("offset")
             valid_node = args[3] if len(args) > 3 else keywords.get("valid_shape")
-            return ArgExtents(
-                self._list(valid_node, module, caller), self._list(shape_node, module, caller)
-            )
+            clamp = keywords.get("clamp")
+            window = self._list(shape_node, module, caller)
+            requested = self._list(valid_node, module, caller)
+            source = self._of(args[0], caller, module, at, depth + 1) if args else None
+            offsets = self._list(offset_node, module, caller)
+            clamped = not (clamp is None or (isinstance(clamp, ast.Constant) and not clamp.value))
+            valid = self._window(source, window, offsets, requested, clamped, module, caller)
+            return ArgExtents(valid, window)
         if name in ("tensor.view", "view"):
             shape_node = args[1] if len(args) > 1 else keywords.get("shape")
             if shape_node is None:
@@ -163,7 +169,18 @@ class ExtentReader:
             dims.extend(source_shape[len(items) :])
         elif not dims:
             return None
-        return ArgExtents(None, tuple(dims))
+        window = tuple(dims)
+        zero = self._synthetic(ast.Constant(0), module, caller)
+        offsets: list[Extent | None] = [
+            zero if item.lower is None else self._extent(item.lower, module, caller)
+            for item in items
+            if isinstance(item, ast.Slice)
+        ]
+        offsets.extend(zero for _ in window[len(items) :])
+        if source is None or source.valid is None:
+            return ArgExtents(None, window)  # a fully valid source: the window is valid
+        valid = self._window(source, window, tuple(offsets), None, False, module, caller)
+        return ArgExtents(valid, window)
 
     def _slice_length(
         self, item: ast.Slice, base: Extent | None, module: Module, caller: Function
@@ -191,6 +208,69 @@ class ExtentReader:
         ):
             return self._synthetic(ast.Constant(upper.value - lower.value), module, caller)
         return self._synthetic(ast.BinOp(upper, ast.Sub(), lower), module, caller)
+
+    def _window(
+        self,
+        source: ArgExtents | None,
+        window: Dims | None,
+        offsets: Dims | None,
+        requested: Dims | None,
+        clamp: bool,
+        module: Module,
+        caller: Function,
+    ) -> Dims | None:
+        """The valid_shape of a slice window (pypto ``InferWindowReadValidShape``): where the
+        source is fully valid and the read does not clamp, the requested extent (else the
+        window); where the source is partly valid, ``min(source valid - offset, window)``
+        narrowed by the request only when that is provable; unknown otherwise."""
+        if window is None:
+            return requested
+        if source is None or source.shape is None or len(source.shape) != len(window):
+            return requested  # a reinterpreting window keeps its own validity
+        out: list[Extent | None] = []
+        for dim, extent in enumerate(window):
+            physical = source.shape[dim]
+            src_valid = source.valid[dim] if source.valid is not None else physical
+            asked = requested[dim] if requested is not None and dim < len(requested) else None
+            if src_valid is None or physical is None or extent is None:
+                out.append(asked if not clamp and source.valid is None else None)
+                continue
+            if src_valid.key == physical.key and not clamp:
+                out.append(asked if requested is not None else extent)
+                continue
+            offset = offsets[dim] if offsets is not None and dim < len(offsets) else None
+            if offset is None:
+                out.append(None)
+                continue
+            available = self._available(src_valid, offset, extent, module, caller)
+            if requested is None:
+                out.append(available)
+            elif asked is None:
+                out.append(None)
+            else:
+                out.append(_narrower(available, asked, extent))
+        if requested is None and all(o is w for o, w in zip(out, window, strict=True)):
+            return None  # fully valid
+        return tuple(out)
+
+    def _available(
+        self, src_valid: Extent, offset: Extent, window: Extent, module: Module, caller: Function
+    ) -> Extent:
+        """``min(max(src_valid, offset) - offset, window)``, folded where constant."""
+        numbers = [_number(e) for e in (src_valid, offset, window)]
+        if all(n is not None for n in numbers):
+            number, start, size = (n for n in numbers if n is not None)
+            value = min(max(number, start) - start, size)
+            return self._synthetic(ast.Constant(value), module, caller)
+        valid, at = _operand(src_valid.text), _operand(offset.text)
+        if numbers[1] == 0:
+            remaining = src_valid.text
+        elif numbers[1] is not None:
+            remaining = f"pl.max({valid} - {at}, 0)"
+        else:
+            remaining = f"pl.max({valid}, {at}) - {at}"
+        text = f"pl.min({remaining}, {window.text})"
+        return Extent(text, f"min({src_valid.key},{offset.key},{window.key})")
 
     # -- extents ---------------------------------------------------------------------------
 
@@ -250,6 +330,28 @@ class _Bindings:
             return None
         index = bisect.bisect_right(ends, at)
         return self._best[name][index - 1] if index else None
+
+
+def _operand(text: str) -> str:
+    """``text`` as an operand of ``-`` (parenthesised unless a name or a number)."""
+    return text if text.isidentifier() or text.isdigit() else f"({text})"
+
+
+def _number(extent: Extent) -> int | None:
+    return int(extent.text) if extent.text.isdigit() else None
+
+
+def _narrower(available: Extent, asked: Extent, window: Extent) -> Extent:
+    """``asked`` unless the source is provably narrower (then ``available``); pypto takes an
+    undecidable relation on trust, keeping the request."""
+    if available.key == window.key:
+        return asked
+    a, r, w = _number(available), _number(asked), _number(window)
+    if a is not None and r is not None:
+        return available if a <= r else asked
+    if r is not None and w is not None and r >= w:
+        return available  # min(..., window) <= window <= asked
+    return asked
 
 
 def _structure(node: ast.AST, ints: Mapping[str, int], local: frozenset[str]) -> str:

@@ -9,9 +9,11 @@ import ast
 import re
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from passlint.analysis.pl.model import (
     Assignment,
+    Bound,
     CallSite,
     Direction,
     Dynamic,
@@ -19,12 +21,14 @@ from passlint.analysis.pl.model import (
     ImportRef,
     Module,
     ModuleRef,
+    OutlinedScope,
     Param,
     Program,
     Scope,
     SyntaxProblem,
     TensorAnnotation,
     TensorView,
+    Where,
 )
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.walk import names_below, nodes_below
@@ -37,6 +41,7 @@ TENSOR_TYPES = frozenset({"Tensor", "DistributedTensor"})
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 _SCOPE_BARRIERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _SUBMITS = frozenset({"submit", "spmd_submit"})
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def parse_text(path: str, text: str) -> ast.Module | SyntaxProblem:
@@ -136,19 +141,38 @@ def build_module(path: str, text: str, tree: ast.Module) -> Module | None:
     return _Builder(path, text, tree, aliases).build()
 
 
-# The model of each top-level function and method, built once per parsed node. Nodes come
-# from the piece cache (pieces.py), which hands out the same node exactly while the piece's
-# text and first line are unchanged; the node is kept in the entry and compared by identity
-# (never by a reused id). Character offsets in the model are stored for the text the entry
-# was built in and shifted when text above the piece grew or shrank (same lines, same text).
+# The model of each function that no function encloses (top-level defs, methods of
+# top-level classes, defs in top-level ``if``/``with`` blocks), with everything nested in it,
+# built once per parsed node. Nodes come from the piece cache (pieces.py), which hands out
+# the same node exactly while the piece's text and first line are unchanged; the node is kept
+# in the entry and compared by identity (never by a reused id). Character offsets in the
+# model are stored for the text the entry was built in and shifted when text above the piece
+# grew or shrank (same lines, same text).
 _FunctionKey = tuple[int, str, str | None, bool, tuple[tuple[str, str], ...]]
 _FUNCTION_CACHE_SIZE = 20_000
-_functions: dict[_FunctionKey, tuple[_Def, int, Function, list[Function]]] = {}
+
+
+@dataclass
+class _Built:
+    """A function's model with the functions and programs defined inside it."""
+
+    node: _Def
+    base: int  # the offset of the node's first line when it was built
+    root: Function
+    functions: list[Function]
+    programs: list[Program]
+
+
+_functions: dict[_FunctionKey, _Built] = {}
 
 
 def clear_model_cache() -> None:
     _functions.clear()
     _imports.clear()
+
+
+def _where(stmt: ast.stmt) -> Where:
+    return stmt.lineno, stmt.col_offset
 
 
 class _Builder:
@@ -159,6 +183,7 @@ class _Builder:
         self.aliases = aliases
         self.pos = Positions(SourceText(text))
         self.functions: list[Function] = []
+        self.programs: list[Program] = []
         self._alias_key = tuple(sorted(aliases.items()))
         self._pypto_call = _pypto_call_pattern(aliases)
 
@@ -167,78 +192,107 @@ class _Builder:
         module.built_positions = self.pos
         for stmt in _flat_statements(self.tree.body):
             self._scope_statement(module.scope, stmt)
-            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-                function = self._cached_function(stmt, program=None, in_class=False)
-                module.scope.functions[stmt.name] = function
-            elif isinstance(stmt, ast.ClassDef) and self._is_program(stmt):
-                program = Program(stmt.name, stmt)
-                for item in _flat_statements(stmt.body):
-                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-                        method = self._cached_function(item, stmt.name, in_class=True)
-                        program.methods[item.name] = method
-                module.programs.append(program)
+            self._definition(module.scope, stmt, None)
         module.functions = self.functions
+        module.programs = self.programs
         return module
+
+    def _definition(self, scope: Scope, stmt: ast.stmt, parent: Function | None) -> None:
+        """A def or class statement in a module or function body (``parent``)."""
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            function = self._cached_function(stmt, parent, None, in_class=False)
+            scope.bind(stmt.name, Bound(_where(stmt), "function", function))
+        elif isinstance(stmt, ast.ClassDef):
+            scope.bind(stmt.name, Bound(_where(stmt), "other"))
+            self._class(stmt, parent)
+
+    def _class(self, node: ast.ClassDef, parent: Function | None) -> None:
+        """A class: a ``@pl.program`` (its ``@pl.function`` members are its methods), or any
+        other class, whose methods may define kernels and programs in their bodies. A class
+        body does not enclose its methods: their names resolve from ``parent`` outwards."""
+        program = Program(node.name, node, parent=parent) if self._is_program(node) else None
+        if program is not None:
+            self.programs.append(program)
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                # pypto's program parser takes the class's own @pl.function members only;
+                # a @pl.function of any other class is left unparsed (a plain method).
+                is_method = program is not None and _has_function_decorator(item)
+                function = self._cached_function(item, parent, program if is_method else None, True)
+                if program is not None and is_method:
+                    program.methods[item.name] = function
+            elif isinstance(item, ast.ClassDef):
+                self._class(item, parent)
+            else:
+                for stmt in _flat_statements(_blocks_of(item)):
+                    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                        self._cached_function(stmt, parent, None, True)
+                    elif isinstance(stmt, ast.ClassDef):
+                        self._class(stmt, parent)
 
     # -- scopes ----------------------------------------------------------------------------
 
     def _scope_statement(self, scope: Scope, stmt: ast.stmt) -> None:
+        where = _where(stmt)
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 self._bind_target(scope, target, stmt.value, stmt)
         elif isinstance(stmt, ast.AnnAssign):
-            self._bind_target(scope, stmt.target, stmt.value, stmt)
+            if stmt.value is not None:
+                self._bind_target(scope, stmt.target, stmt.value, stmt)
         elif isinstance(stmt, ast.AugAssign):
             self._bind_target(scope, stmt.target, None, stmt)
-        elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            scope.defined.add(stmt.name)
         elif isinstance(stmt, ast.Import):
             for alias in stmt.names:
                 local = alias.asname or alias.name.split(".")[0]
-                scope.defined.add(local)
-                if not alias.name.startswith("pypto"):
-                    scope.modules[local] = ModuleRef(alias.name if alias.asname else local, 0)
+                if alias.name == "pypto" or alias.name.startswith("pypto."):
+                    scope.bind(local, Bound(where, "other"))
+                else:
+                    module = ModuleRef(alias.name if alias.asname else local, 0)
+                    scope.bind(local, Bound(where, "module", module))
         elif isinstance(stmt, ast.ImportFrom):
             for alias in stmt.names:
                 if alias.name == "*":
                     scope.star_import = True
                     continue
                 local = alias.asname or alias.name
-                scope.defined.add(local)
                 if (stmt.module or "").startswith("pypto") and stmt.level == 0:
+                    scope.bind(local, Bound(where, "other"))
                     continue
-                scope.imports[local] = ImportRef(
-                    stmt.module or "", alias.name, stmt.level, self.pos.span(stmt)
-                )
+                ref = ImportRef(stmt.module or "", alias.name, stmt.level, self.pos.span(stmt))
+                scope.bind(local, Bound(where, "import", ref))
         for bound in _loop_targets(stmt):
             for name in _names_in_target(bound):
-                scope.defined.add(name)
+                scope.bind(name, Bound(where, "other"))
 
     def _bind_target(
         self, scope: Scope, target: ast.expr, value: ast.expr | None, stmt: ast.stmt
     ) -> None:
+        where = _where(stmt)
         if not isinstance(target, ast.Name):
             for name in _names_in_target(target):
-                scope.defined.add(name)
+                scope.bind(name, Bound(where, "other"))
             return
         name = target.id
-        scope.defined.add(name)
-        scope.dynamics.pop(name, None)
-        scope.ints.pop(name, None)
-        scope.views.pop(name, None)
         if value is None:
+            scope.bind(name, Bound(where, "other"))
             return
         integer = _int_value(value)
         if integer is not None:
-            scope.ints[name] = integer
-        elif isinstance(value, ast.Call):
+            scope.bind(name, Bound(where, "int", integer))
+            return
+        if isinstance(value, ast.Call):
             called = pl_name(value.func, self.aliases)
             if called == "dynamic":
                 symbol = _dynamic_symbol(value)
                 if symbol is not None:
-                    scope.dynamics[name] = Dynamic(self.path, name, symbol, self.pos.span(stmt))
+                    dynamic = Dynamic(self.path, name, symbol, self.pos.span(stmt))
+                    scope.bind(name, Bound(where, "dynamic", dynamic))
+                    return
             elif called == "TensorView":
-                scope.views[name] = value
+                scope.bind(name, Bound(where, "view", value))
+                return
+        scope.bind(name, Bound(where, "other"))
 
     # -- functions -------------------------------------------------------------------------
 
@@ -249,44 +303,58 @@ class _Builder:
                 return True
         return False
 
-    def _cached_function(self, node: _Def, program: str | None, in_class: bool) -> Function:
-        """``_function`` of a top-level function or method, reusing the model of its node."""
+    def _cached_function(
+        self, node: _Def, parent: Function | None, owner: Program | None, in_class: bool
+    ) -> Function:
+        """``_function``, reusing the model of a node no function encloses."""
+        if parent is not None:
+            return self._function(node, parent, owner, in_class)
+        program = owner.name if owner is not None else None
         key = (id(node), self.path, program, in_class, self._alias_key)
-        base = self.pos.source.line_starts[min(node.lineno, len(self.pos.source.line_starts)) - 1]
+        starts = self.pos.source.line_starts
+        base = starts[min(node.lineno, len(starts)) - 1]
         found = _functions.get(key)
-        if found is not None and found[0] is node:
-            _, built_at, root, subtree = found
-            if built_at != base:
-                root, subtree = _relocated(subtree, base - built_at)
-                _functions[key] = (node, base, root, subtree)
-            self.functions.extend(subtree)
-            return root
-        first = len(self.functions)
-        root = self._function(node, program, None, in_class)
+        if found is not None and found.node is node:
+            if found.base != base:
+                found = _relocated(found, base)
+                _functions[key] = found
+            self.functions.extend(found.functions)
+            self.programs.extend(found.programs)
+            found.root.owner = owner
+            return found.root
+        first_function, first_program = len(self.functions), len(self.programs)
+        root = self._function(node, None, owner, in_class)
         if len(_functions) >= _FUNCTION_CACHE_SIZE:
             _functions.clear()
-        _functions[key] = (node, base, root, self.functions[first:])
+        _functions[key] = _Built(
+            node, base, root, self.functions[first_function:], self.programs[first_program:]
+        )
         return root
 
     def _function(
-        self, node: _Def, program: str | None, parent: Function | None, in_class: bool
+        self, node: _Def, parent: Function | None, owner: Program | None, in_class: bool
     ) -> Function:
-        func_type, decorated, is_jit = self._decorators(node)
+        func_type, decorated, is_jit = self._decorators(node, owner is not None)
+        if in_class and owner is None:
+            decorated = False  # pypto returns a @pl.function of a plain class unparsed
+        program = owner.name if owner is not None else None
         function = Function(node.name, node, func_type, is_jit, program, parent)
         function.decorated = decorated
+        function.owner = owner
+        function.defined_at = _where(owner.node) if owner is not None else _where(node)
         self.functions.append(function)
         self._params(function, in_class)
         self._body(function)
         return function
 
-    def _decorators(self, node: _Def) -> tuple[str, bool, bool]:
+    def _decorators(self, node: _Def, method: bool) -> tuple[str, bool, bool]:
         func_type, decorated, is_jit = "Opaque", False, False
         for decorator in node.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
             name = pl_name(target, self.aliases) or ""
             if name == "jit" or name.startswith("jit."):
                 is_jit = True
-            elif name == "function":
+            elif name in ("function", "inline") or (method and _is_function_word(target)):
                 decorated = True
                 if isinstance(decorator, ast.Call):
                     func_type = self._function_type(decorator)
@@ -295,9 +363,12 @@ class _Builder:
     def _function_type(self, decorator: ast.Call) -> str:
         for keyword in decorator.keywords:
             if keyword.arg == "type":
-                name = pl_name(keyword.value, self.aliases) or ""
+                value = keyword.value
+                name = pl_name(value, self.aliases) or ""
                 if name.startswith("FunctionType."):
                     return name[len("FunctionType.") :]
+                if isinstance(value, ast.Attribute) and _attribute_base(value) == "FunctionType":
+                    return value.attr
                 return "Unknown"
         return "Opaque"
 
@@ -311,6 +382,8 @@ class _Builder:
             function.params.append(self._param(arg, index))
 
     def _param(self, arg: ast.arg, index: int) -> Param:
+        """A parameter as pypto's type resolver reads its annotation: the wrappers and
+        types by their last name (``pl.Out``, ``Out``, ``pld.DistributedTensor``)."""
         annotation = arg.annotation
         span = self.pos.span(arg)
         if annotation is None:
@@ -318,64 +391,79 @@ class _Builder:
         direction: Direction = "in"
         inner = annotation
         if isinstance(inner, ast.Subscript):
-            wrapper = pl_name(inner.value, self.aliases)
+            wrapper = _type_word(inner.value)
             if wrapper in ("Out", "InOut"):
                 direction = "out" if wrapper == "Out" else "inout"
                 inner = inner.slice
         tensor = self.tensor_annotation(inner)
         if tensor is not None:
             return Param(arg.arg, index, arg, span, "tensor", direction, tensor, None)
-        if isinstance(inner, ast.Subscript) and pl_name(inner.value, self.aliases) == "Scalar":
+        if isinstance(inner, ast.Subscript) and _type_word(inner.value) == "Scalar":
             dtype = inner.slice
             return Param(arg.arg, index, arg, span, "scalar", direction, None, dtype)
         return Param(arg.arg, index, arg, span, "other", direction, None, None)
 
     def tensor_annotation(self, node: ast.expr) -> TensorAnnotation | None:
-        if not isinstance(node, ast.Subscript):
-            return None
-        if pl_name(node.value, self.aliases) not in TENSOR_TYPES:
+        if not isinstance(node, ast.Subscript) or _type_word(node.value) not in TENSOR_TYPES:
             return None
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
         shape = _entries(items[0]) if items else None
         dtype = items[1] if len(items) > 1 else None
         view: TensorView | None = None
         view_ref: ast.expr | None = None
-        for item in items[2:]:
-            if isinstance(item, ast.Call) and pl_name(item.func, self.aliases) == "TensorView":
+        if len(items) > 2:  # the view / layout slot
+            item = items[2]
+            if isinstance(item, ast.Call) and _type_word(item.func) == "TensorView":
                 view, view_ref = tensor_view(item), item
-                break
-            if isinstance(item, ast.Name | ast.Attribute) and pl_name(item, self.aliases) is None:
-                view_ref = item
-                break
+            elif isinstance(item, ast.Name) and pl_name(item, self.aliases) is None:
+                view_ref = item  # a variable holding a view (or a layout)
         return TensorAnnotation(node, shape, dtype, view, view_ref)
 
     # -- bodies ----------------------------------------------------------------------------
 
     def _body(self, function: Function) -> None:
-        """Call sites, nested functions, and (read only through those two: by the callee
-        and extent lookups at a call, by a nested function's name lookups) the body's
-        scope and assignments."""
+        """Nested definitions, call sites and outlined ``pl.at`` scopes (in DSL bodies), and
+        (read only through those: by the callee and extent lookups at a call, by a nested
+        definition's name lookups) the body's scope and assignments."""
         stmts = list(_flat_statements(function.node.body))
         spans = [self.pos.span(stmt) for stmt in stmts]
         calls: list[ast.Call] = []  # those that may be call sites (not in nested defs)
         nested = False
+        dsl = function.decorated
         for stmt, span in zip(stmts, spans, strict=True):
-            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            if isinstance(stmt, _DEFINITIONS):
                 nested = True
-            elif not isinstance(stmt, _SCOPE_BARRIERS) and not self._only_pypto_calls(span):
+            elif dsl and not self._only_pypto_calls(span):
                 calls.extend(node for node in _shallow_nodes(stmt) if type(node) is ast.Call)
-        if calls or nested:
+            if dsl and isinstance(stmt, ast.With):
+                self._outlined(function, stmt)
+        if calls or nested or function.outlined:
             for stmt, span in zip(stmts, spans, strict=True):
                 self._scope_statement(function.scope, stmt)
                 self._assignments(function, stmt, span)
-                if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-                    inner = self._function(stmt, None, function, in_class=False)
-                    function.scope.functions[stmt.name] = inner
+                self._definition(function.scope, stmt, function)
         calls.sort(key=lambda c: (c.lineno, c.col_offset))
         for call in calls:
             site = self._call_site(function, call)
             if site is not None:
                 function.calls.append(site)
+
+    def _outlined(self, function: Function, stmt: ast.With) -> None:
+        """``with pl.at(level=..., name_hint=...):`` (the level positional or by keyword)."""
+        for item in stmt.items:
+            call = item.context_expr
+            if not isinstance(call, ast.Call) or pl_name(call.func, self.aliases) != "at":
+                continue
+            level_node = call.args[0] if call.args else None
+            name_hint: str | None = None
+            for keyword in call.keywords:
+                if keyword.arg == "level":
+                    level_node = keyword.value
+                elif keyword.arg == "name_hint" and isinstance(keyword.value, ast.Constant):
+                    value = keyword.value.value
+                    name_hint = value if isinstance(value, str) and value else None
+            level = level_node.attr if isinstance(level_node, ast.Attribute) else None
+            function.outlined.append(OutlinedScope(stmt, level, name_hint, function))
 
     def _only_pypto_calls(self, span: tuple[int, int]) -> bool:
         """Does every ``(`` in the statement's text open a call of a pypto name other than
@@ -472,6 +560,45 @@ class _Builder:
         return node
 
 
+def _type_word(node: ast.expr) -> str | None:
+    """The name pypto's type resolver reads a type or wrapper by: ``pl.Tensor`` and
+    ``Tensor`` are both ``Tensor`` (the parser matches the last name, not the module)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return None
+
+
+def _is_function_word(node: ast.expr) -> bool:
+    return _type_word(node) == "function"
+
+
+def _has_function_decorator(node: _Def) -> bool:
+    """pypto's test for a ``@pl.program`` member it parses: a decorator named ``function``
+    (``@pl.function``, ``@function``, either called or not)."""
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if _is_function_word(target):
+            return True
+    return False
+
+
+def _attribute_base(node: ast.Attribute) -> str | None:
+    """``X`` of ``X.attr`` or of ``pl.X.attr``."""
+    value = node.value
+    if isinstance(value, ast.Name):
+        return value.id
+    if isinstance(value, ast.Attribute):
+        return value.attr
+    return None
+
+
+def _blocks_of(stmt: ast.stmt) -> list[ast.stmt]:
+    """The statements of every block of a compound statement, in order."""
+    return [inner for block in _blocks(stmt) for inner in block]
+
+
 def _pypto_call_pattern(aliases: dict[str, str]) -> re.Pattern[str] | None:
     """``ALIAS.a.b(`` for the pypto aliases (group 1: the dotted name before the ``(``)."""
     if not aliases:
@@ -480,29 +607,41 @@ def _pypto_call_pattern(aliases: dict[str, str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w.])((?:{names})(?:\.\w+)*)\(")
 
 
-def _relocated(subtree: list[Function], delta: int) -> tuple[Function, list[Function]]:
-    """Copies of a function and its nested functions (creation order, parents first) with
-    every character offset moved by ``delta``."""
+def _relocated(built: _Built, base: int) -> _Built:
+    """Copies of a function, the functions and the programs defined in it (creation order,
+    parents first), with every character offset moved to a first line at ``base``."""
+    delta = base - built.base
     moved: dict[int, Function] = {}
+    programs: dict[int, Program] = {}
+    for old_program in built.programs:
+        parent = moved.get(id(old_program.parent)) if old_program.parent is not None else None
+        programs[id(old_program)] = Program(old_program.name, old_program.node, {}, parent)
     out: list[Function] = []
-    for old in subtree:
-        parent = (
-            moved[id(old.parent)] if old.parent is not None and id(old.parent) in moved else None
-        )
+    for old in built.functions:
+        parent = moved.get(id(old.parent)) if old.parent is not None else None
         new = Function(old.name, old.node, old.func_type, old.is_jit, old.program, parent)
         new.decorated = old.decorated
         new.has_self = old.has_self
+        new.defined_at = old.defined_at
+        new.owner = programs.get(id(old.owner), old.owner) if old.owner is not None else None
         new.params = [p.moved(delta) for p in old.params]
         new.assignments = [
             Assignment(a.name, a.value, a.start + delta, a.end + delta) for a in old.assignments
         ]
         new.calls = [c.moved(delta, new) for c in old.calls]
+        new.outlined = [OutlinedScope(o.node, o.level, o.name_hint, new) for o in old.outlined]
         new.scope = old.scope.moved(delta)
         moved[id(old)] = new
         out.append(new)
     for new in out:
-        new.scope.functions = {k: moved.get(id(f), f) for k, f in new.scope.functions.items()}
-    return out[0], out
+        for found in new.scope.names.values():
+            for index, bound in enumerate(found):
+                if bound.kind == "function" and id(bound.value) in moved:
+                    found[index] = Bound(bound.where, bound.kind, moved[id(bound.value)])
+    for old_program in built.programs:
+        program = programs[id(old_program)]
+        program.methods = {k: moved.get(id(f), f) for k, f in old_program.methods.items()}
+    return _Built(built.node, base, out[0], out, list(programs.values()))
 
 
 def tensor_view(node: ast.Call) -> TensorView:

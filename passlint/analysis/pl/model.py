@@ -58,33 +58,90 @@ class ModuleRef:
     level: int
 
 
+BoundKind = Literal["dynamic", "int", "view", "function", "import", "module", "other"]
+Where = tuple[int, int]  # (1-based line, UTF-8 column) of a statement: its place in a scope
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One binding of a name in a scope: what it holds and where its statement starts.
+
+    ``value`` is a ``Dynamic`` (``pl.dynamic``), an ``int``, the ``pl.TensorView(...)``
+    call, a ``Function``, an ``ImportRef`` / ``ModuleRef``, or None (anything else)."""
+
+    where: Where
+    kind: BoundKind
+    value: object = None
+
+    def moved(self, delta: int) -> Bound:
+        if isinstance(self.value, Dynamic | ImportRef):
+            return Bound(self.where, self.kind, self.value.moved(delta))
+        return self
+
+
 @dataclass
 class Scope:
-    """Names a module or a function body defines, as far as the pass cares about them."""
+    """The names a module or a function body binds, each with its bindings in source order
+    (re-assignment and shadowing are kept: a lookup names the point it looks from)."""
 
-    dynamics: dict[str, Dynamic] = field(default_factory=dict)
-    ints: dict[str, int] = field(default_factory=dict)
-    views: dict[str, ast.Call] = field(default_factory=dict)
-    functions: dict[str, Function] = field(default_factory=dict)
-    imports: dict[str, ImportRef] = field(default_factory=dict)
-    modules: dict[str, ModuleRef] = field(default_factory=dict)
-    defined: set[str] = field(default_factory=set)
+    names: dict[str, list[Bound]] = field(default_factory=dict)
     star_import: bool = False
 
+    def bind(self, name: str, bound: Bound) -> None:
+        found = self.names.get(name)
+        if found is None:
+            self.names[name] = [bound]
+        else:
+            found.append(bound)
+
+    def lookup(self, name: str, before: Where | None = None) -> Bound | None:
+        """The binding of ``name`` in force just before ``before`` (None: the last one);
+        None when there is none there (a name bound only later is not yet bound)."""
+        found = self.names.get(name)
+        if not found:
+            return None
+        if before is None:
+            return found[-1]
+        for bound in reversed(found):
+            if bound.where < before:
+                return bound
+        return None
+
+    def _final(self, kind: BoundKind) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for name, found in self.names.items():
+            if found[-1].kind == kind:
+                out[name] = found[-1].value
+        return out
+
+    @property
+    def dynamics(self) -> dict[str, Dynamic]:
+        """The names whose last binding is a ``pl.dynamic`` symbol."""
+        return self._final("dynamic")  # type: ignore[return-value]
+
+    @property
+    def ints(self) -> dict[str, int]:
+        return self._final("int")  # type: ignore[return-value]
+
+    @property
+    def views(self) -> dict[str, ast.Call]:
+        """The names whose last binding is a ``pl.TensorView(...)`` call."""
+        return self._final("view")  # type: ignore[return-value]
+
+    @property
+    def imports(self) -> dict[str, ImportRef]:
+        return self._final("import")  # type: ignore[return-value]
+
+    @property
+    def functions(self) -> dict[str, Function]:
+        return self._final("function")  # type: ignore[return-value]
+
     def moved(self, delta: int) -> Scope:
-        """A copy, offsets moved by ``delta`` (nested functions: the same objects)."""
-        if not self.defined and not self.star_import:
-            return Scope()  # every name bound here is in ``defined``: nothing to copy
-        return Scope(
-            {name: dynamic.moved(delta) for name, dynamic in self.dynamics.items()},
-            dict(self.ints),
-            dict(self.views),
-            dict(self.functions),
-            {name: ref.moved(delta) for name, ref in self.imports.items()},
-            dict(self.modules),
-            set(self.defined),
-            self.star_import,
-        )
+        """A copy, offsets moved by ``delta`` (bound functions: the same objects)."""
+        if not self.names and not self.star_import:
+            return Scope()
+        names = {name: [b.moved(delta) for b in found] for name, found in self.names.items()}
+        return Scope(names, self.star_import)
 
 
 @dataclass(frozen=True)
@@ -150,7 +207,13 @@ class Assignment:
 
 @dataclass
 class CallSite:
-    """A call that may launch a kernel: ``self.k(...)``, ``k(...)``, ``pl.submit(self.k, ...)``."""
+    """A call that may launch a kernel, in the body of a DSL function: ``self.k(...)``,
+    ``k(...)``, ``alias.k(...)``, ``pl.submit(self.k, ...)``, ``pl.spmd_submit(self.k, ...)``.
+
+    ``args`` are the positional kernel arguments (the submitted kernel and ``pl.no_dep``
+    wrappers taken off); ``keywords`` the call's keyword arguments (``deps=``, ``core_num=``:
+    pypto's parser accepts no kernel argument by keyword); ``insert_at`` is where leading
+    arguments go (-1: the call has no argument to put them before)."""
 
     node: ast.Call
     span: Span
@@ -183,6 +246,13 @@ class CallSite:
 
 @dataclass
 class Function:
+    """A ``def`` anywhere in a module (kernels, orchestrations, helpers, test functions).
+
+    ``parent`` is the lexically enclosing function (class bodies do not enclose their
+    methods, as in Python); ``owner`` the ``@pl.program`` class it is a method of;
+    ``defined_at`` where its definition runs in ``parent`` (for a program's method: where
+    the class statement is, since pypto reads the names the program's frame sees)."""
+
     name: str
     node: ast.FunctionDef | ast.AsyncFunctionDef
     func_type: str
@@ -195,6 +265,9 @@ class Function:
     assignments: list[Assignment] = field(default_factory=list)
     scope: Scope = field(default_factory=Scope)
     decorated: bool = False
+    owner: Program | None = None
+    defined_at: Where = (0, 0)
+    outlined: list[OutlinedScope] = field(default_factory=list)
 
     @property
     def is_device_kernel(self) -> bool:
@@ -205,10 +278,23 @@ class Function:
 
 
 @dataclass
+class OutlinedScope:
+    """``with pl.at(level=..., name_hint=...):`` in a function: a body pypto's default
+    pipeline outlines into a kernel of its own. ``level`` is the ``pl.Level`` member name;
+    ``name_hint`` the given name (None when absent)."""
+
+    node: ast.With
+    level: str | None
+    name_hint: str | None
+    function: Function
+
+
+@dataclass
 class Program:
     name: str
     node: ast.ClassDef
     methods: dict[str, Function] = field(default_factory=dict)
+    parent: Function | None = None
 
 
 @dataclass
@@ -233,6 +319,7 @@ class Module:
 
     @property
     def kernels(self) -> list[Function]:
+        """Every device kernel of the module, at any depth, in source order."""
         return [f for f in self.functions if f.is_device_kernel]
 
 

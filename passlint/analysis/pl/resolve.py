@@ -8,6 +8,7 @@ through a small cache keyed by path and text.
 
 from __future__ import annotations
 
+import ast
 import builtins
 from collections import OrderedDict
 from collections.abc import Callable
@@ -16,14 +17,17 @@ from pathlib import Path
 
 from passlint.analysis.pl.frontend import build_module, clear_model_cache, tensor_view
 from passlint.analysis.pl.model import (
+    Bound,
     CallSite,
     Dynamic,
     Function,
+    ImportRef,
     Module,
+    ModuleRef,
     Param,
-    Scope,
     SyntaxProblem,
     TensorView,
+    Where,
 )
 from passlint.analysis.pl.pieces import parse_pieces
 from passlint.analysis.workspace import Workspace
@@ -124,6 +128,7 @@ class Resolver:
         # Counts what was read beyond ``module`` (other files, imports): a result computed
         # while this did not change depends on ``module`` and nothing else.
         self.foreign = 0
+        self._frames: dict[tuple[str, int, int, Where], Resolved | None] = {}
 
     # -- modules ---------------------------------------------------------------------------
 
@@ -161,85 +166,115 @@ class Resolver:
     # -- names -----------------------------------------------------------------------------
 
     def resolve(
-        self, name: str, module: Module, enclosing: Function | None, depth: int = 0
+        self,
+        name: str,
+        module: Module,
+        enclosing: Function | None,
+        point: Where | None = None,
+        depth: int = 0,
     ) -> Resolved | None:
-        """What ``name`` means in ``module`` inside ``enclosing`` (None: undefined)."""
+        """What ``name`` means in ``module`` at ``point`` of ``enclosing``'s body (None: its
+        end; ``enclosing`` None: the module's top level), as Python resolves it when the
+        code there runs: the bindings made before ``point`` in ``enclosing``, then in each
+        enclosing function before the definition that leads to ``point``, then the module's
+        globals (their last bindings when a function runs, since it runs after the module
+        was imported). None: undefined."""
         function = enclosing
+        inside = enclosing is not None
         while function is not None:
-            found = self._in_scope(name, function.scope, module, depth)
-            if found is not None:
-                return found
+            bound = function.scope.lookup(name, point)
+            if bound is not None:
+                return self._meaning(name, bound, module, depth)
             if function.param(name) is not None or (
                 function.has_self and _self_name(function) == name
             ):
                 return ROther()
+            point = function.defined_at
             function = function.parent
-        found = self._in_scope(name, module.scope, module, depth)
-        if found is not None:
-            return found
+        bound = module.scope.lookup(name, None if inside else point)
+        if bound is not None:
+            return self._meaning(name, bound, module, depth)
         if name in _BUILTINS or module.scope.star_import:
             return ROther()
         return None
 
-    def _in_scope(self, name: str, scope: Scope, module: Module, depth: int) -> Resolved | None:
-        if name in scope.dynamics:
-            return RDynamic(scope.dynamics[name])
-        if name in scope.ints:
-            return RInt(scope.ints[name])
-        if name in scope.views:
-            return RView(tensor_view(scope.views[name]), module, name)
-        if name in scope.functions:
-            return RFunction(scope.functions[name], module)
-        if name in scope.imports:
-            ref = scope.imports[name]
-            if depth < _MAX_DEPTH:
-                target = self.import_module(module, ref.module, ref.level)
-                if target is not None:
-                    found = self.resolve(ref.name, target, None, depth + 1)
-                    if found is not None:
-                        return found
-                if ref.level > 0 or ref.module:
-                    sub = self.import_module(module, f"{ref.module}.{ref.name}", ref.level)
-                    if sub is not None:
-                        return ROther()
-            return ROther()
-        if name in scope.defined or name in scope.modules:
-            return ROther()
-        return None
+    def resolve_in_definition(
+        self, name: str, module: Module, function: Function
+    ) -> Resolved | None:
+        """What ``name`` means where ``function`` is defined: the names pypto's parser reads
+        its annotations with (for a program's method, the names the program's frame sees).
+        Remembered per frame (a program's methods share one) unless other files were read."""
+        key = (name, id(module), id(function.parent), function.defined_at)
+        if key in self._frames:
+            return self._frames[key]
+        before = self.foreign
+        found = self.resolve(name, module, function.parent, function.defined_at)
+        if self.foreign == before:
+            self._frames[key] = found
+        return found
+
+    def _meaning(self, name: str, bound: Bound, module: Module, depth: int) -> Resolved:
+        kind, value = bound.kind, bound.value
+        if kind == "dynamic":
+            assert isinstance(value, Dynamic)
+            return RDynamic(value)
+        if kind == "int":
+            assert isinstance(value, int)
+            return RInt(value)
+        if kind == "view":
+            assert isinstance(value, ast.Call)
+            return RView(tensor_view(value), module, name)
+        if kind == "function":
+            assert isinstance(value, Function)
+            return RFunction(value, module)
+        if kind == "import" and depth < _MAX_DEPTH:
+            assert isinstance(value, ImportRef)
+            target = self.import_module(module, value.module, value.level)
+            if target is not None:
+                found = self.resolve(value.name, target, None, None, depth + 1)
+                if found is not None:
+                    return found
+        return ROther()
 
     # -- callees ---------------------------------------------------------------------------
 
     def callee(self, site: CallSite, module: Module) -> RFunction | None:
-        """The function a call site launches, when it is statically known."""
+        """The function a call site launches, when it is statically known: ``self.k`` is
+        the method of the caller's program; a bare ``k`` resolves in the names the caller's
+        definition sees (pypto's parser looks a called name up there, never in the body)."""
         caller = site.caller
         if site.target_kind == "self":
-            method = caller
-            while method.parent is not None:
-                method = method.parent
-            if method.program is None:
+            owner = caller.owner
+            if owner is None:
                 return None
-            for program in module.programs:
-                if program.name == method.program:
-                    found = program.methods.get(site.target_name)
-                    return RFunction(found, module) if found is not None else None
-            return None
+            found = owner.methods.get(site.target_name)
+            return RFunction(found, module) if found is not None else None
         if site.target_kind == "name":
-            resolved = self.resolve(site.target_name, module, caller)
+            resolved = self.resolve_in_definition(site.target_name, module, caller)
             return resolved if isinstance(resolved, RFunction) else None
         alias = site.module_alias or ""
-        function: Function | None = caller
-        ref = None
-        while function is not None and ref is None:
-            ref = function.scope.modules.get(alias)
-            function = function.parent
-        ref = ref or module.scope.modules.get(alias)
-        if ref is None:
+        resolved_alias = self._module_ref(alias, module, caller)
+        if resolved_alias is None:
             return None
-        target = self.import_module(module, ref.module, ref.level)
+        target = self.import_module(module, resolved_alias.module, resolved_alias.level)
         if target is None:
             return None
-        found = target.scope.functions.get(site.target_name)
-        return RFunction(found, target) if found is not None else None
+        bound = target.scope.lookup(site.target_name)
+        if bound is None or bound.kind != "function":
+            return None
+        assert isinstance(bound.value, Function)
+        return RFunction(bound.value, target)
+
+    def _module_ref(self, alias: str, module: Module, caller: Function) -> ModuleRef | None:
+        function: Function | None = caller.parent
+        point: Where | None = caller.defined_at
+        while function is not None:
+            bound = function.scope.lookup(alias, point)
+            if bound is not None:
+                return bound.value if isinstance(bound.value, ModuleRef) else None
+            point, function = function.defined_at, function.parent
+        bound = module.scope.lookup(alias)
+        return bound.value if bound is not None and isinstance(bound.value, ModuleRef) else None
 
 
 def _self_name(function: Function) -> str:

@@ -153,6 +153,7 @@ def test_call_sites_of_every_form() -> None:
         import pypto.language as pl
         import kernels as kk
 
+        @pl.function(type=pl.FunctionType.Orchestration)
         def f(a, b):
             kk.k(a)
             k(pl.no_dep(pl.no_dep(a)), b=b)
@@ -232,6 +233,7 @@ def extents_of(text: str, name: str) -> tuple[list[str] | None, list[str] | None
 HEAD = """
 import pypto.language as pl
 VIEW = pl.TensorView(valid_shape=[3, 5])
+@pl.function(type=pl.FunctionType.Orchestration)
 def main(src: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX],
          viewed: pl.Tensor[[8, 8], pl.FP32, VIEW],
          inline: pl.Tensor[[8, 8], pl.FP32, pl.TensorView(valid_shape=[n, 2])]):
@@ -257,6 +259,12 @@ def main(src: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX],
         ("a = inline", ["n", "2"], ["8", "8"]),
         ("a = src[0:8, 0:8]\n    a = pl.set_validshape(a, 2, n)", ["2", "n"], ["8", "8"]),
         ("a: pl.Tensor[[1], pl.FP32] = pl.slice(src, [2, 2], [0, 0])", None, ["2", "2"]),
+        # a window over a partly valid source (pypto src/ir/op/type_inference.cpp:626,
+        # InferWindowReadValidShape; the texts are what the real pass passes, checked)
+        ("a = viewed[0:4, 0:8]", ["3", "5"], ["4", "8"]),
+        ("a = pl.slice(inline, [4, 8], [0, 0])", ["pl.min(n, 4)", "2"], ["4", "8"]),
+        ("a = pl.slice(inline, [4, 8], [2, 0], valid_shape=[1, 8])", ["1", "2"], ["4", "8"]),
+        ("a = inline[2:6, 0:8]", ["pl.min(pl.max(n - 2, 0), 4)", "2"], ["4", "8"]),
     ],
 )
 def test_extent_sources(body: str, valid: list[str] | None, shape: list[str] | None) -> None:

@@ -91,6 +91,7 @@ def test_statements_of_pypto_calls_only_are_not_walked(monkeypatch: pytest.Monke
 LATE = HEADER + textwrap.dedent(
     """\
     N = pl.dynamic("N")
+    LAYOUT = pl.dynamic("LAYOUT")
 
     @pl.function(type=pl.FunctionType.InCore)
     def k(x: pl.Tensor[[N, 128], pl.FP32, pl.TensorView(valid_shape=[N, LAYOUT])],

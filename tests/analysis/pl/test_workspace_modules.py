@@ -41,3 +41,20 @@ def test_python_files_skip_hidden_and_cache_folders_and_include_overlays(tmp_pat
     workspace.set_overlay(str(tmp_path / "new.py"), "import pypto.language as pl\n")
     assert str(tmp_path / "new.py") in workspace.python_files()
     assert workspace.read(str(tmp_path / "new.py")) == "import pypto.language as pl\n"
+
+
+def test_the_workspace_index_names_files_and_follows_unsaved_edits(tmp_path: Path) -> None:
+    from passlint.analysis.pl.index import workspace_index
+
+    (tmp_path / "kernels.py").write_text("import pypto.language as pl\ndef scale(x): ...\n")
+    (tmp_path / "user.py").write_text("import pypto.language as pl\nfrom kernels import scale\n")
+    (tmp_path / "plain.py").write_text("scale = 1\n")  # no pypto: never a pl caller
+    workspace = Workspace([tmp_path])
+    index = workspace_index(workspace)
+    assert [Path(p).name for p in index.files_naming("scale")] == ["kernels.py", "user.py"]
+    assert workspace_index(workspace) is index  # built once
+    workspace.set_overlay(str(tmp_path / "user.py"), "import pypto.language as pl\n")
+    assert workspace_index(workspace) is index  # updated in place, one file re-read
+    assert [Path(p).name for p in index.files_naming("scale")] == ["kernels.py"]
+    workspace.forget_files()
+    assert workspace_index(workspace) is not index

@@ -1,5 +1,5 @@
 # Kernel methods called through `self.k(...)` and `pl.submit(self.k, ...)`; `tile` binds
-# VALID by a scalar parameter, `scale` leaves it unbound.
+# VALID by a scalar parameter (its view is inline), `scale` leaves it unbound.
 import pypto.language as pl
 
 VALID = pl.dynamic("VALID")
@@ -13,7 +13,7 @@ class Methods:
         return x
 
     @pl.function(type=pl.FunctionType.AIV)
-    def tile(self, VALID: pl.Scalar[pl.INDEX], x: pl.Tensor[[16, 128], pl.FP32, VIEW]):
+    def tile(self, VALID: pl.Scalar[pl.INDEX], x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID], layout=pl.TensorLayout.ND)]):
         return x
 
     @pl.function(type=pl.FunctionType.Orchestration)

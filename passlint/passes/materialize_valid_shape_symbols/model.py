@@ -1,7 +1,8 @@
 """What MaterializeValidShapeSymbols knows about a pl source, as data: per kernel its
 valid_shape symbols (bound or not, and by what), their slots, and what every call passes for
-them. Built by the pass (``materialize_valid_shape_symbols``); read by its findings, its
-fixes and the language server's hover and navigation."""
+them. Built by the binding analysis (``binding``) and the call-site resolution (``sites``);
+read by the findings and fixes (``findings``) and the language server's hover and navigation.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +10,21 @@ import ast
 from dataclasses import dataclass, field
 from typing import Literal
 
-from passlint.analysis.findings import Finding
-from passlint.analysis.pl.model import CallSite, Dynamic, Function, Module, Param, SyntaxProblem
+from passlint.analysis.pl.model import (
+    CallSite,
+    Dynamic,
+    Function,
+    Module,
+    OutlinedScope,
+    Param,
+    SyntaxProblem,
+)
 
 
 @dataclass(frozen=True)
 class Slot:
-    """A valid_shape entry that is exactly one unbound symbol: parameter ``param``, entry
-    ``dim``. ``view_module`` declares the TensorView (``via``: its variable, if any)."""
+    """A valid_shape entry of parameter ``param`` at ``dim`` (bare: exactly one symbol).
+    ``view_module`` declares the TensorView (``via``: the variable holding it, if any)."""
 
     param: Param
     dim: int
@@ -73,23 +81,49 @@ class Symbol:
         return self.dynamic.symbol if self.dynamic is not None else self.name
 
 
+@dataclass(frozen=True)
+class LateParam:
+    """VS005: scalar parameter ``param`` shadows a symbol the annotation of the earlier
+    parameter ``reader`` already read (``dynamic``: that symbol, when one is visible;
+    ``via``: the TensorView variable it read it through, if any)."""
+
+    param: Param
+    reader: Param
+    dynamic: Dynamic | None
+    via: str | None = None
+
+
+@dataclass(frozen=True)
+class UndefinedName:
+    """VS006: a valid_shape entry of ``param`` reads ``name``, which nothing defines.
+    ``node`` is where to point (the name, or the view variable holding it)."""
+
+    param: Param
+    name: str
+    node: ast.AST
+
+
 @dataclass
 class KernelAnalysis:
     """What the pass knows about one device kernel (one source of truth for its findings).
 
     ``symbols``: the unbound symbols with at least one slot, in slot order (the leading
     parameters VS001 adds); ``all_symbols``: every valid_shape symbol, bound or not, in order
-    of first appearance.
+    of first appearance; ``compound_only``: unbound symbols read only inside compound entries
+    (VS002); ``clashes``: unbound symbols whose Python name is already a parameter's or
+    another symbol's (the leading parameter cannot be added under it); ``fixed_views``:
+    unbound symbols read through a TensorView variable (a parameter cannot take them over).
     """
 
     kernel: Function
     module: Module
     symbols: list[Symbol] = field(default_factory=list)
     all_symbols: list[Symbol] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    compound_only: list[tuple[Dynamic, Param, ast.expr, Module, str | None]] = field(
-        default_factory=list
-    )
+    compound_only: list[Symbol] = field(default_factory=list)
+    late: list[LateParam] = field(default_factory=list)
+    undefined: list[UndefinedName] = field(default_factory=list)
+    clashes: list[Symbol] = field(default_factory=list)
+    fixed_views: list[Symbol] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -102,6 +136,23 @@ class SymbolExtent:
     problem: str | None = None
 
 
+@dataclass(frozen=True)
+class Omitted:
+    """VS004: the call does not supply the argument of ``slot`` (of ``symbol``)."""
+
+    symbol: Symbol
+    slot: Slot
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """VS003: the call's arguments give ``symbol`` two different extents."""
+
+    symbol: Symbol
+    first: tuple[str, Slot]
+    second: tuple[str, Slot]
+
+
 @dataclass
 class SiteResult:
     """One call of a kernel: per unbound symbol what it passes; ``texts`` are the extents the
@@ -110,20 +161,39 @@ class SiteResult:
     site: CallSite
     module: Module
     texts: list[str] | None
-    findings: list[Finding] = field(default_factory=list)
     extents: list[SymbolExtent] = field(default_factory=list)
+    omitted: list[Omitted] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+
+    @property
+    def problem(self) -> str | None:
+        """Why the fix cannot pass this call its extents (None: it can)."""
+        if self.texts is not None:
+            return None
+        return next((e.problem for e in self.extents if e.problem), "no statically known extent")
+
+
+@dataclass(frozen=True)
+class ValueUse:
+    """A use of a kernel as a value (``run(kernel)``, ``k = kernel``): the calls made
+    through it cannot be found, so a fix cannot pass them the extents."""
+
+    node: ast.Name
+    module: Module
 
 
 @dataclass(frozen=True)
 class KernelSummary:
     """One device kernel as the pass sees it: every valid_shape symbol (bound or not, and
-    by what), the unbound ones in slot order, and every call with what it passes."""
+    by what), the unbound ones in slot order, every call with what it passes, and its uses
+    as a value (for a kernel with unbound symbols)."""
 
     kernel: Function
     module: Module
     symbols: tuple[Symbol, ...]
     unbound: tuple[Symbol, ...]
     calls: tuple[SiteResult, ...]
+    value_uses: tuple[ValueUse, ...] = ()
 
     def symbol(self, name: str) -> Symbol | None:
         """The valid_shape symbol held by Python name ``name`` (or with that string)."""
@@ -133,15 +203,40 @@ class KernelSummary:
 
 
 @dataclass(frozen=True)
+class OutlinedSymbol:
+    """A symbol the pass adds to an outlined kernel: its Python name and string (the same
+    for a scalar variable), the captured tensor whose valid_shape reads it, the extent the
+    outlined call passes."""
+
+    name: str
+    symbol: str
+    tensor: str
+    extent: str
+
+
+@dataclass(frozen=True)
+class OutlinedKernel:
+    """A ``with pl.at(level=pl.Level.CORE_GROUP, ...)`` scope that pypto's default pipeline
+    outlines into the InCore kernel ``name``, and the valid_shape symbols of the tensors it
+    captures that the pass will add to it, with the extents the outlined call passes."""
+
+    scope: OutlinedScope
+    name: str
+    symbols: tuple[OutlinedSymbol, ...]
+
+
+@dataclass(frozen=True)
 class ModuleAnalysis:
     """The pass's analysis of one pl source: its model (None when the text is not a pl
-    source or does not parse: then ``problem`` says why, if it is a syntax error) and a
-    summary per device kernel, in source order."""
+    source or does not parse: then ``problem`` says why, if it is a syntax error), a
+    summary per device kernel at any depth, in source order, and the kernels outlined from
+    ``pl.at`` scopes that the pass adds parameters to."""
 
     path: str
     module: Module | None
     kernels: tuple[KernelSummary, ...] = ()
     problem: SyntaxProblem | None = None
+    outlined: tuple[OutlinedKernel, ...] = ()
 
     def kernel(self, name: str) -> KernelSummary | None:
         return next((k for k in self.kernels if k.kernel.name == name), None)

@@ -1,0 +1,106 @@
+"""MaterializeValidShapeSymbols over pl kernel sources: dry run (findings + source fixes).
+
+For each device kernel (InCore, AIC, AIV, Spmd), wherever the module defines it, the pass
+finds the ``pl.dynamic`` symbols its TensorView valid_shapes read that nothing binds
+(VS001), symbols only inside compound entries (VS002), scalar params declared after a use
+(VS005) and undefined names (VS006); at every call of such a kernel it reads the extents the
+pass would prepend, reporting disagreeing (VS003) or missing (VS004) arguments; and it
+predicts the symbols added to kernels outlined from ``pl.at`` scopes (VS007). The VS001 fix
+edits the kernel and its call sites in every workspace file.
+
+Rooms, in the order the data flows: the scope model is ``passlint.analysis.pl`` (front end,
+name resolution, workspace index); ``binding`` (which symbols a kernel binds), ``sites``
+(its calls and what they pass), ``outlined`` (``pl.at`` scopes), ``findings`` (messages and
+fixes), ``edits`` (the text edits of a fix); ``run`` puts them together and ``cache``
+reuses unchanged kernels' findings.
+
+``analyze_module`` is the public face of the same analysis (for the language server's hover
+and navigation, and for tests against the real pass): per kernel its valid_shape symbols,
+bound or not and by what, their slots, and what every call passes for them or why it
+cannot be resolved.
+"""
+
+from __future__ import annotations
+
+from passlint.analysis.findings import Finding
+from passlint.analysis.pl.model import SyntaxProblem
+from passlint.analysis.pl.resolve import load_module
+from passlint.analysis.rules import RULES
+from passlint.analysis.source import SourceText
+from passlint.analysis.workspace import Workspace
+from passlint.passes.materialize_valid_shape_symbols.model import (
+    Binding,
+    KernelAnalysis,
+    KernelSummary,
+    ModuleAnalysis,
+    OutlinedKernel,
+    OutlinedSymbol,
+    SiteResult,
+    Slot,
+    Symbol,
+    SymbolExtent,
+    ValueUse,
+)
+from passlint.passes.materialize_valid_shape_symbols.run import Run
+
+__all__ = [
+    "Binding",
+    "KernelAnalysis",
+    "KernelSummary",
+    "ModuleAnalysis",
+    "OutlinedKernel",
+    "OutlinedSymbol",
+    "SiteResult",
+    "Slot",
+    "Symbol",
+    "SymbolExtent",
+    "ValueUse",
+    "analyze_module",
+    "check_text",
+]
+
+_TOO_DEEP = "nesting too deep to analyse (more than Python's recursion limit)"
+
+
+def check_text(path: str, text: str, workspace: Workspace | None) -> list[Finding]:
+    """Findings of the pass for one pl source (non-pl text gives none)."""
+    try:
+        loaded = load_module(path, text)
+    except RecursionError:
+        loaded = SyntaxProblem(_TOO_DEEP, (0, min(len(text), 1)))
+    if isinstance(loaded, SyntaxProblem):
+        if "pypto" not in text:
+            return []
+        rng = SourceText(text).range(*loaded.span)
+        message = f"Python syntax error: {loaded.message}; the pl source cannot be analysed."
+        return [Finding("E002", RULES["E002"].severity, path, rng, message)]
+    if loaded is None:
+        return []
+    try:
+        return Run(loaded, workspace).findings()
+    except RecursionError:
+        # Expressions nested deeper than the pass can follow: say so rather than nothing.
+        rng = SourceText(text).range(0, min(len(text), 1))
+        message = f"{_TOO_DEEP}; the pl source cannot be analysed."
+        return [Finding("E002", RULES["E002"].severity, path, rng, message)]
+
+
+def analyze_module(path: str, text: str, workspace: Workspace | None) -> ModuleAnalysis:
+    """The pass's per-kernel analysis of one pl source; the same one its findings use.
+    ``kernels`` holds every device kernel at any depth (nested in functions, methods,
+    classes), in source order."""
+    try:
+        loaded = load_module(path, text)
+    except RecursionError:
+        return ModuleAnalysis(path, None)
+    if isinstance(loaded, SyntaxProblem):
+        return ModuleAnalysis(path, None, problem=loaded)
+    if loaded is None:
+        return ModuleAnalysis(path, None)
+    run = Run(loaded, workspace)
+    try:
+        kernels = tuple(run.summary(kernel) for kernel in loaded.kernels)
+        outlined = tuple(run.outlined())
+    except RecursionError:
+        kernels, outlined = (), ()
+    return ModuleAnalysis(path, loaded, kernels, outlined=outlined)

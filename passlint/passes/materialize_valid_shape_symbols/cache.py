@@ -1,0 +1,157 @@
+"""Reuse of a kernel's findings across analyses of edited texts (the server re-analyses a
+module on every edit; most of its kernels did not change).
+
+A kernel's findings depend on its own outermost statement (the top-level function or class
+member holding it), on those holding a call by its name, and on the module's other
+definitions (``environment``); a unit computed without reading any other file is stored
+under that key and reused while the key is the same. Nothing here knows what the findings
+say: the pass hands in what to compute.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from passlint.analysis.findings import Finding
+from passlint.analysis.pl import resolve
+from passlint.analysis.pl.model import CallSite, Function, Module
+
+_UNIT_CACHE_SIZE = 20_000
+
+
+@dataclass(frozen=True)
+class KernelUnit:
+    """A kernel's own findings, and per call of it in its module (in module order) the
+    findings at that call; ``sites`` is None when it has no unbound symbol (no such
+    findings)."""
+
+    findings: tuple[Finding, ...]
+    sites: tuple[tuple[Finding, ...], ...] | None
+
+
+_units: dict[tuple[object, ...], KernelUnit] = {}
+_environments: dict[tuple[object, ...], int] = {}
+_environment_numbers = itertools.count(1)
+
+
+def clear_cache() -> None:
+    _units.clear()
+    _environments.clear()
+
+
+resolve.on_clear(clear_cache)
+
+
+class UnitKeys:
+    """The cache keys of one module's kernels."""
+
+    def __init__(self, module: Module, with_workspace: bool) -> None:
+        self.module = module
+        self.with_workspace = with_workspace
+        self._env: int | None = None
+        self._homes: dict[int, tuple[int, str, str | None]] = {}
+        self._lines: list[str] | None = None
+
+    def key(self, kernel: Function, callers: list[CallSite]) -> tuple[object, ...] | None:
+        """What ``kernel``'s findings depend on within its module; None when the module's
+        text is not plain enough to cut so (lone carriage returns)."""
+        if self._env is None:
+            if "\r" in self.module.text:
+                return None
+            self._env = _environment(self.module, self.with_workspace)
+        homes: dict[int, tuple[int, str, str | None]] = {}
+        for site in callers:
+            outer = outermost(site.caller)
+            if id(outer) not in homes:
+                homes[id(outer)] = self._home(outer)
+        node = kernel.node
+        return (
+            self._env,
+            self._home(outermost(kernel)),
+            node.lineno,
+            node.col_offset,
+            kernel.name,
+            tuple(homes.values()),
+        )
+
+    def _home(self, outer: Function) -> tuple[int, str, str | None]:
+        found = self._homes.get(id(outer))
+        if found is None:
+            if self._lines is None:
+                self._lines = self.module.text.split("\n")
+            node = outer.node
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            end = node.end_lineno or node.lineno
+            found = (start, "\n".join(self._lines[start - 1 : end]), outer.program)
+            self._homes[id(outer)] = found
+        return found
+
+
+def cached_unit(
+    key: tuple[object, ...] | None,
+    compute: Callable[[], KernelUnit],
+    reads_others: Callable[[], bool],
+) -> KernelUnit:
+    """The unit under ``key``, else ``compute()``'s, stored when ``reads_others()`` (asked
+    after computing) says it read no other file."""
+    found = _units.get(key) if key is not None else None
+    if found is not None:
+        return found
+    unit = compute()
+    if key is not None and not reads_others():
+        if len(_units) >= _UNIT_CACHE_SIZE:
+            _units.clear()
+        _units[key] = unit
+    return unit
+
+
+def outermost(function: Function) -> Function:
+    while function.parent is not None:
+        function = function.parent
+    return function
+
+
+def _environment(module: Module, with_workspace: bool) -> int:
+    """A number standing for everything of ``module`` a kernel may read besides its own
+    statement and its callers': path, pypto aliases, every top-level statement other than
+    a def (text and line), each def's name, each class's header and members (a def by
+    name, anything else by text and line)."""
+    lines = module.text.split("\n")
+
+    def text(node: ast.stmt) -> tuple[int, str]:
+        start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+        return start, "\n".join(lines[start - 1 : node.end_lineno or node.lineno])
+
+    def defs(body: list[ast.stmt]) -> list[object]:
+        # A def by name; where the name is defined twice, which one wins (the later) also
+        # depends on where each is, so then by line too.
+        names = [s.name for s in body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)]
+        twice = {name for name, count in Counter(names).items() if count > 1}
+        out: list[object] = []
+        for item in body:
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                where = item.lineno if item.name in twice else None
+                out.append(("def", item.name, where))
+            elif isinstance(item, ast.ClassDef):
+                start = text(item)[0]
+                first = text(item.body[0])[0] if item.body else item.lineno + 1
+                header = "\n".join(lines[start - 1 : max(first - 1, item.lineno)])
+                out.append(("class", start, header, tuple(defs(item.body))))
+            else:
+                out.append(text(item))
+        return out
+
+    parts: list[object] = [module.path, with_workspace, tuple(sorted(module.aliases.items()))]
+    parts.extend(defs(module.tree.body))
+    key = tuple(parts)
+    found = _environments.get(key)
+    if found is None:
+        if len(_environments) >= _UNIT_CACHE_SIZE:
+            _environments.clear()
+        found = next(_environment_numbers)  # never handed out twice
+        _environments[key] = found
+    return found

@@ -1,0 +1,406 @@
+"""Findings and fixes of MaterializeValidShapeSymbols, from the binding analysis and the
+call-site results: one function per rule (VS001-VS007), messages in the style of the rule
+catalog (the first sentence says what is wrong and what to do, in at most 100 characters).
+
+A VS001 fix is complete or it is not preferred: it is preferred only when every call of the
+kernel is found and gets its extents; otherwise it still adds the parameter and passes the
+extents it can, and its title names the calls left to edit by hand.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from passlint.analysis.findings import Finding, Fix, Location, Range, TextEdit
+from passlint.analysis.pl.model import CallSite, Dynamic, Module
+from passlint.analysis.rules import RULES
+from passlint.passes.materialize_valid_shape_symbols import edits
+from passlint.passes.materialize_valid_shape_symbols.model import (
+    Conflict,
+    KernelAnalysis,
+    LateParam,
+    Omitted,
+    OutlinedKernel,
+    SiteResult,
+    Slot,
+    Symbol,
+    UndefinedName,
+    ValueUse,
+)
+
+FIRST_SENTENCE = 100  # characters, MESSAGES.md point 1
+
+
+def kernel_findings(
+    analysis: KernelAnalysis, sites: list[SiteResult] | None, uses: list[ValueUse]
+) -> list[Finding]:
+    """The findings on a kernel itself (VS001, VS002, VS005, VS006); ``sites`` are its calls
+    (None: not looked for, as it has nothing to pass)."""
+    found = [late(analysis, item) for item in analysis.late]
+    found += [undefined(analysis, item) for item in analysis.undefined]
+    found += [compound_only(analysis, symbol, sites or []) for symbol in analysis.compound_only]
+    if analysis.symbols:
+        found += unbound(analysis, sites or [], uses)
+    return found
+
+
+def site_findings(result: SiteResult, analysis: KernelAnalysis) -> list[Finding]:
+    """The findings at one call of a kernel (VS003, VS004)."""
+    found = [omitted(result, analysis, item) for item in result.omitted]
+    found += [conflict(result, analysis, item) for item in result.conflicts]
+    return found
+
+
+# -- VS001 ------------------------------------------------------------------------------------
+
+
+def unbound(
+    analysis: KernelAnalysis, sites: list[SiteResult], uses: list[ValueUse]
+) -> list[Finding]:
+    kernel, module = analysis.kernel, analysis.module
+    names = [symbol.declared.name for symbol in analysis.symbols]
+    blocked = [s for s in sites if s.texts is None]
+    unfixable = analysis.clashes or analysis.fixed_views
+    fix = None if unfixable else _unbound_fix(analysis, names, sites, blocked, uses)
+    annotation = edits.scalar_annotation(module)
+    findings = []
+    for symbol in analysis.symbols:
+        slot = symbol.slots[0]
+        words = _symbol_words(symbol.declared)
+        first = _sentence(
+            f"Kernel '{kernel.name}' cannot bind {words}; add it as a leading parameter.",
+            f"Nothing binds valid_shape symbol {words}; add it as a leading parameter.",
+            f"Nothing binds '{symbol.symbol}'; add it as a leading parameter of the kernel.",
+        )
+        message = (
+            f"{first} No physical dimension or scalar parameter binds it (parameter "
+            f"'{slot.param.name}', dim {slot.dim}), so MaterializeValidShapeSymbols adds "
+            f"`{symbol.declared.name}: {annotation}` in front and passes the extent at every "
+            "call."
+        )
+        message += _unfixable(analysis, annotation)
+        left = _left_by_hand(blocked, uses)
+        if left and not unfixable:
+            message += f" The fix cannot complete these calls: {'; '.join(left)}."
+        node, related = _entry_place(slot, module)
+        related += _symbol_related(symbol.declared, sites, module)
+        findings.append(_finding("VS001", module, node, message, related, fix))
+    return findings
+
+
+def _unbound_fix(
+    analysis: KernelAnalysis,
+    names: list[str],
+    sites: list[SiteResult],
+    blocked: list[SiteResult],
+    uses: list[ValueUse],
+) -> Fix:
+    kernel, module = analysis.kernel, analysis.module
+    changes: list[TextEdit] = [edits.leading_params(kernel, module, module.positions, names)]
+    for site in sites:
+        if site.texts is not None:
+            changes.append(
+                edits.call_extents(site.site, site.module, site.module.positions, site.texts)
+            )
+    plural = "s" if len(names) > 1 else ""
+    done = len(sites) - len(blocked)
+    calls = f"{done} call site{'s' if done != 1 else ''}"
+    title = (
+        f"Add leading parameter{plural} {', '.join(names)} to '{kernel.name}' and pass the "
+        f"extent{plural} at {calls}"
+    )
+    if not blocked and not uses:
+        return Fix(title, tuple(changes))
+    by_hand = [_where(s.site, s.module) for s in blocked]
+    by_hand += [_place(u.module, u.node, u.node.id) for u in uses]
+    return Fix(f"{title}; edit by hand: {', '.join(by_hand)}", tuple(changes), preferred=False)
+
+
+def _unfixable(analysis: KernelAnalysis, annotation: str) -> str:
+    """Why no fix is offered for the kernel, if none is."""
+    if analysis.fixed_views:
+        symbol = analysis.fixed_views[0]
+        via = next(slot.via for slot in symbol.slots if slot.via)
+        return (
+            f" No fix is offered: '{symbol.declared.name}' is read through the TensorView "
+            f"variable '{via}', whose symbols were fixed when Python built it, so no parameter "
+            "can take it over; write that TensorView inline to bind it by a parameter."
+        )
+    if analysis.clashes:
+        name = analysis.clashes[0].declared.name
+        return (
+            f" No fix is offered: a `{name}: {annotation}` parameter would repeat the name of "
+            "another parameter of the kernel."
+        )
+    return ""
+
+
+def _left_by_hand(blocked: list[SiteResult], uses: list[ValueUse]) -> list[str]:
+    left = [f"{_where(s.site, s.module)}: {s.problem}" for s in blocked]
+    left += [
+        f"{_place(u.module, u.node, u.node.id)}: the kernel is used as a value there, so the "
+        "calls made through it cannot be found"
+        for u in uses
+    ]
+    return left
+
+
+# -- VS002 ------------------------------------------------------------------------------------
+
+
+def compound_only(analysis: KernelAnalysis, symbol: Symbol, sites: list[SiteResult]) -> Finding:
+    kernel, module = analysis.kernel, analysis.module
+    slot = symbol.compound[0]
+    entry_text = ast.unparse(slot.entry)
+    words = _symbol_words(symbol.declared)
+    first = _sentence(
+        f"Kernel '{kernel.name}' reads {words} only in '{entry_text}'; add a bare entry for it.",
+        f"Valid_shape symbol {words} appears only in compound entries; add a bare entry for it.",
+        f"Symbol '{symbol.symbol}' appears only in compound valid_shape entries; add a bare one.",
+    )
+    message = (
+        f"{first} MaterializeValidShapeSymbols rejects kernel '{kernel.name}': parameter "
+        f"'{slot.param.name}' uses {words} only inside '{entry_text}', so its value cannot be read "
+        "from a call site. Declare it on its own in some parameter's valid_shape, bind it by a "
+        f"physical dimension, or pass it as a `{edits.scalar_annotation(module)}` parameter."
+    )
+    node, related = _entry_place(slot, module)
+    related += _symbol_related(symbol.declared, sites, module)
+    return _finding("VS002", module, node, message, related)
+
+
+# -- VS003 / VS004 ----------------------------------------------------------------------------
+
+
+def omitted(result: SiteResult, analysis: KernelAnalysis, item: Omitted) -> Finding:
+    site, module = result.site, result.module
+    slot, symbol = item.slot, item.symbol
+    words = _symbol_words(symbol.declared)
+    call = _call_words(site, analysis.kernel.name)
+    first = _sentence(
+        f"{call} omits argument '{slot.param.name}', which holds {words}; pass it.",
+        f"This call omits argument '{slot.param.name}', which holds {words}; pass it.",
+        f"This call omits the argument holding '{symbol.symbol}'; pass it.",
+    )
+    annotation = edits.scalar_annotation(analysis.module)
+    message = (
+        f"{first} MaterializeValidShapeSymbols reads the extent of {words} from that argument "
+        f"(parameter {slot.param.index}, dim {slot.dim}) and rejects a call that does not "
+        "supply it; a runtime-allocated pl.Out has no caller-side valid_shape. Or bind the "
+        f"symbol by a physical dimension or a leading `{symbol.declared.name}: {annotation}` "
+        "parameter."
+    )
+    return _finding("VS004", module, site.node, message)
+
+
+def conflict(result: SiteResult, analysis: KernelAnalysis, item: Conflict) -> Finding:
+    site, module = result.site, result.module
+    (a, a_slot), (b, b_slot) = item.first, item.second
+    words = _symbol_words(item.symbol.declared)
+    call = _call_words(site, analysis.kernel.name)
+    first = _sentence(
+        f"{call} passes two extents for {words}; make its arguments agree.",
+        f"This call passes two extents for {words}; make its arguments agree.",
+        f"This call passes two extents for '{item.symbol.symbol}'; make its arguments agree.",
+    )
+    message = (
+        f"{first} The argument for '{a_slot.param.name}' (dim {a_slot.dim}) gives '{a}' and "
+        f"the one for '{b_slot.param.name}' (dim {b_slot.dim}) gives '{b}': pypto's DSL "
+        "parser rejects the call when the program is defined (conflicting bindings that are "
+        "not provably equal), and MaterializeValidShapeSymbols, which passes one value per "
+        "symbol, would too."
+    )
+    return _finding("VS003", module, site.node, message)
+
+
+# -- VS005 / VS006 ----------------------------------------------------------------------------
+
+
+def late(analysis: KernelAnalysis, item: LateParam) -> Finding:
+    kernel, module = analysis.kernel, analysis.module
+    param, reader = item.param, item.reader
+    if item.via is None:
+        first = _sentence(
+            f"Parameter '{param.name}' comes after '{reader.name}', which reads it; move it in "
+            "front.",
+            f"Parameter '{param.name}' comes after a parameter that reads it; move it in front.",
+            "A scalar parameter comes after a parameter that reads it; move it in front.",
+        )
+    else:
+        first = _sentence(
+            f"Parameter '{param.name}' shadows a symbol of view '{item.via}'; write that view "
+            "inline.",
+            "A scalar parameter shadows a symbol of a view variable; write that view inline.",
+        )
+    what = _symbol_words(item.dynamic) if item.dynamic is not None else f"'{param.name}'"
+    message = (
+        f"{first} pypto's DSL parser rejects kernel '{kernel.name}' when it is defined: the "
+        f"annotation of '{reader.name}' already read the `pl.dynamic` symbol {what}, which a "
+        "scalar parameter of that name can take over only before every annotation that "
+        "reads it."
+    )
+    pos = module.positions
+    fix = None
+    if item.via is None:
+        fix = Fix(
+            f"Move parameter '{param.name}' in front of '{reader.name}'",
+            tuple(edits.move_param(kernel, module, pos, param, reader)),
+        )
+    else:
+        message += (
+            f" No fix is offered: '{reader.name}' reads it through the TensorView variable "
+            f"'{item.via}', which no parameter can take over, wherever it stands."
+        )
+    rng = pos.source.range(*param.span)
+    return Finding("VS005", RULES["VS005"].severity, module.path, rng, message, fix=fix)
+
+
+def undefined(analysis: KernelAnalysis, item: UndefinedName) -> Finding:
+    kernel, module = analysis.kernel, analysis.module
+    first = _sentence(
+        f"The valid_shape of '{item.param.name}' reads undefined '{item.name}'; define it.",
+        f"A valid_shape entry reads undefined '{item.name}'; define it.",
+        "A valid_shape entry reads an undefined name; define it.",
+    )
+    message = (
+        f"{first} Python raises NameError when kernel '{kernel.name}' is defined: '{item.name}' "
+        f'is no `pl.dynamic` symbol, int constant or parameter (e.g. `{item.name} = pl.dynamic("'
+        f'{item.name}")`).'
+    )
+    return _finding("VS006", module, item.node, message)
+
+
+# -- VS007 ------------------------------------------------------------------------------------
+
+
+def outlined(module: Module, kernel: OutlinedKernel) -> Finding:
+    """The valid_shape symbols the pass adds to a kernel outlined from ``pl.at``."""
+    names = ", ".join(_words(s.symbol, s.name) for s in kernel.symbols)
+    plural = "s" if len(kernel.symbols) > 1 else ""
+    strings = ", ".join(f"'{s.symbol}'" for s in kernel.symbols)
+    first = _sentence(
+        f"The pass adds {names} to outlined kernel '{kernel.name}'; nothing to change.",
+        f"The pass adds {strings} to outlined kernel '{kernel.name}'; nothing to change.",
+        f"The pass adds leading parameter{plural} to this outlined kernel; nothing to change.",
+    )
+    fed = "; ".join(
+        f"{_words(s.symbol, s.name)} from the valid_shape of '{s.tensor}', fed `{s.extent}`"
+        for s in kernel.symbols
+    )
+    message = (
+        f"{first} pypto's default pipeline outlines this `pl.at(level=pl.Level.CORE_GROUP)` "
+        f"scope into InCore kernel '{kernel.name}', whose parameters are the tensors it uses, "
+        f"and MaterializeValidShapeSymbols adds what nothing there binds: {fed}."
+    )
+    node = kernel.scope.node
+    start = module.positions.start(node)
+    line_end = module.text.find("\n", start)
+    end = min(module.positions.end(node), line_end if line_end >= 0 else len(module.text))
+    rng = module.positions.source.range(start, end)
+    return Finding("VS007", RULES["VS007"].severity, module.path, rng, message)
+
+
+# -- shared -----------------------------------------------------------------------------------
+
+
+def _finding(
+    code: str,
+    module: Module,
+    node: ast.AST,
+    message: str,
+    related: list[Location] | None = None,
+    fix: Fix | None = None,
+) -> Finding:
+    rng = module.positions.range(node)
+    return Finding(code, RULES[code].severity, module.path, rng, message, tuple(related or ()), fix)
+
+
+def _sentence(*options: str) -> str:
+    """The first option whose length is within the first-sentence limit (else the last)."""
+    return next((o for o in options if len(o) <= FIRST_SENTENCE), options[-1])
+
+
+def _call_words(site: CallSite, kernel: str) -> str:
+    if site.form == "call":
+        return f"The call to kernel '{kernel}'"
+    return f"`pl.{site.form}` of kernel '{kernel}'"
+
+
+def _entry_place(slot: Slot, module: Module) -> tuple[ast.AST, list[Location]]:
+    """Where to point for a valid_shape entry: the entry, or (a view held in a variable)
+    the variable, with the entry as a related place."""
+    param = slot.param
+    if slot.view_module is module and slot.via is None:
+        return slot.entry, []
+    assert param.tensor is not None and param.tensor.view_ref is not None
+    note = f"the valid_shape entry in the TensorView '{slot.via}'"
+    rng = slot.view_module.positions.range(slot.entry)
+    return param.tensor.view_ref, [Location(slot.view_module.path, rng, note)]
+
+
+def _symbol_related(dynamic: Dynamic, sites: list[SiteResult], module: Module) -> list[Location]:
+    declared = module.positions.source.range(*dynamic.span) if dynamic.path == module.path else None
+    related = []
+    if declared is not None:
+        related.append(
+            Location(dynamic.path, declared, f"symbol '{dynamic.symbol}' is declared here")
+        )
+    for site in sites:
+        call = callee_text(site.site.node.func)
+        if site.texts is None:
+            note = f"called here ({call}); {site.problem}"
+        else:
+            note = f"called here ({call}); the fix passes {', '.join(site.texts)}"
+        related.append(Location(site.module.path, _range(site.module, site.site.node), note))
+    return related
+
+
+def _range(module: Module, node: ast.AST) -> Range:
+    return module.positions.range(node)
+
+
+def _where(site: CallSite, module: Module) -> str:
+    return _place(module, site.node, f"{callee_text(site.node.func)}(...)")
+
+
+def _place(module: Module, node: ast.AST, what: str) -> str:
+    start = module.positions.range(node).start
+    return f"{Path(module.path).name}:{start.line + 1}:{start.column + 1} ({what})"
+
+
+def callee_text(callee: ast.expr) -> str:
+    """``ast.unparse`` of a call's callee, without it for the usual ``self.k`` / ``k``."""
+    parts: list[str] = []
+    node = callee
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name:
+        return ast.unparse(callee)
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _symbol_words(dynamic: Dynamic) -> str:
+    return _words(dynamic.symbol, dynamic.name)
+
+
+def _words(symbol: str, name: str) -> str:
+    if name == symbol:
+        return f"'{symbol}'"
+    return f"'{symbol}' (Python name '{name}')"
+
+
+__all__ = [
+    "callee_text",
+    "compound_only",
+    "conflict",
+    "kernel_findings",
+    "late",
+    "omitted",
+    "outlined",
+    "site_findings",
+    "unbound",
+    "undefined",
+]

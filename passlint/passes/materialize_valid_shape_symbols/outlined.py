@@ -1,0 +1,92 @@
+"""Kernels pypto's default pipeline outlines from ``with pl.at(level=pl.Level.CORE_GROUP)``
+scopes (``OutlineIncoreScopes``, ``scope_outline_utils.cpp``): an InCore kernel named by
+``name_hint`` (else ``<function>_incore_<n>``) whose parameters are the variables the body
+reads before it defines them, in first-read order, each with its type. The pass then adds
+the valid_shape symbols of those parameters that nothing in the outlined kernel binds (no
+captured variable, no physical dimension of a captured tensor), and the outlined call passes
+the captured tensor's own valid_shape entry. The source has no signature to edit: these are
+information findings without a fix.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from passlint.analysis.pl.extents import ExtentReader
+from passlint.analysis.pl.model import Function, Module, OutlinedScope
+from passlint.analysis.pl.resolve import RDynamic, Resolver, RInt
+from passlint.analysis.pl.walk import nodes_below
+from passlint.passes.materialize_valid_shape_symbols.model import OutlinedKernel, OutlinedSymbol
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def outlined_kernels(
+    function: Function, module: Module, resolver: Resolver, reader: ExtentReader
+) -> list[OutlinedKernel]:
+    """The outlined kernels of ``function``'s ``pl.at`` scopes that gain parameters."""
+    out = []
+    for number, scope in enumerate(function.outlined):  # pypto counts every scope it outlines
+        if scope.level != "CORE_GROUP":
+            continue
+        name = scope.name_hint or f"{function.name}_incore_{number}"
+        symbols = _added(scope, function, module, resolver, reader)
+        if symbols:
+            out.append(OutlinedKernel(scope, name, tuple(symbols)))
+    return out
+
+
+def _added(
+    scope: OutlinedScope,
+    function: Function,
+    module: Module,
+    resolver: Resolver,
+    reader: ExtentReader,
+) -> list[OutlinedSymbol]:
+    captured = _captured(scope.node, function, module)
+    bound = set(captured)
+    tensors: list[tuple[ast.Name, tuple[str | None, ...]]] = []
+    for node in captured.values():
+        extents = reader.of_argument(node, function, module)
+        if extents is None or extents.effective is None:
+            continue
+        for dims in extents.shape or ():
+            if dims is not None:
+                bound.update(_IDENTIFIER.findall(dims.text))
+        tensors.append((node, tuple(d.text if d is not None else None for d in extents.effective)))
+    added: list[OutlinedSymbol] = []
+    seen: set[str] = set()
+    for node, valid in tensors:
+        for text in valid:
+            if text is None or not _IDENTIFIER.fullmatch(text) or text in bound or text in seen:
+                continue
+            point = (scope.node.lineno, scope.node.col_offset)
+            resolved = resolver.resolve(text, module, function, point)
+            if isinstance(resolved, RInt):
+                continue
+            seen.add(text)
+            symbol = resolved.dynamic.symbol if isinstance(resolved, RDynamic) else text
+            added.append(OutlinedSymbol(text, symbol, node.id, text))
+    return added
+
+
+def _captured(node: ast.With, function: Function, module: Module) -> dict[str, ast.Name]:
+    """The names the body reads before it defines them and that the function defines
+    before the scope (parameters, assignments), in first-read order."""
+    start = module.positions.start(node)
+    outside = {p.name for p in function.params}
+    outside.update(a.name for a in function.assignments if a.end <= start)
+    defined: set[str] = set()
+    captured: dict[str, ast.Name] = {}
+    for stmt in node.body:
+        names = [n for n in nodes_below([stmt]) if type(n) is ast.Name]
+        names.sort(key=lambda n: (n.lineno, n.col_offset))
+        stores = set()
+        for name in names:
+            if isinstance(name.ctx, ast.Store):
+                stores.add(name.id)
+            elif name.id not in defined and name.id in outside and name.id not in captured:
+                captured[name.id] = name
+        defined.update(stores)
+    return captured

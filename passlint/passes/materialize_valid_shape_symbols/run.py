@@ -1,0 +1,136 @@
+"""One dry run of MaterializeValidShapeSymbols over one pl module: front end -> binding
+analysis (``binding``) -> call-site resolution (``sites``) -> findings and fixes
+(``findings``), each step reading only the ones before it; the reuse of unchanged kernels'
+findings lives in ``cache``."""
+
+from __future__ import annotations
+
+from passlint.analysis.findings import Finding
+from passlint.analysis.pl.model import Function, Module
+from passlint.analysis.pl.resolve import Resolver
+from passlint.analysis.workspace import Workspace
+from passlint.passes.materialize_valid_shape_symbols import findings as report
+from passlint.passes.materialize_valid_shape_symbols.binding import analyze_kernel
+from passlint.passes.materialize_valid_shape_symbols.cache import KernelUnit, UnitKeys, cached_unit
+from passlint.passes.materialize_valid_shape_symbols.model import (
+    KernelAnalysis,
+    KernelSummary,
+    OutlinedKernel,
+    SiteResult,
+    ValueUse,
+)
+from passlint.passes.materialize_valid_shape_symbols.outlined import outlined_kernels
+from passlint.passes.materialize_valid_shape_symbols.sites import CallSites
+
+
+class Run:
+    """The analyses of one module's kernels (and of the kernels its calls reach)."""
+
+    def __init__(self, module: Module, workspace: Workspace | None) -> None:
+        self.module = module
+        self.workspace = workspace
+        self.resolver = Resolver(module, workspace)
+        self.sites = CallSites(module, self.resolver, workspace)
+        self._analyses: dict[int, KernelAnalysis] = {}
+        self._sites: dict[int, list[SiteResult]] = {}
+        self._keys = UnitKeys(module, workspace is not None)
+
+    def analysis(self, kernel: Function, module: Module) -> KernelAnalysis:
+        found = self._analyses.get(id(kernel))
+        if found is None:
+            found = analyze_kernel(kernel, module, self.resolver)
+            self._analyses[id(kernel)] = found
+        return found
+
+    def sites_of(self, analysis: KernelAnalysis) -> list[SiteResult]:
+        found = self._sites.get(id(analysis.kernel))
+        if found is None:
+            found = self.sites.of_kernel(analysis)
+            self._sites[id(analysis.kernel)] = found
+        return found
+
+    def value_uses(self, analysis: KernelAnalysis) -> list[ValueUse]:
+        """Uses as a value of a standalone kernel with unbound symbols (a program's method
+        can only be called, as ``self.k``)."""
+        if not analysis.symbols or analysis.kernel.owner is not None:
+            return []
+        return self.sites.value_uses(analysis.kernel, analysis.module)
+
+    def summary(self, kernel: Function) -> KernelSummary:
+        analysis = self.analysis(kernel, self.module)
+        sites = self.sites_of(analysis)
+        return KernelSummary(
+            kernel,
+            self.module,
+            tuple(analysis.all_symbols),
+            tuple(analysis.symbols),
+            tuple(sites),
+            tuple(self.value_uses(analysis)),
+        )
+
+    def outlined(self) -> list[OutlinedKernel]:
+        """The kernels outlined from ``pl.at`` scopes of non-kernel functions that gain
+        parameters."""
+        found: list[OutlinedKernel] = []
+        for function in self.module.functions:
+            if not function.is_device_kernel and function.outlined:
+                reader = self.sites.reader
+                found += outlined_kernels(function, self.module, self.resolver, reader)
+        return found
+
+    # -- findings ----------------------------------------------------------------------------
+
+    def findings(self) -> list[Finding]:
+        found: list[Finding] = []
+        own_sites: dict[int, list[tuple[Finding, ...]]] = {}
+        module = self.module
+        for kernel in module.kernels:
+            unit = self._unit(kernel)
+            found.extend(unit.findings)
+            if unit.sites is not None:
+                own_sites[id(kernel)] = list(reversed(unit.sites))
+        for function in module.functions:
+            for site in function.calls:
+                callee = self.sites.callee(site, module)
+                if callee is None or not callee.function.is_device_kernel:
+                    continue
+                if callee.module is module:
+                    queue = own_sites.get(id(callee.function))
+                    if queue is None:  # no unbound symbols: no call site findings
+                        continue
+                    if queue:
+                        found.extend(queue.pop())
+                        continue
+                analysis = self.analysis(callee.function, callee.module)
+                if analysis.symbols:
+                    result = self.sites.result(site, module, analysis)
+                    found.extend(report.site_findings(result, analysis))
+        found += [report.outlined(module, kernel) for kernel in self.outlined()]
+        found.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))
+        return found
+
+    def _unit(self, kernel: Function) -> KernelUnit:
+        """The findings of a kernel of this module and those at its calls in this module,
+        reused from an earlier run whose inputs were the same (``cache``)."""
+        callers = self.sites.calls_named(self.module).get(kernel.name, [])
+        # A standalone kernel's uses as a value may be anywhere in the module: not cached.
+        key = self._keys.key(kernel, callers) if kernel.owner is not None else None
+        before = self.resolver.foreign
+
+        def compute() -> KernelUnit:
+            module = self.module
+            analysis = self.analysis(kernel, module)
+            sites: list[SiteResult] | None = None
+            if analysis.symbols or analysis.compound_only:
+                sites = self.sites_of(analysis)
+            findings = report.kernel_findings(analysis, sites, self.value_uses(analysis))
+            own: tuple[tuple[Finding, ...], ...] | None = None
+            if analysis.symbols:
+                own = tuple(
+                    tuple(report.site_findings(r, analysis))
+                    for r in sites or []
+                    if r.module is module
+                )
+            return KernelUnit(tuple(findings), own)
+
+        return cached_unit(key, compute, lambda: self.resolver.foreign != before)

@@ -1,0 +1,247 @@
+"""Call-site resolution: every call of a kernel in the workspace, and what each passes for
+its unbound symbols (``MaterializeValidShapeSymbolsMutator::PrependValidShapeArgs``).
+
+Calls are looked for where pypto can make them: ``self.k(...)`` and ``pl.submit(self.k, ...)``
+/ ``pl.spmd_submit(self.k, ...)`` inside the kernel's program; ``k(...)`` (under any alias,
+also ``alias.k(...)``) in DSL functions whose definitions see ``k``: in the kernel's module
+and, for a module-level kernel, in the workspace files that import it. A call passes, per
+symbol, the effective valid_shape entry of its argument at each slot. Uses of the kernel as a value
+(``run(kernel)``) are calls nobody can find: they are reported so a fix is not offered as
+complete.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from passlint.analysis.pl.extents import Extent, ExtentReader
+from passlint.analysis.pl.frontend import pl_name
+from passlint.analysis.pl.index import workspace_index
+from passlint.analysis.pl.model import CallSite, Function, ImportRef, Module, Param
+from passlint.analysis.pl.resolve import Resolver, RFunction
+from passlint.analysis.pl.walk import nodes_below
+from passlint.analysis.workspace import Workspace
+from passlint.passes.materialize_valid_shape_symbols.model import (
+    Conflict,
+    KernelAnalysis,
+    Omitted,
+    SiteResult,
+    Slot,
+    SymbolExtent,
+    ValueUse,
+)
+
+
+class CallSites:
+    """Finds and reads the call sites of kernels, starting from one module."""
+
+    def __init__(self, module: Module, resolver: Resolver, workspace: Workspace | None) -> None:
+        self.module = module
+        self.resolver = resolver
+        self.workspace = workspace
+        self.reader = ExtentReader(resolver)
+        self._callees: dict[int, RFunction | None] = {}
+        self._foreign_callees: set[int] = set()
+        self._by_name: dict[int, dict[str, list[CallSite]]] = {}
+
+    def callee(self, site: CallSite, module: Module) -> RFunction | None:
+        """The function ``site`` launches (memoised per site)."""
+        key = id(site)
+        if key not in self._callees:
+            before = self.resolver.foreign
+            self._callees[key] = self.resolver.callee(site, module)
+            if self.resolver.foreign != before:
+                self._foreign_callees.add(key)
+        elif key in self._foreign_callees:
+            self.resolver.foreign += 1  # what depends on this answer depends on other files
+        return self._callees[key]
+
+    def calls_named(self, module: Module) -> dict[str, list[CallSite]]:
+        """The call sites of a module grouped by the called name (built once per module)."""
+        found = self._by_name.get(id(module))
+        if found is None:
+            found = {}
+            for function in module.functions:
+                for site in function.calls:
+                    found.setdefault(site.target_name, []).append(site)
+            self._by_name[id(module)] = found
+        return found
+
+    # -- the calls of one kernel -------------------------------------------------------------
+
+    def of_kernel(self, analysis: KernelAnalysis) -> list[SiteResult]:
+        """Every call of the kernel: in its module, and (module-level kernels, which other
+        files can import) in the workspace."""
+        kernel, module = analysis.kernel, analysis.module
+        found = [(site, module) for site in self._calls_to(kernel, module, {kernel.name})]
+        if _importable(kernel) and self.workspace is not None:
+            for other, names in self._importers(kernel, module):
+                found.extend((site, other) for site in self._calls_to(kernel, other, names))
+        return [self.result(site, where, analysis) for site, where in found]
+
+    def value_uses(self, kernel: Function, module: Module) -> list[ValueUse]:
+        """Uses of ``kernel`` as a value (an argument, an assigned or returned value, an
+        element of a literal) in its module and the workspace files that import it."""
+        uses = _value_uses(kernel, module, {kernel.name}, self.resolver)
+        if _importable(kernel) and self.workspace is not None:
+            for other, names in self._importers(kernel, module):
+                uses.extend(_value_uses(kernel, other, names, self.resolver))
+        return uses
+
+    def _calls_to(self, kernel: Function, module: Module, names: set[str]) -> list[CallSite]:
+        sites: list[CallSite] = []
+        named = self.calls_named(module)
+        for name in sorted(names):
+            for site in named.get(name, ()):
+                callee = self.callee(site, module)
+                if callee is not None and callee.function is kernel:
+                    sites.append(site)
+        sites.sort(key=lambda s: s.span)
+        return sites
+
+    def _importers(self, kernel: Function, module: Module) -> list[tuple[Module, set[str]]]:
+        """The workspace modules that may reach ``kernel`` by import, with the local names
+        they may call it by."""
+        assert self.workspace is not None
+        self.resolver.foreign += 1  # the workspace's files
+        out: list[tuple[Module, set[str]]] = []
+        for path in workspace_index(self.workspace).files_naming(kernel.name):
+            if self.resolver.same_file(path, module.path):
+                continue
+            other = self.resolver.module_at(path)
+            if other is None:
+                continue
+            names = {kernel.name}
+            for scope in [other.scope, *(f.scope for f in other.functions)]:
+                for local, found in scope.names.items():
+                    if any(_imports_name(b.value, kernel.name) for b in found):
+                        names.add(local)
+            out.append((other, names))
+        return out
+
+    # -- what one call passes ----------------------------------------------------------------
+
+    def result(self, site: CallSite, module: Module, analysis: KernelAnalysis) -> SiteResult:
+        """What ``site`` passes for each unbound symbol of ``analysis``'s kernel."""
+        result = SiteResult(site, module, [])
+        texts: list[str] = []
+        resolved = not site.starred
+        for symbol in analysis.symbols:
+            value: tuple[Extent, Slot] | None = None
+            problem: str | None = "the call passes *args" if site.starred else None
+            for slot in symbol.slots:
+                arg = _argument(site, slot.param)
+                if arg is None:
+                    if not site.starred:
+                        result.omitted.append(Omitted(symbol, slot))
+                        problem = f"it does not pass argument '{slot.param.name}'"
+                    resolved = False
+                    break
+                extents = self.reader.of_argument(arg, site.caller, module)
+                effective = extents.effective if extents is not None else None
+                candidate = (
+                    effective[slot.dim]
+                    if effective is not None and slot.dim < len(effective)
+                    else None
+                )
+                if candidate is None:
+                    resolved = False
+                    problem = problem or (
+                        f"the valid_shape of its argument for '{slot.param.name}' (dim "
+                        f"{slot.dim}) is not known statically"
+                    )
+                    continue
+                if value is None:
+                    value = (candidate, slot)
+                    continue
+                first, first_slot = value
+                if first.key != candidate.key:
+                    result.conflicts.append(
+                        Conflict(symbol, (first.text, first_slot), (candidate.text, slot))
+                    )
+                    problem = (
+                        f"its arguments give '{symbol.symbol}' two extents, "
+                        f"'{first.text}' and '{candidate.text}'"
+                    )
+                    resolved = False
+                    break
+            if value is None:
+                resolved = False
+            else:
+                texts.append(value[0].text)
+            text = value[0].text if value is not None else None
+            result.extents.append(SymbolExtent(symbol, text, problem))
+        result.texts = texts if resolved else None
+        return result
+
+
+def _importable(kernel: Function) -> bool:
+    """A module-level standalone kernel: the one kind other files can import."""
+    return kernel.owner is None and kernel.parent is None
+
+
+def _imports_name(value: object, name: str) -> bool:
+    return isinstance(value, ImportRef) and value.name == name
+
+
+def _argument(site: CallSite, param: Param) -> ast.expr | None:
+    """The argument for ``param``: positional, else by keyword as Python binds it (pypto's
+    parser itself rejects a kernel argument given by keyword; that is not this pass's to
+    report, and reading it keeps the extent right once the call is written positionally)."""
+    if param.index < len(site.args):
+        return site.args[param.index]
+    return site.keywords.get(param.name)
+
+
+_ESCAPES = (ast.Call, ast.Assign, ast.AnnAssign, ast.Return, ast.List, ast.Tuple, ast.Dict)
+
+
+def _value_uses(
+    kernel: Function, module: Module, names: set[str], resolver: Resolver
+) -> list[ValueUse]:
+    """``names`` read as a value where it may be called later, resolving to ``kernel``."""
+    if not any(name in module.text for name in names):
+        return []
+    owners: dict[int, Function] = {}
+    for function in module.functions:  # parents first: inner functions overwrite
+        for node in nodes_below(function.node.body):
+            if type(node) is ast.Name and node.id in names:
+                owners[id(node)] = function
+    launches: set[int] = set()  # call targets and submitted kernels: call sites, not values
+    uses: list[ValueUse] = []
+    holders = [n for n in nodes_below(module.tree.body) if isinstance(n, _ESCAPES)]
+    for holder in holders:
+        if isinstance(holder, ast.Call):
+            launches.add(id(holder.func))
+            if holder.args and _is_submit(holder, module):
+                launches.add(id(holder.args[0]))
+    for holder in holders:
+        for node in _held(holder):
+            if type(node) is not ast.Name or node.id not in names or id(node) in launches:
+                continue
+            if not isinstance(node.ctx, ast.Load):
+                continue
+            owner = owners.get(id(node))
+            point = (node.lineno, node.col_offset)
+            resolved = resolver.resolve(node.id, module, owner, point)
+            if isinstance(resolved, RFunction) and resolved.function is kernel:
+                uses.append(ValueUse(node, module))
+    uses.sort(key=lambda u: (u.node.lineno, u.node.col_offset))
+    return uses
+
+
+def _held(holder: ast.AST) -> list[ast.AST]:
+    """The expressions a value escapes through in ``holder``."""
+    if isinstance(holder, ast.Call):
+        return [*holder.args, *(k.value for k in holder.keywords)]
+    if isinstance(holder, ast.Assign | ast.AnnAssign | ast.Return):
+        return [holder.value] if holder.value is not None else []
+    if isinstance(holder, ast.List | ast.Tuple):
+        return list(holder.elts)
+    if isinstance(holder, ast.Dict):
+        return [v for v in holder.values if v is not None]
+    return []
+
+
+def _is_submit(call: ast.Call, module: Module) -> bool:
+    return pl_name(call.func, module.aliases) in ("submit", "spmd_submit")
