@@ -1,4 +1,7 @@
-"""The stable JSON format (version 1) that other tools read; its shape never changes."""
+"""The stable JSON format (version 1) that other tools read: keys are only ever added.
+
+A fix's ``preferred`` is false when applying it leaves call sites to edit by hand (its
+title names them); ``--fix`` applies only preferred fixes."""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ def finding_to_json(finding: Finding) -> dict[str, object]:
     if finding.fix is not None:
         fix = {
             "title": finding.fix.title,
+            "preferred": finding.fix.preferred,
             "edits": [
                 {"path": edit.path, "range": json_range(edit.range), "new_text": edit.new_text}
                 for edit in finding.fix.edits

@@ -91,3 +91,33 @@ def test_syntax_error_and_no_execution(tmp_path: Path) -> None:
     assert "bad.py:3:6: E002 Python syntax error" in result.stdout
     assert "side_effect.py:14:71: VS001" in result.stdout
     assert not marker.exists()
+
+
+KERNEL_USED_AS_VALUE = """\
+import pypto.language as pl
+
+R = pl.dynamic("R")
+V = pl.dynamic("V")
+
+
+@pl.function(type=pl.FunctionType.InCore)
+def k(x: pl.Tensor[[R, 64], pl.FP32, pl.TensorView(valid_shape=[R, V])]):
+    return x
+
+
+KERNELS = [k]
+"""
+
+
+def test_a_fix_that_leaves_work_by_hand_is_reported_and_never_applied(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(KERNEL_USED_AS_VALUE)
+    result = run(tmp_path, "--output-format", "json", "m.py")
+    assert result.returncode == 1, result.stderr
+    (finding,) = json.loads(result.stdout)["findings"]
+    assert finding["code"] == "VS001"
+    assert finding["fix"]["preferred"] is False
+    assert finding["fix"]["title"].endswith("edit by hand: m.py:12:12 (k)")
+    fixed = run(tmp_path, "--fix", "m.py")
+    assert fixed.returncode == 1
+    assert (tmp_path / "m.py").read_text() == KERNEL_USED_AS_VALUE
+    assert "fixable" not in fixed.stdout

@@ -38,6 +38,7 @@ def test_json_shape(tmp_path: Path) -> None:
     assert finding["severity"] == "warning"
     assert finding["range"] == rng
     assert finding["fix"]["title"]
+    assert finding["fix"]["preferred"] is True
     for edit in finding["fix"]["edits"]:
         assert set(edit) == {"path", "range", "new_text"}
         assert edit["path"] == "input.mlir"
