@@ -16,16 +16,13 @@ from dataclasses import dataclass, replace
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
 from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
-from passlint.analysis.mlir.structure import CONTINUATION_WORDS
+from passlint.analysis.mlir.lines import normalize, shape_of
 
 _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
 _RETURN = re.compile(r'"?(?:func\.)?return"?\b')
 # Substrings of a line that can change the outline anywhere in the text: a chunk separator,
 # another @main header.
 _NEEDLES = frozenset(("// -----", "@main(", '@"main"('))
-_CONTINUATION = re.compile(
-    r"[ \t]*(?:[:({<]|->|(?:" + "|".join(sorted(CONTINUATION_WORDS)) + r")\b)"
-)
 
 
 @dataclass
@@ -92,6 +89,9 @@ def outline_main(text: str) -> MainOutline | None:
     if body_indent.strip() or not _RETURN.match(text, ret_start):
         return None
     main = _header_op(text, header.start(), header_end, indent)
+    above = _last_line(text, body[0], _line_start(text, ret_start)) or (ret_start, ret_start)
+    if above[0] < ret_start and not shape_of(normalize(text[above[0] : above[1]])).ends_op:
+        return None  # the return would continue the statement above it
     ret = _single_op(parse_chunk(text, ret_start, ret_end))
     if main is None or ret is None or not main.regions:
         return None
@@ -100,7 +100,10 @@ def outline_main(text: str) -> MainOutline | None:
     # the line after it.
     spans = [
         (header.start(), header_end),
-        (_line_start(text, _line_start(text, ret_start) - 1), _line_end(text, close + 1)),
+        (
+            min(_line_start(text, above[0]), _line_start(text, _line_start(text, ret_start) - 1)),
+            _line_end(text, close + 1),
+        ),
     ]
     definitions: list[Operation] = []
     arguments = {arg.name: arg for arg in main.header_arguments}
@@ -195,6 +198,29 @@ def _last_line(text: str, start: int, end: int) -> tuple[int, int] | None:
     return None
 
 
+def _next_line_shape(text: str, start: int) -> tuple[str, int]:
+    """The line starting at ``start`` and where it ends (the text's end or its line break)."""
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    return text[start:end], end
+
+
+def _next_statement_line(text: str, line_start: int, line_end: int, stop: int) -> int | None:
+    """Where the first non-blank line after a one-line statement ends, when that line starts
+    a new statement (newlines mean nothing: it could continue the statement); else None."""
+    ends_op = shape_of(normalize(text[line_start:line_end]).strip()).ends_op
+    at = line_end
+    while at < stop:
+        line, end = _next_line_shape(text, at + 1)
+        shape = shape_of(normalize(line).strip())
+        if not shape.blank:
+            if shape.start == "always" or (shape.start == "after-op" and ends_op):
+                return end
+            return None
+        at = end
+    return None
+
+
 def _definition(
     text: str, body: tuple[int, int], indent: str, name: str
 ) -> tuple[Operation, tuple[int, int]] | None:
@@ -220,13 +246,12 @@ def _definition(
         line_start = match.start()
     line_end = text.find("\n", line_start)
     line_end = body[1] if line_end < 0 or line_end > body[1] else line_end
-    following_end = text.find("\n", line_end + 1)
-    following = text[line_end + 1 : following_end]
-    if _CONTINUATION.match(following) and following.strip():
+    following_end = _next_statement_line(text, line_start, line_end, body[1])
+    if following_end is None:
         return None
     start = line_start + len(indent)
     end = start + len(text[start:line_end].rstrip())
     op = _single_op(chunk := parse_chunk(text, start, end))
     if op is None or chunk.errors or op.regions:
         return None
-    return op, (line_start, len(text) if following_end < 0 else following_end)
+    return op, (line_start, following_end)

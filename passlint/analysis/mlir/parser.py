@@ -77,6 +77,21 @@ _DESCRIPTIONS = {
 }
 
 
+# What to do, after MLIR's own wording of a statement's error.
+_ADVICE = {
+    "expected ','": "separate the operands with a comma",
+    "expected SSA operand": "add the operand or remove the comma",
+    "expected ')' to end operand list": "separate operands with commas",
+    "expected ':' followed by operation type": "write the generic form's parts in order",
+    "expected function type": "write the type as `(operand types) -> result types`",
+    "expected '->' in function type": "write the type as `(operand types) -> result types`",
+    "expected type": "write the result types after '->'",
+    "expected operation name in quotes": "end the generic op after its type",
+    "expected '{' to begin a region": "put only regions in the parentheses after the operands",
+    "expected '{' in properties": "write the properties as `<{...}>`",
+}
+
+
 def split_chunks(text: str) -> list[tuple[int, int]]:
     """``[start, end)`` of each `// -----` chunk (one chunk when there is no marker)."""
     bounds: list[tuple[int, int]] = []
@@ -146,8 +161,8 @@ class _Builder:
                     SyntaxIssue(
                         label.start,
                         label.end,
-                        f"unexpected block label {self._tok(label)!r}: "
-                        "expected an operation (labels belong inside a region)",
+                        f"Unexpected block label {self._tok(label)!r}; expected an operation. "
+                        "Labels belong inside a region.",
                     )
                 )
             elif template.kind == "label":
@@ -225,9 +240,9 @@ class _Builder:
         for index, tok in enumerate(toks):
             if tok.kind in ("ERROR", "BAD_STRING"):
                 message = (
-                    "unterminated string: expected '\"' before the end of the line"
+                    "Unterminated string: expected '\"' before the end of the line; close it."
                     if tok.kind == "BAD_STRING"
-                    else f"unexpected character {self._tok(tok)!r}"
+                    else f"Unexpected character {self._tok(tok)!r}; remove it."
                 )
                 self.chunk.errors.append(SyntaxIssue(tok.start, tok.end, message))
                 return _fallback(self.text, toks[:index])
@@ -240,18 +255,27 @@ class _Builder:
         return found
 
     def _issue(self, toks: list[Tok], error: StatementError) -> SyntaxIssue:
+        if error.index >= len(toks):
+            start = stop = toks[-1].end
+            what = "end of the statement"
+        else:
+            tok = toks[error.index]
+            region = tok.kind == "REGION"
+            start, stop = (tok.start, tok.start + 1) if region else (tok.start, tok.end)
+            what = "a region" if region else repr(_clip(self._tok(tok)))
+        if error.message:
+            advice = _ADVICE.get(error.message, "fix the statement")
+            found = "the end of the statement" if error.index >= len(toks) else what
+            message = f"{error.message[0].upper()}{error.message[1:]}, not {found}; {advice}."
+            return SyntaxIssue(start, stop, message, code=error.code)
         names = set(error.expected) - {"LOC"}
         if names == {"BARE_ID", "STRING"}:
             names = {"OPERATION"}
         expected = [_DESCRIPTIONS.get(name, name) for name in sorted(names, key=_rank)]
         shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
-        if error.index >= len(toks):
-            end = toks[-1].end
-            return SyntaxIssue(end, end, f"unexpected end of statement: expected {shown}")
-        tok = toks[error.index]
-        what = "a region" if tok.kind == "REGION" else repr(_clip(self._tok(tok)))
-        start, stop = (tok.start, tok.start + 1) if tok.kind == "REGION" else (tok.start, tok.end)
-        return SyntaxIssue(start, stop, f"unexpected {what}: expected {shown}")
+        if len(expected) > 1 and len(expected) <= 8:
+            shown = ", ".join(expected[:-1]) + " or " + expected[-1]
+        return SyntaxIssue(start, stop, f"Unexpected {what}; expected {shown}.", code=error.code)
 
     def _operation(self, statement: StatementSyntax, template: Template) -> Operation:
         toks = statement.toks

@@ -29,6 +29,7 @@ TYPE_WORDS = frozenset(("tensor", "vector", "memref", "complex", "tuple"))
 _SCALAR_TYPE = re.compile(r"(?:[su]?i\d+|f\d+|bf\d+|tf\d+|f\d+E\w+|index|none)\Z")
 
 Span = tuple[int, int]  # inclusive token index range
+END = 1 << 30  # an error's token index at the end of the statement
 
 
 class _Feeder(Lexer):
@@ -104,8 +105,31 @@ def _template(kinds: tuple[str, ...], text: str, toks: list[Tok]) -> Template | 
             _trees.clear()
         _trees[kinds] = tree
     if isinstance(tree, StatementError):
-        return tree
+        return _operand_list_error(kinds, tree)
     return _Builder(kinds, text, toks).build(tree)
+
+
+def _operand_list_error(kinds: tuple[str, ...], error: StatementError) -> StatementError:
+    """MLIR's wording for a malformed operand list of a generic op (``"op"(%a %b)``)."""
+    index = error.index
+    if not _in_operand_list(kinds, index):
+        return error
+    if kinds[index - 1] == "COMMA":
+        return StatementError(index, error.expected, "expected SSA operand", "E005")
+    return StatementError(index, error.expected, "expected ')' to end operand list", "E005")
+
+
+def _in_operand_list(kinds: tuple[str, ...], index: int) -> bool:
+    """Is token ``index`` inside the operand list that follows a generic op's name?"""
+    at = 0
+    while at < len(kinds) and kinds[at] in ("VALUE_ID", "COLON", "INT", "COMMA"):
+        at += 1
+    if at < len(kinds) and kinds[at] == "EQUAL":
+        at += 1
+    if not (at + 1 < len(kinds) and kinds[at] == "STRING" and kinds[at + 1] == "LPAR"):
+        return False
+    end = min(index, len(kinds))
+    return at + 1 < index and all(kind in ("VALUE_ID", "COMMA") for kind in kinds[at + 2 : end])
 
 
 def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
@@ -150,7 +174,7 @@ class _Builder:
         self.types: list[Span] = []
         self.list_no = 0
 
-    def build(self, tree: Tree[Token]) -> Template:
+    def build(self, tree: Tree[Token]) -> Template | StatementError:
         rule = tree.data
         if rule == "block_label":
             if len(tree.children) > 2:
@@ -176,6 +200,9 @@ class _Builder:
         generic = operation.data == "generic_operation"
         children = operation.children
         items = children[1:]
+        problem = _generic_form_error(children[2:]) if generic else _custom_form_error(items)
+        if problem is not None:
+            return problem
         if generic:
             operand_list = children[1]
             assert isinstance(operand_list, Tree)
@@ -342,6 +369,91 @@ class _Builder:
     def _text(self, index: int) -> str:
         tok = self.toks[index]
         return self.text[tok.start : tok.end]
+
+
+def _kind(item: Tree[Token] | Token) -> str:
+    """An item's rule, or the terminal kind of an atom or a bare token."""
+    if isinstance(item, Token):
+        return str(item.type)
+    if item.data == "atom":
+        child = item.children[0]
+        return str(child.type) if isinstance(child, Token) else "atom"
+    return str(item.data)
+
+
+def _generic_form_error(items: list[Tree[Token] | Token]) -> StatementError | None:
+    """What MLIR's parser says of a generic op whose parts after the operand list are not
+    ``[successors] <{properties}> ({regions}) {attributes} : (types) -> types loc(...)``."""
+    at = 0
+    kinds = [_kind(item) for item in items]
+
+    def error(message: str) -> StatementError:
+        index = _index(items[at]) if at < len(items) else END
+        return StatementError(index, (), message)
+
+    if at < len(kinds) and kinds[at] == "square":
+        at += 1
+    if at < len(kinds) and kinds[at] == "angle":
+        item = items[at]
+        assert isinstance(item, Tree)
+        if not _is_properties(item):
+            return error("expected '{' in properties")
+        at += 1
+    if at < len(kinds) and kinds[at] == "arg_list":
+        item = items[at]
+        assert isinstance(item, Tree)
+        if not all(_is_region_entry(entry) for entry in item.children if isinstance(entry, Tree)):
+            return error("expected '{' to begin a region")
+        at += 1
+    if at < len(kinds) and kinds[at] == "dictionary":
+        at += 1
+    if at >= len(kinds) or kinds[at] != "COLON":
+        return error("expected ':' followed by operation type")
+    at += 1
+    if at >= len(kinds) or kinds[at] != "arg_list":
+        return error("expected function type")
+    at += 1
+    if at >= len(kinds) or kinds[at] != "ARROW":
+        return error("expected '->' in function type")
+    at += 1
+    if at < len(kinds) and kinds[at] == "arg_list":
+        at += 1
+    elif at < len(kinds) and kinds[at] in ("BARE_ID", "BANG_ID"):
+        at += 1
+        if at < len(kinds) and kinds[at] == "angle":
+            at += 1
+    else:
+        return error("expected type")
+    if at < len(kinds) and kinds[at] == "location":
+        at += 1
+    if at < len(kinds):
+        return error("expected operation name in quotes")
+    return None
+
+
+def _is_region_entry(entry: Tree[Token]) -> bool:
+    """Is an entry of a parenthesised list exactly one region?"""
+    children = entry.children
+    return (
+        entry.data == "entry_items"
+        and len(children) == 1
+        and isinstance(children[0], Token)
+        and children[0].type == "REGION"
+    )
+
+
+def _custom_form_error(items: list[Tree[Token] | Token]) -> StatementError | None:
+    """A malformed operand list at the top level of an op in custom form: two values with
+    no comma between them, or a comma followed by no value."""
+    kinds = [_kind(item) for item in items]
+    for at, kind in enumerate(kinds):
+        following = kinds[at + 1] if at + 1 < len(kinds) else "$END"
+        if kind == "use" and following == "use":
+            return StatementError(_index(items[at + 1]), (), "expected ','", "E005")
+        if kind == "COMMA" and at > 0 and kinds[at - 1] == "use" and following in ("COLON", "$END"):
+            index = _index(items[at + 1]) if at + 1 < len(items) else END
+            return StatementError(index, (), "expected SSA operand", "E005")
+    return None
 
 
 def _is_properties(angle: Tree[Token]) -> bool:

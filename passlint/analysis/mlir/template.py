@@ -49,3 +49,5 @@ class Template:
 class StatementError:
     index: int  # token index (len(toks) for the end of the statement)
     expected: tuple[str, ...]
+    message: str = ""  # MLIR's own wording, when it has one (else built from ``expected``)
+    code: str = "E001"

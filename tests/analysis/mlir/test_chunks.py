@@ -54,10 +54,10 @@ def test_errors_are_reported_per_chunk_with_file_positions() -> None:
     parsed = parse_file(text)
     first, second, third = parsed.chunks
     assert [lc(text, e.start) for e in first.errors] == [(1, 6)]
-    assert "expected ')'" in first.errors[0].message
+    assert "Expected ')'" in first.errors[0].message
     assert second.errors == []
     assert [(lc(text, e.start), e.message) for e in third.errors] == [
-        ((5, 1), "unexpected '}': no region is open here")
+        ((5, 1), "Unexpected '}': no region is open here; remove it or open the region.")
     ]
     assert parsed.errors == first.errors + third.errors
 
