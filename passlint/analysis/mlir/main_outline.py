@@ -92,7 +92,7 @@ def outline_main(text: str) -> MainOutline | None:
     above = _last_line(text, body[0], _line_start(text, ret_start)) or (ret_start, ret_start)
     if above[0] < ret_start and not shape_of(normalize(text[above[0] : above[1]])).ends_op:
         return None  # the return would continue the statement above it
-    ret = _single_op(parse_chunk(text, ret_start, ret_end))
+    ret = _single_op(parse_chunk(text, ret_start, ret_end, whole=False))
     if main is None or ret is None or not main.regions:
         return None
     # Read closely: the header, the lines from the one above the return (a suppression
@@ -142,7 +142,7 @@ def _header_op(text: str, start: int, end: int, indent: str) -> Operation | None
         synthetic = text[:end] + "\n" + indent + "}"
         if len(_header_cache) >= 4:
             _header_cache.clear()
-        _header_cache[key] = _single_op(parse_chunk(synthetic, start, len(synthetic)))
+        _header_cache[key] = _single_op(parse_chunk(synthetic, start, len(synthetic), whole=False))
     op = _header_cache[key]
     if op is not None:
         op.regions = [Region(op.regions[0].span, op, [])] if op.regions else []
@@ -251,7 +251,7 @@ def _definition(
         return None
     start = line_start + len(indent)
     end = start + len(text[start:line_end].rstrip())
-    op = _single_op(chunk := parse_chunk(text, start, end))
+    op = _single_op(chunk := parse_chunk(text, start, end, whole=False))
     if op is None or chunk.errors or op.regions:
         return None
     return op, (line_start, following_end)

@@ -29,6 +29,7 @@ from passlint.analysis.mlir.statements import (
     Template,
     parse_statement,
 )
+from passlint.analysis.mlir.validate import validate_chunk
 from passlint.analysis.mlir.structure import (
     LineStatement,
     RegionSyntax,
@@ -114,7 +115,11 @@ def parse_file(text: str, fast: bool = True) -> ParsedFile:
     return ParsedFile(text, chunks)
 
 
-def parse_chunk(text: str, start: int = 0, end: int | None = None, fast: bool = True) -> Chunk:
+def parse_chunk(
+    text: str, start: int = 0, end: int | None = None, fast: bool = True, whole: bool = True
+) -> Chunk:
+    """One chunk's IR and errors. ``whole``: the text is a whole chunk, so undefined values,
+    aliases and blocks are errors (not for the pieces @main's outline parses alone)."""
     end = len(text) if end is None else end
     if fast:
         statements, structure_errors = scan(text, [], LineTable(text, start, end))
@@ -127,6 +132,8 @@ def parse_chunk(text: str, start: int = 0, end: int | None = None, fast: bool = 
     builder.fill_block_list([block], statements, parent_op=None)
     chunk.operations = block.operations
     resolve_uses(chunk.operations, {})
+    if whole:
+        chunk.errors.extend(validate_chunk(text, chunk))
     chunk.errors.sort(key=lambda issue: (issue.start, issue.end))
     return chunk
 
@@ -375,6 +382,7 @@ def _fallback(text: str, toks: list[Tok]) -> Template:
         generic=toks[name].kind == "STRING",
         operands=uses,
         regions=regions,
+        recovered=True,
     )
 
 
@@ -395,6 +403,8 @@ def resolve_uses(operations: list[Operation], outer: dict[str, Value]) -> None:
     for op in operations:
         for use in op.operands:
             value = scope.get(use.name)
+            if value is None and use.name.endswith("#0"):
+                value = scope.get(use.name[:-2])  # `%0#0` of a single-result op
             if value is not None:
                 use.value = value
                 value.uses.append(use)

@@ -280,7 +280,9 @@ class _Builder:
                 previous_word = ""
                 continue
             rule = child.data
-            if rule == "use":
+            if rule == "use" and defines and _is_equal(items[i + 1] if i + 1 < len(items) else None):
+                self.bindings.append(_index(child))  # `scf.for %i = %lb to ...`
+            elif rule == "use":
                 self.operands.append(_index(child))
             elif rule == "atom":
                 index = _index(child)
@@ -369,6 +371,10 @@ class _Builder:
     def _text(self, index: int) -> str:
         tok = self.toks[index]
         return self.text[tok.start : tok.end]
+
+
+def _is_equal(item: Tree[Token] | Token | None) -> bool:
+    return isinstance(item, Tree) and item.data == "atom" and _kind(item) == "EQUAL"
 
 
 def _kind(item: Tree[Token] | Token) -> str:

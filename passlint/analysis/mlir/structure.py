@@ -34,7 +34,8 @@ _OPEN_ENDED = frozenset(
     ("COLON", "COMMA", "EQUAL", "ARROW", "LPAR", "LSQB", "LANGLE", "LBRACE", "PUNCT", "NL")
 )
 _TAKES_OP_NAME = frozenset(("applies",))
-_BARE_OP_NAMES = frozenset(("return", "module"))
+# Ops spelled without a dialect (the func dialect is the default one in a function body).
+_BARE_OP_NAMES = frozenset(("return", "module", "call", "call_indirect"))
 _DICT_KEY_FOLLOWERS = frozenset(("EQUAL", "COMMA", "RBRACE"))
 _RESULT_KINDS = frozenset(("VALUE_ID", "COLON", "INT", "COMMA", "EQUAL"))
 # Deeper nesting is reported as E001 instead of being followed: the builder, the resolver and

@@ -43,6 +43,7 @@ class Template:
     location: Span | None = None
     symbols: tuple[int, ...] = ()
     words: tuple[int, ...] = ()  # top-level bare words (keywords such as `attributes`)
+    recovered: bool = False  # read from a statement that does not parse (results and uses)
 
 
 @dataclass(frozen=True)

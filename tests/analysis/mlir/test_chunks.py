@@ -43,7 +43,7 @@ def test_split_lit_test_has_three_independent_chunks() -> None:
 def test_values_do_not_leak_across_chunks() -> None:
     text = "%0 = a.b : f32\n// -----\nc.d %0 : f32\n"
     parsed = parse_file(text)
-    assert parsed.errors == []
+    assert [(e.code, text[e.start : e.end]) for e in parsed.errors] == [("E003", "%0")]
     first, second = parsed.chunks
     assert second.operations[0].operands[0].value is None
     assert first.operations[0].results[0].uses == []

@@ -90,6 +90,7 @@ def test_several_ops_on_one_line_pretty_and_generic() -> None:
 
 def test_op_over_many_lines_with_location_attributes_and_regions() -> None:
     text = (
+        "%x, %c = x.inputs : tensor<4x4xf32>, tensor<f32>\n"
         "%0 = stablehlo.reduce(%x\n"
         "  init:\n"
         "  %c)\n"
@@ -109,10 +110,10 @@ def test_op_over_many_lines_with_location_attributes_and_regions() -> None:
     parsed = parse_file(text)
     assert [e.message for e in parsed.errors] == []
     top = parsed.chunks[0].operations
-    assert [op.name for op in top] == ["stablehlo.reduce", "func.func"]
-    assert lc(text, top[0].span[1]) == (8, 13)
-    assert [use.name for use in top[0].operands] == ["%x", "%c"]
-    assert top[1].attribute("a") is not None and len(top[1].regions) == 1
+    assert [op.name for op in top] == ["x.inputs", "stablehlo.reduce", "func.func"]
+    assert lc(text, top[1].span[1]) == (9, 13)
+    assert [use.name for use in top[1].operands] == ["%x", "%c"]
+    assert top[2].attribute("a") is not None and len(top[2].regions) == 1
 
 
 def test_unknown_dialect_custom_form_over_lines() -> None:
