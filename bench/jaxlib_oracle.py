@@ -36,7 +36,7 @@ for line in sys.stdin:
         where = str(diagnostics[0].location) if diagnostics else ""
         if re.match(r"'[\w.$-]+' op ", message):
             kind = "verify"
-        elif "is unknown" in message or "unregistered" in message or " not found for custom op" in message:
+        elif re.search(r"is unknown|unregistered| not found for custom op", message):
             kind = "unknown"
         else:
             kind = "parse"

@@ -214,8 +214,7 @@ _RULES = [
         "E001",
         "mlir-syntax-error",
         Severity.ERROR,
-        "The MLIR text does not parse (a generic syntax error; E003-E009 name the precise "
-        "ones).",
+        "The MLIR text does not parse (a generic syntax error; E003-E009 name the precise ones).",
         "Nothing after a syntax error can be trusted by the passes; passlint recovers at the "
         "next statement so every error in the file is reported.",
     ),

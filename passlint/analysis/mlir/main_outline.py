@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass, replace
 
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
+from passlint.analysis.mlir.lines import normalize, shape_of
 from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
-from passlint.analysis.mlir.lines import normalize, shape_of
 
 _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
 _RETURN = re.compile(r'"?(?:func\.)?return"?\b')

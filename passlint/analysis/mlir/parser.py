@@ -29,13 +29,13 @@ from passlint.analysis.mlir.statements import (
     Template,
     parse_statement,
 )
-from passlint.analysis.mlir.validate import validate_chunk
 from passlint.analysis.mlir.structure import (
     LineStatement,
     RegionSyntax,
     StatementSyntax,
     scan,
 )
+from passlint.analysis.mlir.validate import validate_chunk
 
 _SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
 # After the results (or at the line start): `= "dialect.op"` or `= dialect.op`.
@@ -88,9 +88,28 @@ _ADVICE = {
     "expected '->' in function type": "write the type as `(operand types) -> result types`",
     "expected type": "write the result types after '->'",
     "expected operation name in quotes": "end the generic op after its type",
-    "expected '{' to begin a region": "put only regions in the parentheses after the operands",
+    "expected '{' to begin a region": "write a region `{...}` here",
     "expected '{' in properties": "write the properties as `<{...}>`",
 }
+
+
+_ADVICE_BY_WORD = (
+    ("the operands or the type", "complete the operation"),
+    ("is unknown", "spell the op as `dialect.op`"),
+    ("number of operands and types", "give one type per operand"),
+    ("location", 'write one location, as `loc("file.py":1:2)`'),
+    ("FileLineColRange", 'write the location as `"file.py":1:2`'),
+    ("attribute dictionary", "write `name = value` entries separated by commas"),
+    ("attribute name", "write `name = value` entries separated by commas"),
+    ("attribute value", "write a value after '='"),
+    ("element literal", "write one number between commas"),
+    ("type", "write a type here"),
+    ("symbol name", "name the function, as `@name`"),
+    ("SSA operand", "write `%name: type`"),
+    ("expected ':'", "add ':' before the type"),
+    ("expected ')'", "separate the entries with commas"),
+    ("expected '<'", "write the literal as `word<...>`"),
+)
 
 
 def split_chunks(text: str) -> list[tuple[int, int]]:
@@ -271,7 +290,10 @@ class _Builder:
             start, stop = (tok.start, tok.start + 1) if region else (tok.start, tok.end)
             what = "a region" if region else repr(_clip(self._tok(tok)))
         if error.message:
-            advice = _ADVICE.get(error.message, "fix the statement")
+            advice = _ADVICE.get(error.message) or next(
+                (text for key, text in _ADVICE_BY_WORD if key in error.message),
+                "fix the statement here",
+            )
             found = "the end of the statement" if error.index >= len(toks) else what
             message = f"{error.message[0].upper()}{error.message[1:]}, not {found}; {advice}."
             return SyntaxIssue(start, stop, message, code=error.code)

@@ -21,6 +21,7 @@ from lark.lexer import Lexer
 
 from passlint.analysis.mlir.lexer import Tok
 from passlint.analysis.mlir.repetition import compress
+from passlint.analysis.mlir.syntax_rules import Checker, SyntaxProblem, check_statement
 from passlint.analysis.mlir.template import Argument, Entry, StatementError, Template
 
 __all__ = ["Argument", "Entry", "StatementError", "Template", "parse_statement"]
@@ -175,6 +176,9 @@ class _Builder:
         self.list_no = 0
 
     def build(self, tree: Tree[Token]) -> Template | StatementError:
+        problem = self._builtin_syntax(tree)
+        if problem is not None:
+            return problem
         rule = tree.data
         if rule == "block_label":
             if len(tree.children) > 2:
@@ -200,8 +204,7 @@ class _Builder:
         generic = operation.data == "generic_operation"
         children = operation.children
         items = children[1:]
-        problem = _generic_form_error(children[2:]) if generic else _custom_form_error(items)
-        if problem is not None:
+        if generic and (problem := _generic_form_error(children[2:])) is not None:
             return problem
         if generic:
             operand_list = children[1]
@@ -269,6 +272,21 @@ class _Builder:
             words=tuple(words),
         )
 
+    def _builtin_syntax(self, tree: Tree[Token]) -> StatementError | None:
+        """What MLIR's parser says of the builtin syntax in the statement (types, attribute
+        dictionaries, locations, signatures), or None."""
+        words = [
+            self.text[tok.start : tok.end] if kind == "BARE_ID" else ""
+            for tok, kind in zip(self.toks, self.kinds, strict=True)
+        ]
+        checker = Checker(words)
+        try:
+            check_statement(checker, tree)
+        except SyntaxProblem as problem:
+            index = END if problem.index is None else problem.index
+            return StatementError(index, (), problem.message, problem.code)
+        return None
+
     # -- walking -------------------------------------------------------------------------
     def _sequence(self, items: list[Tree[Token] | Token], defines: bool) -> None:
         """Visit a sequence of items, recording uses, definitions, regions and types."""
@@ -280,7 +298,11 @@ class _Builder:
                 previous_word = ""
                 continue
             rule = child.data
-            if rule == "use" and defines and _is_equal(items[i + 1] if i + 1 < len(items) else None):
+            if (
+                rule == "use"
+                and defines
+                and _is_equal(items[i + 1] if i + 1 < len(items) else None)
+            ):
                 self.bindings.append(_index(child))  # `scf.for %i = %lb to ...`
             elif rule == "use":
                 self.operands.append(_index(child))
@@ -446,20 +468,6 @@ def _is_region_entry(entry: Tree[Token]) -> bool:
         and isinstance(children[0], Token)
         and children[0].type == "REGION"
     )
-
-
-def _custom_form_error(items: list[Tree[Token] | Token]) -> StatementError | None:
-    """A malformed operand list at the top level of an op in custom form: two values with
-    no comma between them, or a comma followed by no value."""
-    kinds = [_kind(item) for item in items]
-    for at, kind in enumerate(kinds):
-        following = kinds[at + 1] if at + 1 < len(kinds) else "$END"
-        if kind == "use" and following == "use":
-            return StatementError(_index(items[at + 1]), (), "expected ','", "E005")
-        if kind == "COMMA" and at > 0 and kinds[at - 1] == "use" and following in ("COLON", "$END"):
-            index = _index(items[at + 1]) if at + 1 < len(items) else END
-            return StatementError(index, (), "expected SSA operand", "E005")
-    return None
 
 
 def _is_properties(angle: Tree[Token]) -> bool:

@@ -259,7 +259,9 @@ class _Checker:
                     f'`{name} = loc("file":1:1)`.'
                 )
             else:
-                message = f"Undefined symbol alias id `{name}`; define `{name} = ...` in the module."
+                message = (
+                    f"Undefined symbol alias id `{name}`; define `{name} = ...` in the module."
+                )
             self.issues.append(SyntaxIssue(start, end, message, code="E007"))
 
 

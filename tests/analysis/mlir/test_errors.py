@@ -109,7 +109,7 @@ def test_truncated_file() -> None:
             ],
         ),
         (
-            "%0 = a.b\n^bb1:\nc.d\n",
+            "%0 = a.b : f32\n^bb1:\nc.d\n",
             [
                 (
                     (2, 1),

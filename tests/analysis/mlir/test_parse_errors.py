@@ -161,11 +161,21 @@ def test_e004_names_that_may_be_reused() -> None:
     [
         (
             f"  %0 = stablehlo.add %arg0 %arg0 : {T}\n",
-            ("E005", (2, 28), (2, 33), "Expected ',', not '%arg0'; separate the operands with a comma."),
+            (
+                "E005",
+                (2, 28),
+                (2, 33),
+                "Expected ',', not '%arg0'; separate the operands with a comma.",
+            ),
         ),
         (
             f"  %0 = stablehlo.add %arg0, : {T}\n",
-            ("E005", (2, 29), (2, 30), "Expected SSA operand, not ':'; add the operand or remove the comma."),
+            (
+                "E005",
+                (2, 29),
+                (2, 30),
+                "Expected SSA operand, not ':'; add the operand or remove the comma.",
+            ),
         ),
         (
             f'  %0 = "stablehlo.add"(%arg0 %arg0) : ({T}, {T}) -> {T}\n',
@@ -178,11 +188,21 @@ def test_e004_names_that_may_be_reused() -> None:
         ),
         (
             f'  %0 = "stablehlo.add"(%arg0, ) : ({T}, {T}) -> {T}\n',
-            ("E005", (2, 31), (2, 32), "Expected SSA operand, not ')'; add the operand or remove the comma."),
+            (
+                "E005",
+                (2, 31),
+                (2, 32),
+                "Expected SSA operand, not ')'; add the operand or remove the comma.",
+            ),
         ),
         (
             f'  %0 = "foo.bar"(%arg0, %arg0) : ({T}) -> {T}\n',
-            ("E005", (2, 8), (2, 17), "Expected 2 operand types but had 1; give one type per operand."),
+            (
+                "E005",
+                (2, 8),
+                (2, 17),
+                "Expected 2 operand types but had 1; give one type per operand.",
+            ),
         ),
     ],
     ids=["missing-comma", "dangling-comma", "generic-missing-comma", "generic-dangling", "types"],
@@ -243,7 +263,7 @@ def test_e007_undefined_aliases() -> None:
         MAIN
         + f"  %0 = stablehlo.abs %arg0 : {T} loc(#loc9)\n"
         + f'  %1 = "foo.bar"(%0) {{a = #foo, b = #stablehlo<precision HIGH>}} : ({T}) -> !t\n'
-        + f"  return %0 : {T} loc(#loc)\n}}\n#loc = loc(\"x.py\":1:1)\n"
+        + f'  return %0 : {T} loc(#loc)\n}}\n#loc = loc("x.py":1:1)\n'
     )
     assert issues(text) == [
         (
@@ -259,7 +279,12 @@ def test_e007_undefined_aliases() -> None:
             (3, 31),
             "Undefined symbol alias id `#foo`; define `#foo = ...` in the module.",
         ),
-        ("E007", (3, 86), (3, 88), "Undefined symbol alias id `!t`; define `!t = ...` in the module."),
+        (
+            "E007",
+            (3, 86),
+            (3, 88),
+            "Undefined symbol alias id `!t`; define `!t = ...` in the module.",
+        ),
     ]
 
 
@@ -300,3 +325,170 @@ def test_e009_unbalanced_brackets() -> None:
 def test_a_broken_statement_does_not_cascade_into_undeclared_values() -> None:
     text = MAIN + f"  %0 stablehlo.abs %arg0 : {T}\n  return %0 : {T}\n}}\n"
     assert [code for code, _, _, _ in issues(text)] == ["E001"]
+
+
+SIGNATURE = "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+END = "  return %arg0 : tensor<4xf32>\n}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            MAIN
+            + '  %0 = "foo.r"(%arg0, %arg0) : (tensor<4xf32> tensor<4xf32>) -> tensor<4xf32>\n'
+            + END,
+            ("E001", (2, 47), "Expected ')', not 'tensor'; separate the entries with commas."),
+        ),
+        (
+            MAIN + "  %0 = stablehlo.add %arg0, %arg0 tensor<4xf32>\n" + END,
+            ("E001", (2, 35), "Expected ':', not 'tensor'; add ':' before the type."),
+        ),
+        (
+            MAIN + "  %0 = stablehlo.abs %arg0 : tensor<4xf32 f32>\n" + END,
+            ("E001", (2, 43), "Expected '>' in tensor type, not 'f32'; write a type here."),
+        ),
+        (
+            MAIN + "  %0 = stablehlo.abs %arg0 : <4xf32>\n" + END,
+            ("E001", (2, 30), "Expected non-function type, not '<'; write a type here."),
+        ),
+        (
+            "module attributes {a = 1 : i32 i32} {}\n",
+            (
+                "E001",
+                (1, 32),
+                "Expected '}' in attribute dictionary, not 'i32'; write `name = value` entries "
+                "separated by commas.",
+            ),
+        ),
+        (
+            "module attributes {a = , b = 1} {}\n",
+            ("E001", (1, 24), "Expected attribute value, not ','; write a value after '='."),
+        ),
+        (
+            "module attributes {a = 1, , b = 1} {}\n",
+            (
+                "E001",
+                (1, 27),
+                "Expected attribute name, not ','; write `name = value` entries separated by "
+                "commas.",
+            ),
+        ),
+        (
+            MAIN + "  return %arg0 : tensor<4xf32> loc()\n}\n",
+            (
+                "E001",
+                (2, 36),
+                "Expected location instance, not ')'; write one location, as "
+                '`loc("file.py":1:2)`.',
+            ),
+        ),
+        (
+            MAIN + '  return %arg0 : tensor<4xf32> loc("a"::4)\n}\n',
+            (
+                "E001",
+                (2, 40),
+                "Expected integer line number in FileLineColRange, not ':'; write the location "
+                'as `"file.py":1:2`.',
+            ),
+        ),
+        (
+            MAIN + "  %0 = stablehlo.constant dense<[1.0, , 2.0]> : tensor<3xf32>\n" + END,
+            (
+                "E001",
+                (2, 39),
+                "Expected element literal of primitive type, not ','; write one number between "
+                "commas.",
+            ),
+        ),
+        (
+            "func.func (%arg0: tensor<4xf32>) -> tensor<4xf32> {\n" + END,
+            (
+                "E001",
+                (1, 11),
+                "Custom op 'func.func' expected valid '@'-identifier for symbol name, not '('; "
+                "name the function, as `@name`.",
+            ),
+        ),
+        (
+            "func.func @main(%arg0 tensor<4xf32>) -> tensor<4xf32> {\n" + END,
+            ("E001", (1, 23), "Expected ':', not 'tensor'; add ':' before the type."),
+        ),
+        (
+            MAIN + "  %0 = stablehlo.add %arg0, , %arg0 : tensor<4xf32>\n" + END,
+            (
+                "E005",
+                (2, 29),
+                "Expected SSA operand, not ','; add the operand or remove the comma.",
+            ),
+        ),
+        (
+            MAIN + "  %0 = stablehlo.constant dense dense<1.0> : tensor<4xf32>\n" + END,
+            (
+                "E001",
+                (2, 33),
+                "Expected '<' after 'dense', not 'dense'; write the literal as `word<...>`.",
+            ),
+        ),
+        (
+            MAIN + "  %0 = stablehlo.add stablehlo.add %arg0, %arg0 : tensor<4xf32>\n" + END,
+            (
+                "E001",
+                (2, 21),
+                "Expected the operands or the type of 'stablehlo.add', not the end of the "
+                "statement; complete the operation.",
+            ),
+        ),
+        (
+            "module {\n  public @main() -> () {\n    return\n  }\n}\n",
+            (
+                "E001",
+                (2, 3),
+                "Custom op 'public' is unknown, not 'public'; spell the op as `dialect.op`.",
+            ),
+        ),
+        (
+            "module module {\n}\n",
+            (
+                "E001",
+                (1, 7),
+                "Expected '{' to begin a region, not the end of the statement; write a region "
+                "`{...}` here.",
+            ),
+        ),
+    ],
+    ids=[
+        "type-list-comma",
+        "missing-colon",
+        "tensor-type",
+        "not-a-type",
+        "dictionary-entry",
+        "attribute-value",
+        "attribute-name",
+        "empty-location",
+        "file-line-col",
+        "dense-elements",
+        "function-name",
+        "argument-colon",
+        "operand-comma",
+        "literal",
+        "op-name-twice",
+        "unknown-op",
+        "module-body",
+    ],
+)
+def test_builtin_syntax(text: str, expected: tuple[str, tuple[int, int], str]) -> None:
+    """Types, attribute dictionaries, locations, literals and signatures: what every dialect
+    shares, checked with MLIR's wording."""
+    assert [(code, start, message) for code, start, _, message in issues(text)] == [expected]
+
+
+def test_builtin_syntax_that_is_valid() -> None:
+    text = (
+        'module attributes {a = i32, b = (i32) -> i32, c = tensor<4xf32>, d = distinct[0]<"x">,'
+        ' e = #foo.bar<1>, f = unit, g = [1, "a"], h = {k}, i = true, j = -1 : i32, k = @x::@y}'
+        " {\n  func.func @f(%a: tensor<\n  4xf32>, %b: tensor<?x\n0x4xf32>) -> (tensor<4xf32>"
+        ' {x.y = 1}) {\n    return %a : tensor<4xf32> loc(callsite("f"("a.py":1:2) at'
+        ' fused["b.py":3:4, unknown]))\n  }\n}\n'
+    )
+    assert issues(text) == []

@@ -61,7 +61,10 @@ def test_return_list_continues_on_the_next_line() -> None:
         "         %b : tensor<4xf32>, tensor<4xf32>\n"
         "}\n"
     )
-    assert [(code, at) for code, at, _ in findings(text)] == [("TL001", (2, 10)), ("TL001", (3, 10))]
+    assert [(code, at) for code, at, _ in findings(text)] == [
+        ("TL001", (2, 10)),
+        ("TL001", (3, 10)),
+    ]
 
 
 def test_function_body_on_one_line() -> None:
