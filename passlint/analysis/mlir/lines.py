@@ -23,7 +23,7 @@ from passlint.analysis.mlir.structure import (
     statement_start,
 )
 
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # unrolled: linear on huge blobs
 _SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
 # Digit runs other than a lone ``0`` (which may start a ``0x`` hex number) become ``1``: a
 # ``0`` made from ``8`` would turn ``8xf32`` (an integer and a word) into a hex number.
@@ -33,6 +33,9 @@ _NOT_SIMPLE = frozenset(
     ("ERROR", "BAD_STRING", "RESOURCE_OPEN", "RESOURCE_CLOSE", "CARET_ID", "LBRACE", "RBRACE")
 )
 _SHAPE_LIMIT = 50_000
+# Longer lines (a constant of megabytes) are neither cached nor parsed from their shape:
+# where a statement starts and ends is read from their first and last tokens.
+_LONG_LINE = 4096
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,8 @@ def normalize(text: str) -> str:
 
 
 def shape_of(key: str) -> LineShape:
+    if len(key) > _LONG_LINE:
+        return _long_shape(key)
     found = _shapes.get(key)
     if found is None:
         found = _compute_shape(key)
@@ -63,6 +68,15 @@ def shape_of(key: str) -> LineShape:
             _shapes.clear()
         _shapes[key] = found
     return found
+
+
+def _long_shape(key: str) -> LineShape:
+    head = tokenize(key, 0, 512)
+    tail = tokenize(key, len(key) - 512)
+    if not head or not tail:
+        return LineShape(blank=False)
+    start = statement_start(key, head, 0, len(head).__gt__)
+    return LineShape(False, start, ends_operation(key, tail[-1]))
 
 
 def _compute_shape(key: str) -> LineShape:

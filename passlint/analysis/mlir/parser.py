@@ -56,6 +56,7 @@ _DESCRIPTIONS = {
     "INT": "an integer",
     "BARE_ID": "an identifier",
     "DIMS": "a dimension list",
+    "ELEMENTS": "a list of elements",
     "LPAR": "'('",
     "RPAR": "')'",
     "LSQB": "'['",

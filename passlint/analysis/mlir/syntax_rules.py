@@ -290,8 +290,8 @@ class Checker:
     def dense(self, angle: Tree[Token]) -> None:
         """``dense<...>``: a hex string, or numbers nested in ``[...]`` separated by commas."""
         items = inner(angle)
-        if len(items) == 1 and kind_of(items[0]) == "STRING":
-            return
+        if len(items) == 1 and kind_of(items[0]) in ("STRING", "ELEMENTS"):
+            return  # a hex blob, or a long list the lexer found well formed
         self.elements(items, angle)
 
     def elements(self, items: list[Item], node: Tree[Token]) -> None:

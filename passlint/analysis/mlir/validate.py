@@ -37,7 +37,7 @@ _GRAPH = frozenset(("module", "builtin.module"))
 # Strings and comments are skipped; ``#name`` / ``!name`` not followed by ``<`` and without a
 # dot is an alias (``#stablehlo<...>``, ``#sdy.sharding<...>`` are dialect attributes).
 _ALIAS_USE = re.compile(
-    r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|(?<![\w$.\-#!])([#!][A-Za-z_][\w$\-]*)(?![\w$.\-<])'
+    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*|(?<![\w$.\-#!])([#!][A-Za-z_][\w$\-]*)(?![\w$.\-<])'
 )
 
 
