@@ -178,7 +178,7 @@ def failing(findings: Sequence[Finding], fail_on: str) -> bool:
 
 
 def _legalize(args: argparse.Namespace) -> int:
-    from passlint.passes.tensorizer_apply import legalize_text
+    from passlint.passes.tensorizer_legalization import legalize_text
 
     try:
         text = Path(args.file).read_text(encoding="utf-8")

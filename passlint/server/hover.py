@@ -11,7 +11,7 @@ from passlint.analysis.mlir.ir import Operation, OpResult, Value
 from passlint.analysis.pl.positions import Positions
 from passlint.passes.materialize_valid_shape_symbols import KernelSummary, SiteResult, Symbol
 from passlint.passes.materialize_valid_shape_symbols_edits import scalar_annotation
-from passlint.passes.tensorizer_legalization import ChunkAnalysis, Output, describe_output
+from passlint.passes.tensorizer_legalization import ChunkAnalysis, Output
 from passlint.server.models import MlirModel, PlModel
 from passlint.server.navigation import function_name_span, word_at
 
@@ -53,8 +53,8 @@ def describe(analysis: ChunkAnalysis, outputs: list[Output]) -> str:
     variant = "MHLO" if analysis.variant == "mhlo" else "StableHLO"
     lines = [f"**TensorizerLegalization** ({variant} variant)", ""]
     for output in outputs:
-        what = describe_output(analysis, output)
-        lines.append(f"- output {output.slot} `{output.name}` ({output.case}): {what}")
+        what = output.case.hover(analysis, output)
+        lines.append(f"- output {output.slot} `{output.name}` ({output.case.name}): {what}")
     return "\n".join(lines)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from passlint.analysis.mlir.ir import BlockArgument, OpResult
 from passlint.passes.tensorizer_legalization import Output
 from passlint.server.models import MlirModel
 
@@ -28,7 +27,7 @@ def mlir_hints(model: MlirModel, start: int, end: int) -> list[Hint]:
         if index.chunk.end < start or index.chunk.start > end:
             continue
         for output in index.analysis.outputs:
-            placed = _place(output)
+            placed = output.case.inlay_place(output)
             if placed is not None and start <= placed[0] <= end:
                 grouped.setdefault(placed[0], []).append((placed[1], output))
     hints = []
@@ -36,22 +35,7 @@ def mlir_hints(model: MlirModel, start: int, end: int) -> list[Hint]:
         entries = grouped[offset]
         label = "→ " + ", ".join(text for text, _ in entries)
         tooltip = "\n".join(
-            f"output {output.slot} '{output.name}' ({output.case})" for _, output in entries
+            f"output {output.slot} '{output.name}' ({output.case.name})" for _, output in entries
         )
         hints.append(Hint(offset, label, tooltip))
     return hints
-
-
-def _place(output: Output) -> tuple[int, str] | None:
-    value = output.value
-    if output.case in ("input", "zero-sized-input") and isinstance(value, BlockArgument):
-        end = value.type_span[1] if value.type_span is not None else value.span[1]
-        text = f"copy '{output.name}'" if output.case == "input" else f"'{output.name}'"
-        return end, text
-    if output.case == "repeated":
-        return output.use.span[1], f"copy '{output.name}'"
-    if output.case == "constant" and isinstance(value, OpResult) and value.op is not None:
-        return value.op.header_span[1], f"copy '{output.name}'"
-    if output.named_op is not None:
-        return output.named_op.header_span[1], f"'{output.name}'"
-    return None

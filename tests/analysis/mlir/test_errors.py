@@ -20,7 +20,11 @@ def test_broken_statements_in_the_middle_of_a_function() -> None:
     text = read("invalid/broken_statements.mlir")
     parsed = parse_file(text)
     assert issues(text) == [
-        ((3, 31), (3, 32), "Unbalanced ')': no opening bracket matches it; remove it or add the opener."),
+        (
+            (3, 31),
+            (3, 32),
+            "Unbalanced ')': no opening bracket matches it; remove it or add the opener.",
+        ),
         ((5, 8), (5, 9), "Unexpected '='; expected an operation name."),
         (
             (6, 42),
@@ -53,7 +57,11 @@ def test_unterminated_string_and_binary_garbage() -> None:
     text = read("invalid/string_and_garbage.mlir")
     parsed = parse_file(text)
     assert issues(text) == [
-        ((2, 23), (2, 52), "Unterminated string: expected '\"' before the end of the line; close it."),
+        (
+            (2, 23),
+            (2, 52),
+            "Unterminated string: expected '\"' before the end of the line; close it.",
+        ),
         ((3, 15), (3, 16), "Unexpected character '\\x01'; remove it."),
         ((6, 1), (6, 2), "Unexpected '}': no region is open here; remove it or open the region."),
     ]
@@ -78,19 +86,32 @@ def test_truncated_file() -> None:
             "%0 %1 = a.b : f32\n",
             [((1, 4), (1, 6), "Unexpected '%1'; expected ':', '=' or ','.")],
         ),
-        ("%0 = \n", [((1, 5), (1, 5), "Unexpected end of the statement; expected an operation name.")]),
+        (
+            "%0 = \n",
+            [((1, 5), (1, 5), "Unexpected end of the statement; expected an operation name.")],
+        ),
         ("%0 = 5\n", [((1, 6), (1, 7), "Unexpected '5'; expected an operation name.")]),
         ("%0:x = a.b\n", [((1, 4), (1, 5), "Unexpected 'x'; expected an integer.")]),
         ("%0, = a.b\n", [((1, 5), (1, 6), "Unexpected '='; expected an SSA value.")]),
         ('"a.b" : f32\n', [((1, 7), (1, 8), "Unexpected ':'; expected '('.")]),
         (
             "a.b loc(\n",
-            [((1, 9), (1, 9), "Expected ')' to close the '(' opened here; add it before the end of the file.")],
+            [
+                (
+                    (1, 9),
+                    (1, 9),
+                    "Expected ')' to close the '(' opened here; add it before the end of the file.",
+                )
+            ],
         ),
         (
             "a.b [1, 2) : f32\n",
             [
-                ((1, 10), (1, 11), "Unbalanced ')': no opening bracket matches it (expected ']'); remove it or add the opener."),
+                (
+                    (1, 10),
+                    (1, 11),
+                    "Unbalanced ')': no opening bracket matches it (expected ']'); remove it or add the opener.",
+                ),
                 (
                     (1, 17),
                     (1, 17),
@@ -166,7 +187,10 @@ def test_several_errors_in_one_file_are_all_reported_in_order() -> None:
     assert [(lc(text, e.start), e.message.split(":")[0]) for e in parsed.errors] == [
         ((2, 15), "Unbalanced ']'"),
         ((3, 8), "Unexpected '='; expected an operation name."),
-        ((5, 22), "Expected ')' to close the '(' opened here; add it before the end of the statement."),
+        (
+            (5, 22),
+            "Expected ')' to close the '(' opened here; add it before the end of the statement.",
+        ),
         ((9, 1), "Unexpected '}'"),
     ]
     assert [op.name for op in ops(parsed)] == ["func.func", "a.b", "c.d", "e.f", "g.h", "return"]

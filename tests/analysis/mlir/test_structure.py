@@ -151,7 +151,10 @@ def test_unbalanced_closer_is_reported_and_statement_marked_broken() -> None:
     assert len(statements) == 2
     assert statements[0].broken and not statements[1].broken
     assert [(e.start, e.end) for e in errors] == [(13, 14)]
-    assert errors[0].message == "Unbalanced ')': no opening bracket matches it; remove it or add the opener."
+    assert (
+        errors[0].message
+        == "Unbalanced ')': no opening bracket matches it; remove it or add the opener."
+    )
 
 
 def test_unclosed_bracket_is_cut_at_the_next_statement() -> None:
@@ -162,7 +165,10 @@ def test_unclosed_bracket_is_cut_at_the_next_statement() -> None:
     (error,) = errors
     assert (error.start, error.end) == (19, 19)  # end of line 1
     assert error.related == (10, 11)
-    assert error.message == "Expected ')' to close the '(' opened here; add it before the end of the statement."
+    assert (
+        error.message
+        == "Expected ')' to close the '(' opened here; add it before the end of the statement."
+    )
 
 
 def test_unclosed_dictionary_is_cut_at_the_next_statement() -> None:
@@ -178,7 +184,9 @@ def test_stray_closing_brace_at_top_level() -> None:
     text = "a.b\n}\nc.d\n"
     statements, errors = scan_text(text)
     assert texts(text, statements) == ["a.b", "c.d"]
-    assert [(e.start, e.message) for e in errors] == [(4, "Unexpected '}': no region is open here; remove it or open the region.")]
+    assert [(e.start, e.message) for e in errors] == [
+        (4, "Unexpected '}': no region is open here; remove it or open the region.")
+    ]
 
 
 def test_unclosed_region_at_end_of_file() -> None:
