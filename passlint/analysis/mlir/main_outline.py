@@ -89,7 +89,7 @@ def outline_main(text: str) -> MainOutline | None:
     if body_indent.strip() or not _RETURN.match(text, ret_start):
         return None
     main = _header_op(text, header.start(), header_end, indent)
-    above = _last_line(text, body[0], _line_start(text, ret_start)) or (ret_start, ret_start)
+    above = _statement_line_above(text, body[0], ret_start)
     if above[0] < ret_start and not shape_of(normalize(text[above[0] : above[1]])).ends_op:
         return None  # the return would continue the statement above it
     ret = _single_op(parse_chunk(text, ret_start, ret_end, whole=False))
@@ -182,6 +182,19 @@ def _names(op: Operation) -> set[str]:
 
 def _single_op(chunk: Chunk) -> Operation | None:
     return chunk.operations[0] if len(chunk.operations) == 1 else None
+
+
+def _statement_line_above(text: str, start: int, at: int) -> tuple[int, int]:
+    """The last line in [start, at) with a token (comments and blank lines skipped), or
+    ``(at, at)`` when there is none."""
+    end = _line_start(text, at)
+    while True:
+        line = _last_line(text, start, end)
+        if line is None:
+            return at, at
+        if not shape_of(normalize(text[line[0] : line[1]]).strip()).blank:
+            return line
+        end = _line_start(text, line[0])
 
 
 def _last_line(text: str, start: int, end: int) -> tuple[int, int] | None:
