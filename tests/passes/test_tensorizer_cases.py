@@ -64,3 +64,40 @@ def test_messages_follow_the_message_style(message: str) -> None:
     assert len(match.group(1)) <= 100, message
     assert message[0].isupper() or message[0] in "`'\"", message
     assert message.endswith("."), message
+
+
+RANK_0 = """\
+func.func @main() -> tensor<f32> {
+  %cst = stablehlo.constant dense<3.000000e+00> : tensor<f32>
+  return %cst : tensor<f32>
+}
+"""
+
+
+def test_a_returned_rank_0_splat_in_dry_run_hover_inlay_and_legalize() -> None:
+    """Issue 14, point 5: stage A rewrites a rank-0 constant (isSplat() holds) into a
+    broadcast named in place: TL007 and no copy, everywhere."""
+    from passlint.passes.tensorizer_legalization import legalize_text
+
+    [finding] = engine.analyze("r.mlir", RANK_0)
+    assert (finding.code, finding.fix) == ("TL007", None)
+    analysis = analyze_chunk(parse_file(RANK_0).chunks[0])
+    [output] = analysis.outputs
+    assert output.case.name == "splat-constant"
+    assert output.case.hover(analysis, output) == (
+        "a splat constant: stage A rewrites it into a scalar `stablehlo.constant` and a "
+        "`stablehlo.broadcast_in_dim`, named 'output0' in place (TL007)"
+    )
+    offset, label = output.case.inlay_place(output) or (0, "")
+    assert (RANK_0[:offset].splitlines()[-1], label) == (
+        "  %cst = stablehlo.constant dense<3.000000e+00> : tensor<f32>",
+        "'output0'",
+    )
+    assert legalize_text(RANK_0) == (
+        "func.func @main() -> tensor<f32> {\n"
+        "  %cst_scalar = stablehlo.constant dense<3.000000e+00> : tensor<f32>\n"
+        "  %cst = stablehlo.broadcast_in_dim %cst_scalar, dims = [] "
+        "{neuron.symName = [@output0]} : (tensor<f32>) -> tensor<f32>\n"
+        "  return %cst : tensor<f32>\n"
+        "}\n"
+    )

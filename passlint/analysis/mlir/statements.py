@@ -21,7 +21,14 @@ from lark.lexer import Lexer
 
 from passlint.analysis.mlir.lexer import Tok
 from passlint.analysis.mlir.repetition import compress
-from passlint.analysis.mlir.syntax_rules import Checker, SyntaxProblem, check_statement
+from passlint.analysis.mlir.syntax_rules import (
+    Checker,
+    SyntaxProblem,
+    check_statement,
+)
+from passlint.analysis.mlir.syntax_rules import first_index as _index
+from passlint.analysis.mlir.syntax_rules import kind_of as _kind
+from passlint.analysis.mlir.syntax_rules import last_index as _last_index
 from passlint.analysis.mlir.template import Argument, Entry, StatementError, Template
 
 __all__ = ["Argument", "Entry", "StatementError", "Template", "parse_statement"]
@@ -147,18 +154,6 @@ def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
     except (UnexpectedCharacters, UnexpectedInput):
         return StatementError(0, ())
     return tree
-
-
-def _index(node: Tree[Token] | Token) -> int:
-    if isinstance(node, Token):
-        return int(node.start_pos or 0)
-    return _index(node.children[0])
-
-
-def _last_index(node: Tree[Token] | Token) -> int:
-    if isinstance(node, Token):
-        return int(node.start_pos or 0)
-    return _last_index(node.children[-1])
 
 
 class _Builder:
@@ -397,16 +392,6 @@ class _Builder:
 
 def _is_equal(item: Tree[Token] | Token | None) -> bool:
     return isinstance(item, Tree) and item.data == "atom" and _kind(item) == "EQUAL"
-
-
-def _kind(item: Tree[Token] | Token) -> str:
-    """An item's rule, or the terminal kind of an atom or a bare token."""
-    if isinstance(item, Token):
-        return str(item.type)
-    if item.data == "atom":
-        child = item.children[0]
-        return str(child.type) if isinstance(child, Token) else "atom"
-    return str(item.data)
 
 
 def _generic_form_error(items: list[Tree[Token] | Token]) -> StatementError | None:

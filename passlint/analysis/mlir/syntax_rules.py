@@ -87,9 +87,9 @@ class Checker:
         if at < len(items):
             raise SyntaxProblem(first_index(items[at]), message)
         if items:  # the token right after the last item (a comma or a closing bracket)
-            raise SyntaxProblem(_last_index(items[-1]) + 1, message)
+            raise SyntaxProblem(last_index(items[-1]) + 1, message)
         if after is not None and isinstance(after, Tree):
-            raise SyntaxProblem(_last_index(after), message)
+            raise SyntaxProblem(last_index(after), message)
         raise SyntaxProblem(None, message)
 
     # -- types -------------------------------------------------------------------------------
@@ -438,10 +438,11 @@ def _after_comma(items: list[Item], empty: list[Item]) -> int:
     return len(items) if items and kind_of(items[-1]) == "COMMA" else 0
 
 
-def _last_index(node: Item) -> int:
+def last_index(node: Item) -> int:
+    """The index of the last token of a tree (or of a token)."""
     if isinstance(node, Token):
         return int(node.start_pos or 0)
-    return _last_index(node.children[-1])
+    return last_index(node.children[-1])
 
 
 # -- statements --------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 from mlir_testing import lc, op_named, ops
 
 from passlint.analysis import engine
+from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.mlir.parser import parse_file
 
 
@@ -15,6 +16,11 @@ def findings(text: str) -> list[tuple[str, tuple[int, int], str]]:
         (f.code, (f.range.start.line + 1, f.range.start.column + 1), f.message.split(";")[0])
         for f in engine.analyze("t.mlir", text)
     ]
+
+
+def fixed(text: str) -> str:
+    fixes = [f.fix for f in engine.analyze("t.mlir", text) if f.fix is not None]
+    return apply_edits(text, edits_by_path(fixes).get("t.mlir", []))
 
 
 DYNAMIC_PAD = """\
@@ -76,7 +82,12 @@ def test_function_body_on_one_line() -> None:
     parsed = parse_file(text)
     assert parsed.errors == []
     assert [op.name for op in ops(parsed)] == ["func.func", "stablehlo.constant", "return"]
-    assert [code for code, _, _ in findings(text)] == ["TL002", "TL001"]
+    assert findings(text) == [
+        ("TL002", (1, 150), "Output 0 ('output0') returns constant `%c`"),
+        ("TL001", (1, 154), "Output 1 ('output1') returns input `%arg0`"),
+    ]
+    after = fixed(text)
+    assert parse_file(after).errors == [] and findings(after) == []
 
 
 def test_several_ops_on_one_line_pretty_and_generic() -> None:
