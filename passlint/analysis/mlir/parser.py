@@ -296,7 +296,10 @@ class _Builder:
                 "fix the statement here",
             )
             found = "the end of the statement" if error.index >= len(toks) else what
-            message = f"{error.message[0].upper()}{error.message[1:]}, not {found}; {advice}."
+            wording = f"{error.message[0].upper()}{error.message[1:]}"
+            if "is unknown" not in wording:  # else it names the token already
+                wording += f", not {found}"
+            message = f"{wording}; {advice}."
             return SyntaxIssue(start, stop, message, code=error.code)
         names = set(error.expected) - {"LOC"}
         if names == {"BARE_ID", "STRING"}:

@@ -9,7 +9,6 @@ location. Instantiating a template with a statement's own tokens is cheap; a mod
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -22,6 +21,7 @@ from lark.lexer import Lexer
 from passlint.analysis.mlir.lexer import Tok
 from passlint.analysis.mlir.repetition import compress
 from passlint.analysis.mlir.syntax_rules import (
+    SCALAR_TYPE,
     Checker,
     SyntaxProblem,
     check_statement,
@@ -34,7 +34,6 @@ from passlint.analysis.mlir.template import Argument, Entry, StatementError, Tem
 __all__ = ["Argument", "Entry", "StatementError", "Template", "parse_statement"]
 
 TYPE_WORDS = frozenset(("tensor", "vector", "memref", "complex", "tuple"))
-_SCALAR_TYPE = re.compile(r"(?:[su]?i\d+|f\d+|bf\d+|tf\d+|f\d+E\w+|index|none)\Z")
 
 Span = tuple[int, int]  # inclusive token index range
 END = 1 << 30  # an error's token index at the end of the statement
@@ -310,7 +309,7 @@ class _Builder:
                 if kind == "BANG_ID" or (word in TYPE_WORDS and has_angle):
                     end = _last_index(nxt) if has_angle and nxt is not None else index
                     self.types.append((index, end))
-                elif kind == "BARE_ID" and _SCALAR_TYPE.match(word):
+                elif kind == "BARE_ID" and SCALAR_TYPE.match(word):
                     self.types.append((index, index))
                 previous_word = word
                 continue

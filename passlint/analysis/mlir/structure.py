@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Literal
 
 from passlint.analysis.mlir.ir import SyntaxIssue
 from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.syntax_rules import is_op_name
 
 if TYPE_CHECKING:
     from passlint.analysis.mlir.lines import LineShape, LineTable
@@ -34,8 +35,6 @@ _OPEN_ENDED = frozenset(
     ("COLON", "COMMA", "EQUAL", "ARROW", "LPAR", "LSQB", "LANGLE", "LBRACE", "PUNCT", "NL")
 )
 _TAKES_OP_NAME = frozenset(("applies",))
-# Ops spelled without a dialect (the func dialect is the default one in a function body).
-_BARE_OP_NAMES = frozenset(("return", "module", "call", "call_indirect"))
 _DICT_KEY_FOLLOWERS = frozenset(("EQUAL", "COMMA", "RBRACE"))
 _RESULT_KINDS = frozenset(("VALUE_ID", "COLON", "INT", "COMMA", "EQUAL"))
 # Deeper nesting is reported as E001 instead of being followed: the builder, the resolver and
@@ -90,11 +89,6 @@ class LineStatement:
 
 
 Start = Literal["always", "after-op", "never"]
-
-
-def is_op_name(word: str) -> bool:
-    """Can a bare word name an operation in custom form (``dialect.op``, ``return``)?"""
-    return "." in word or word in _BARE_OP_NAMES
 
 
 def ends_operation(text: str, tok: Tok) -> bool:

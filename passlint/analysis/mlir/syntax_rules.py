@@ -20,15 +20,19 @@ from lark import Token, Tree
 Item = Tree[Token] | Token
 
 SHAPED = frozenset(("tensor", "vector", "memref"))
-_SCALAR = re.compile(
-    r"(?:[su]?i\d+|f\d+|bf16|tf32|f\d+E\d+M\d+\w*|f4E2M1FN|f6E\w+|f8E\w+|index|none)\Z"
-)
+# Builtin scalar types: integers, floats (f8E4M3FN and friends), index, none.
+SCALAR_TYPE = re.compile(r"(?:[su]?i\d+|f\d+|bf\d+|tf\d+|f\d+E\w+|index|none)\Z")
 _ATTRIBUTE_WORDS = frozenset(("true", "false", "unit"))
 _LITERALS = frozenset(("dense", "dense_resource", "array", "sparse"))
 _FLOATS_INTS = re.compile(r"(?:[su]?i\d+|f\d+|bf16)\Z")
 # Ops spelled without a dialect: the default dialects' (func in a function, builtin above).
-_BARE_OPS = frozenset(("return", "module", "call", "call_indirect", "constant"))
+BARE_OP_NAMES = frozenset(("return", "module", "call", "call_indirect", "constant"))
 _ATOMS = frozenset(("INT", "FLOAT", "STRING", "BARE_ID", "SYMBOL", "HASH_ID", "HEX"))
+
+
+def is_op_name(word: str) -> bool:
+    """Can a bare word name an operation in custom form (``dialect.op``, ``return``)?"""
+    return "." in word or word in BARE_OP_NAMES
 
 
 class SyntaxProblem(Exception):
@@ -112,7 +116,7 @@ class Checker:
                 assert isinstance(angle, Tree)
                 self.type_body(word, inner(angle), angle)
                 return nxt + 1
-            if _SCALAR.match(word):
+            if SCALAR_TYPE.match(word):
                 return at + 1
             self.fail(items, at, "expected non-function type")
         if kind == "arg_list" and function:
@@ -191,7 +195,7 @@ class Checker:
                 if rest == "" or rest.isdigit():
                     at += 1
                     continue
-                if _SCALAR.match(rest):
+                if SCALAR_TYPE.match(rest):
                     return -1 if at + 1 == len(items) else at + 1
                 self.fail(items, at, "expected non-function type")
             else:
@@ -215,7 +219,7 @@ class Checker:
             return
         for entry in split_commas(items):
             if not entry:
-                self.fail(items, _after_comma(items, entry), "expected attribute name", node)
+                self.fail(items, _after_comma(items), "expected attribute name", node)
             key = kind_of(entry[0])
             if key not in ("BARE_ID", "STRING"):
                 self.fail(entry, 0, "expected attribute name")
@@ -267,7 +271,7 @@ class Checker:
             return self.type(items, at)
         elif kind == "BARE_ID":
             word = self.word(item)
-            if word in SHAPED or word in ("complex", "tuple") or _SCALAR.match(word):
+            if word in SHAPED or word in ("complex", "tuple") or SCALAR_TYPE.match(word):
                 return self.type(items, at)
             if word in _ATTRIBUTE_WORDS:
                 pass
@@ -300,7 +304,7 @@ class Checker:
             return
         for part in split_commas(items):
             if not part:
-                at = _after_comma(items, part)
+                at = _after_comma(items)
                 self.fail(items, at, "expected element literal of primitive type", node)
             first = part[0]
             if kind_of(first) == "square":
@@ -429,9 +433,8 @@ class Checker:
             self.fail(items, end, "expected ')'")
 
 
-def _after_comma(items: list[Item], empty: list[Item]) -> int:
-    """Index (in ``items``) of what follows the comma that an empty entry stands after."""
-    del empty
+def _after_comma(items: list[Item]) -> int:
+    """Index (in ``items``) of what follows the comma an empty entry stands after."""
     for at in range(len(items) - 1):
         if kind_of(items[at]) == "COMMA" and kind_of(items[at + 1]) == "COMMA":
             return at + 1
@@ -505,7 +508,7 @@ def _custom_operation(
 ) -> None:
     """An op in custom form: its dialect's syntax is unknown, what every format shares is
     checked (operand lists, attribute dictionaries, types after ':', locations)."""
-    if "." not in name and name not in _BARE_OPS:
+    if not is_op_name(name):
         raise SyntaxProblem(name_index, f"custom op '{name}' is unknown")
     if results and not items:
         raise SyntaxProblem(None, f"expected the operands or the type of '{name}'")

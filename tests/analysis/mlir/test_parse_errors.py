@@ -444,7 +444,7 @@ END = "  return %arg0 : tensor<4xf32>\n}\n"
             (
                 "E001",
                 (2, 3),
-                "Custom op 'public' is unknown, not 'public'; spell the op as `dialect.op`.",
+                "Custom op 'public' is unknown; spell the op as `dialect.op`.",
             ),
         ),
         (
