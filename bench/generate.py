@@ -9,6 +9,7 @@ in MLIR's generic form. ``pl_module(lines)`` writes a pl program of about that m
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 
 _T = "tensor<128x256xf32>"
@@ -125,6 +126,25 @@ def mlir_module(layers: int, generic: bool = False) -> str:
         lines.append(f"    return {x}, %arg1, %cst_out : {types}")
     lines += ["  }", "}", ""]
     return "\n".join(lines)
+
+
+def constant_module(size_bytes: int, hex_blob: bool) -> str:
+    """@main adding a constant of about ``size_bytes`` to its input: one ``dense<"0x...">``
+    blob, or one decimal ``dense<[...]>`` list (issue 14's memory rows)."""
+    rng = random.Random(14)
+    if hex_blob:
+        count = size_bytes // 8
+        value = '"0x' + "".join(f"{rng.getrandbits(32):08X}" for _ in range(count)) + '"'
+    else:
+        count = size_bytes // 15  # `-1.234567e-01, `
+        value = "[" + ", ".join(f"{rng.uniform(-1, 1):.6e}" for _ in range(count)) + "]"
+    t = f"tensor<{count}xf32>"
+    return (
+        f"func.func @main(%arg0: {t}) -> {t} {{\n"
+        f"  %cst = stablehlo.constant dense<{value}> : {t}\n"
+        f"  %0 = stablehlo.add %arg0, %cst : {t}\n"
+        f"  return %0 : {t}\n}}\n"
+    )
 
 
 def layers_for(size_bytes: int, generic: bool = False) -> int:

@@ -9,6 +9,10 @@ P4  a 5,000-line pl module: check (the analysis in a fresh process, as `passlint
     runs it; the whole command for information) and an edit in the server (median)
 P7  right after each one-line edit of the ~5 MB module: hover, code action, document
     symbols, inlay hints, definition (median and p95 of each)
+M   `passlint check` peak RSS on an 8 MB `dense<"0x...">` and a 4 MB decimal `dense<[...]>`
+    constant (issue 14): at most 3x the file size + 100 MB
+
+`--rows P1,P3,P7,M` runs only those rows (P1 and P2 always run together).
 
 The reference is jaxlib's C++ MLIR parser when it is importable (the optional `bench`
 extra), else one compiled-regex tokenisation pass over the same text; every figure is also
@@ -31,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generate import layers_for, mlir_module, pl_module
+from generate import constant_module, layers_for, mlir_module, pl_module
 from lsp_client import LspClient, uri
 
 BIG = Path(__file__).resolve().parent.parent.parent / "shared/corpus/big/jax_transformer_560L.mlir"
@@ -294,6 +298,28 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
+def memory_rows(workdir: Path) -> None:
+    """Peak RSS of `passlint check` on one huge constant: at most 3x the file + 100 MB."""
+    for label, size, hex_blob in (
+        ("8 MB hex", 8_000_000, True),
+        ("4 MB decimal", 4_000_000, False),
+    ):
+        path = workdir / f"constant_{'hex' if hex_blob else 'decimal'}.mlir"
+        path.write_text(constant_module(size, hex_blob))
+        megabytes = path.stat().st_size / 1e6
+        elapsed, peak = check_process(path)
+        goal = 3 * megabytes + 100
+        print(
+            row(
+                f"M peak RSS, {label} constant ({elapsed:.2f} s)",
+                f"{goal:.0f} MB",
+                f"{peak:.0f} MB",
+                "",
+                peak <= goal,
+            )
+        )
+
+
 def row(name: str, goal: str, value: str, ratio: str, met: bool | None) -> str:
     verdict = "" if met is None else ("met" if met else "NOT MET")
     return f"{name:<46} {goal:>10} {value:>12} {ratio:>14} {verdict:>8}"
@@ -308,7 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--big", type=Path, default=BIG)
     parser.add_argument("--series", default="1,2,4,8")
     parser.add_argument("--quick", action="store_true", help="fewer runs, 1x-2x series only")
+    parser.add_argument("--rows", default="P1,P2,P3,P4,P7,M,series", help="rows to run")
     args = parser.parse_args(argv)
+    rows = set(args.rows.upper().split(","))
     if args.quick:
         args.runs, args.edits, args.series = 3, 7, "1,2"
 
@@ -325,88 +353,100 @@ def main(argv: list[str] | None = None) -> int:
         f"workload: {big_name} ({size_mb:.2f} MB, {big_text.count(chr(10))} lines); "
         f"reference: {ref_name} {ref * 1000:.0f} ms (median of {args.runs})\n"
     )
-    print(row("metric", "goal", "measured", "x reference", ""))
+    print(row("metric", "goal", "measured", "x reference", None))
     print("-" * 92)
 
-    p1, p2 = p1_p2(big, big_text, args.runs, args.edits)
-    print(row("P1 open -> TL diagnostics", "0.50 s", f"{p1:.3f} s", f"{p1 / ref:.2f}", p1 <= 0.5))
-    print(
-        row(
-            "P2 one-line edit -> diagnostics (median)",
-            "0.050 s",
-            f"{p2:.3f} s",
-            f"{p2 / ref:.2f}",
-            p2 <= 0.05,
+    if rows & {"P1", "P2"}:
+        p1, p2 = p1_p2(big, big_text, args.runs, args.edits)
+        print(
+            row("P1 open -> TL diagnostics", "0.50 s", f"{p1:.3f} s", f"{p1 / ref:.2f}", p1 <= 0.5)
         )
-    )
-
-    times = [check_process(big) for _ in range(args.runs)]
-    wall = statistics.median(t for t, _ in times)
-    rss = max(r for _, r in times)
-    print(row("P3 passlint check", "3.00 s", f"{wall:.3f} s", f"{wall / ref:.2f}", wall <= 3.0))
-    print(row("P3 peak RSS", "300 MB", f"{rss:.0f} MB", "", rss <= 300))
-    pl_text = pl_module(5000)
-    pl_path = workdir / "big_kernels.py"
-    pl_path.write_text(pl_text)
-    pl_check = statistics.median(pl_analysis(pl_path) for _ in range(args.runs))
-    print(
-        row(
-            f"P4 pl check ({pl_text.count(chr(10))} lines, analysis)",
-            "0.100 s",
-            f"{pl_check:.3f} s",
-            f"{pl_check / ref:.2f}",
-            pl_check <= 0.1,
-        )
-    )
-    pl_process = statistics.median(check_process(pl_path)[0] for _ in range(args.runs))
-    print(
-        row(
-            "P4 pl: passlint check in a fresh process (information)",
-            "",
-            f"{pl_process:.3f} s",
-            f"{pl_process / ref:.2f}",
-            None,
-        )
-    )
-    pl_edit = p4_server(pl_path, pl_text, args.edits)
-    print(
-        row(
-            "P4 pl edit -> diagnostics (median)",
-            "0.030 s",
-            f"{pl_edit:.3f} s",
-            f"{pl_edit / ref:.2f}",
-            pl_edit <= 0.03,
-        )
-    )
-    for name, values in p7_features(big, big_text, max(args.edits, 20)).items():
-        median, tail = statistics.median(values), p95(values)
         print(
             row(
-                f"P7 {name} after an edit (median / p95)",
-                "50/100 ms",
-                f"{median * 1000:.0f}/{tail * 1000:.0f} ms",
-                f"{median / ref:.3f}",
-                median <= 0.05 and tail <= 0.1,
+                "P2 one-line edit -> diagnostics (median)",
+                "0.050 s",
+                f"{p2:.3f} s",
+                f"{p2 / ref:.2f}",
+                p2 <= 0.05,
             )
         )
-    # Last: the 8x modules take over a gigabyte, which would disturb the timings after them.
-    for generic in (False, True):
-        base = None
-        for factor in (int(f) for f in args.series.split(",")):
-            text = mlir_module(layers_for(int(4_960_000 * factor), generic), generic)
-            path = workdir / f"series_{factor}x{'_generic' if generic else ''}.mlir"
-            path.write_text(text)
-            elapsed, peak = check_process(path)
-            base = base or elapsed / factor
-            label = (
-                f"P3 series {factor}x {'generic' if generic else 'pretty'} "
-                f"({len(text) / 1e6:.1f} MB, {peak:.0f} MB RSS)"
+    if "P3" in rows:
+        times = [check_process(big) for _ in range(args.runs)]
+        wall = statistics.median(t for t, _ in times)
+        rss = max(r for _, r in times)
+        print(row("P3 passlint check", "3.00 s", f"{wall:.3f} s", f"{wall / ref:.2f}", wall <= 3.0))
+        print(row("P3 peak RSS", "300 MB", f"{rss:.0f} MB", "", rss <= 300))
+    if "M" in rows:
+        memory_rows(workdir)
+    if "P4" in rows:
+        pl_text = pl_module(5000)
+        pl_path = workdir / "big_kernels.py"
+        pl_path.write_text(pl_text)
+        pl_check = statistics.median(pl_analysis(pl_path) for _ in range(args.runs))
+        print(
+            row(
+                f"P4 pl check ({pl_text.count(chr(10))} lines, analysis)",
+                "0.100 s",
+                f"{pl_check:.3f} s",
+                f"{pl_check / ref:.2f}",
+                pl_check <= 0.1,
             )
+        )
+        pl_process = statistics.median(check_process(pl_path)[0] for _ in range(args.runs))
+        print(
+            row(
+                "P4 pl: passlint check in a fresh process (information)",
+                "",
+                f"{pl_process:.3f} s",
+                f"{pl_process / ref:.2f}",
+                None,
+            )
+        )
+        pl_edit = p4_server(pl_path, pl_text, args.edits)
+        print(
+            row(
+                "P4 pl edit -> diagnostics (median)",
+                "0.030 s",
+                f"{pl_edit:.3f} s",
+                f"{pl_edit / ref:.2f}",
+                pl_edit <= 0.03,
+            )
+        )
+    if "P7" in rows:
+        for name, values in p7_features(big, big_text, max(args.edits, 20)).items():
+            median, tail = statistics.median(values), p95(values)
             print(
                 row(
-                    label, "linear", f"{elapsed:.3f} s", f"{elapsed / factor / base:.2f}/unit", None
+                    f"P7 {name} after an edit (median / p95)",
+                    "50/100 ms",
+                    f"{median * 1000:.0f}/{tail * 1000:.0f} ms",
+                    f"{median / ref:.3f}",
+                    median <= 0.05 and tail <= 0.1,
                 )
             )
+    if "SERIES" in rows:
+        # Last: the 8x modules take over a gigabyte, which would disturb the timings after them.
+        for generic in (False, True):
+            base = None
+            for factor in (int(f) for f in args.series.split(",")):
+                text = mlir_module(layers_for(int(4_960_000 * factor), generic), generic)
+                path = workdir / f"series_{factor}x{'_generic' if generic else ''}.mlir"
+                path.write_text(text)
+                elapsed, peak = check_process(path)
+                base = base or elapsed / factor
+                label = (
+                    f"P3 series {factor}x {'generic' if generic else 'pretty'} "
+                    f"({len(text) / 1e6:.1f} MB, {peak:.0f} MB RSS)"
+                )
+                print(
+                    row(
+                        label,
+                        "linear",
+                        f"{elapsed:.3f} s",
+                        f"{elapsed / factor / base:.2f}/unit",
+                        None,
+                    )
+                )
     return 0
 
 

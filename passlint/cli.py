@@ -288,7 +288,7 @@ def _legalize(args: argparse.Namespace) -> int:
     """Print the legalized module, or exit 2 with the reason it cannot be legalized (the
     findings the pass would fail on, as `passlint check` prints them, on stderr)."""
     from passlint.analysis import engine
-    from passlint.passes.tensorizer_apply import legalize_text
+    from passlint.passes.tensorizer_legalization import legalize_text
     from passlint.report.text import render_finding
 
     try:

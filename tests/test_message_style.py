@@ -26,10 +26,6 @@ from passlint.server.convert import internal_error_diagnostic
 DATA = Path(__file__).resolve().parent / "data"
 FIRST_SENTENCE_LIMIT = 100
 
-# Messages ("CODE") and catalog entries ("catalog CODE") their owners reword on other
-# branches (TL and E001: #14, VS: #13): these current failures are expected (strict: one
-# that passes fails the run). At the merge of those branches, empty this set.
-REWORDED_ELSEWHERE = {"TL001", "TL002", "TL003", "TL004", "TL005", "TL006", "TL007", "TL009", "E001"}  # fmt: skip
 
 
 def _corpus_messages() -> dict[str, set[str]]:
@@ -72,20 +68,7 @@ def style_problems(message: str) -> list[str]:
     return problems
 
 
-def _codes(prefix: str = "") -> list[object]:
-    """Every rule code, those in REWORDED_ELSEWHERE (as ``prefix + code``) marked xfail."""
-    return [
-        pytest.param(
-            code,
-            marks=[pytest.mark.xfail(reason="reworded by #13/#14", strict=True)]
-            if prefix + code in REWORDED_ELSEWHERE
-            else [],
-        )
-        for code in RULES
-    ]
-
-
-@pytest.mark.parametrize("code", _codes())
+@pytest.mark.parametrize("code", list(RULES))
 def test_messages_of_the_corpus(code: str) -> None:
     assert MESSAGES[code], f"no input under tests/data gives a {code} finding"
     broken = {
@@ -94,7 +77,7 @@ def test_messages_of_the_corpus(code: str) -> None:
     assert not broken, broken
 
 
-@pytest.mark.parametrize("code", _codes("catalog "))
+@pytest.mark.parametrize("code", list(RULES))
 def test_catalog_entry(code: str) -> None:
     rule = RULES[code]
     for text in (rule.summary, rule.why, rule.fix, rule.no_fix):

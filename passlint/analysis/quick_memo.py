@@ -27,8 +27,7 @@ from passlint.analysis.findings import Finding, Position, Range
 from passlint.analysis.mlir.outline_reads import Reads
 from passlint.analysis.text_change import TextChange
 from passlint.config import Settings
-
-QUICK_PREFIX = "TL"  # the codes of the rules a quick answer gives
+from passlint.passes.tensorizer_legalization.cases import QUICK_CODES  # what quick answers give
 
 
 @dataclass(frozen=True)
@@ -81,7 +80,7 @@ class QuickMemo:
         does not give, moved to the latest version recorded."""
         with self._lock:
             carried: tuple[Finding, ...] | None = tuple(
-                f for f in findings if not f.code.startswith(QUICK_PREFIX)
+                f for f in findings if f.code not in QUICK_CODES
             )
             while self._log and self._log[0][0] <= version:
                 self._log.popleft()
@@ -97,7 +96,7 @@ class QuickMemo:
             carried = self._carried
         if carried is None or carried[0] != version:
             return quick
-        merged = [f for f in quick if f.code.startswith(QUICK_PREFIX)] + list(carried[1])
+        merged = [f for f in quick if f.code in QUICK_CODES] + list(carried[1])
         merged.sort(key=lambda f: (f.range.start, f.code))
         return merged
 

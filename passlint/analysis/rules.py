@@ -247,9 +247,84 @@ _RULES = [
         "E001",
         "mlir-syntax-error",
         Severity.ERROR,
-        "The MLIR text does not parse.",
+        "The MLIR text does not parse (a generic syntax error; E003-E009 name the precise ones).",
         "Nothing after a syntax error can be trusted by the passes; passlint recovers at the "
         "next statement so every error in the file is reported.",
+    ),
+    Rule(
+        "E003",
+        "undefined-value",
+        Severity.ERROR,
+        "An operand names an SSA value that is not defined where it is used: never defined "
+        "in scope (`use of undeclared SSA value name`), or, in a function body or any region "
+        "other than a module's, defined only after the use (`operand #N does not dominate "
+        "this use`).",
+        "MLIR's parser (and its verifier for the order) rejects the module; the passes would "
+        "read an operand that does not exist. A module's body is a graph region: there, a "
+        "value may be used before the op that defines it.",
+        "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  return %nothere : tensor<4xf32>\n}",
+    ),
+    Rule(
+        "E004",
+        "value-redefined",
+        Severity.ERROR,
+        "An SSA name is defined twice where the first definition is still visible: twice in "
+        "one region, or in a nested region of the same function (block arguments too).",
+        "MLIR's parser reports `redefinition of SSA value` (or `region entry argument ... is "
+        "already in use`): SSA names are unique within a function and its nested regions. "
+        "Sibling regions may reuse a name.",
+        "%0 = stablehlo.abs %arg0 : tensor<4xf32>\n%0 = stablehlo.abs %arg0 : tensor<4xf32>",
+    ),
+    Rule(
+        "E005",
+        "malformed-operand-list",
+        Severity.ERROR,
+        "An operand list is malformed: two operands with no comma between them, a comma "
+        "followed by no operand, or a generic op's `(...)` list not closed after its operands.",
+        "MLIR's parser rejects the statement (`expected ','`, `expected SSA operand`, "
+        "`expected ')' to end operand list`).",
+        "%0 = stablehlo.add %arg0 %arg0 : tensor<4xf32>",
+        "%0 = stablehlo.add %arg0, %arg0 : tensor<4xf32>",
+    ),
+    Rule(
+        "E006",
+        "result-count-mismatch",
+        Severity.ERROR,
+        "The results bound by a generic op (`%0:2 =`, `%a, %b =`) do not match the result "
+        "types of its function type, or a use names a result the op does not have (`%0#2`).",
+        "MLIR's parser reports `operation defines N results but was provided M to bind` or "
+        "`reference to invalid result number`.",
+        '%0:2 = "foo.bar"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>',
+    ),
+    Rule(
+        "E007",
+        "undefined-alias",
+        Severity.ERROR,
+        "An attribute or type alias (`#name`, `!name`) is used but never defined in the "
+        "module (`#name = ...`).",
+        "MLIR's parser reports `undefined symbol alias id` (or `operation location alias was "
+        "never defined` for a `loc(#name)`). Aliases may be defined after their use.",
+        "%0 = stablehlo.abs %arg0 : tensor<4xf32> loc(#loc9)",
+    ),
+    Rule(
+        "E008",
+        "undefined-block",
+        Severity.ERROR,
+        "A successor names a block label that the region does not define, or a region "
+        "defines one label twice.",
+        "MLIR's parser reports `reference to an undefined block` or `redefinition of block`.",
+        '"cf.br"()[^bb9] : () -> ()',
+    ),
+    Rule(
+        "E009",
+        "unbalanced-brackets",
+        Severity.ERROR,
+        "A bracket, a region's braces or the resource section's `{-#`/`#-}` do not balance: a "
+        "closer with no opener, or an opener never closed.",
+        "MLIR's parser stops at the first such place; passlint reports each one and recovers "
+        "at the next statement so the rest of the file is still read.",
+        "%0 = stablehlo.add %arg0, %arg0 : tensor<4xf32\nreturn %0 : tensor<4xf32>",
     ),
     Rule(
         "E002",

@@ -22,13 +22,12 @@ from lsprotocol import types
 
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding
-from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult, ParsedFile, Value
+from passlint.analysis.mlir.ir import Operation, OpResult, ParsedFile, Value
 from passlint.analysis.source import SourceText
 from passlint.passes.tensorizer_legalization import (
     ChunkAnalysis,
     Output,
     analyze_chunk,
-    describe_output,
 )
 from passlint.server import mlir_reader as read
 
@@ -427,12 +426,12 @@ def _pass_results(
 ) -> None:
     if analysis.main is None:
         return
-    variant = "MHLO" if analysis.variant == "mhlo" else "StableHLO"
+    variant = analysis.variant_name
     notes: dict[int, OutputNote] = {}
     for output in analysis.outputs:
         code = reported.get(output.use.span[0])
-        text = describe_output(analysis, output)
-        notes[id(output)] = OutputNote(output.slot, output.name, output.case, text, code)
+        text = output.case.hover(analysis, output)
+        notes[id(output)] = OutputNote(output.slot, output.name, output.case.name, text, code)
     by_value: dict[int, list[OutputNote]] = {}
     by_op: dict[int, list[OutputNote]] = {}
     for output in analysis.outputs:
@@ -468,7 +467,7 @@ def _hints(index: MlirIndex, builder: _Builder, analysis: ChunkAnalysis) -> list
     twice shows it at its later slot in the return)."""
     grouped: dict[int, list[tuple[str, Output]]] = {}
     for output in analysis.outputs:
-        placed = _place(index, builder, output)
+        placed = output.case.inlay_place(output)
         if placed is not None:
             grouped.setdefault(placed[0], []).append((placed[1], output))
     hints = []
@@ -476,37 +475,10 @@ def _hints(index: MlirIndex, builder: _Builder, analysis: ChunkAnalysis) -> list
         entries = grouped[offset]
         label = "→ " + ", ".join(text for text, _ in entries)
         tooltip = "\n".join(
-            f"output {output.slot} '{output.name}' ({output.case})" for _, output in entries
+            f"output {output.slot} '{output.name}' ({output.case.name})" for _, output in entries
         )
         hints.append(Hint(offset, label, tooltip))
     return hints
-
-
-def _place(index: MlirIndex, builder: _Builder, output: Output) -> tuple[int, str] | None:
-    value = output.value
-    if output.case in ("input", "zero-sized-input") and isinstance(value, BlockArgument):
-        end = value.type_span[1] if value.type_span is not None else value.span[1]
-        text = f"copy '{output.name}'" if output.case == "input" else f"'{output.name}'"
-        return end, text
-    if output.case == "repeated":
-        return output.use.span[1], f"copy '{output.name}'"
-    if output.case == "constant" and isinstance(value, OpResult) and value.op is not None:
-        return _header_end(index, builder, value.op), f"copy '{output.name}'"
-    if output.named_op is not None:
-        return _header_end(index, builder, output.named_op), f"'{output.name}'"
-    return None
-
-
-def _header_end(index: MlirIndex, builder: _Builder, op: Operation) -> int:
-    """The end of an op's statement, before its trailing location."""
-    number = builder.op_index[id(op)]
-    location = index.op_locations[number]
-    if location < 0:
-        return index.op_ends[number]
-    end = location
-    while end > 0 and builder.text[end - 1] in " \t\n":
-        end -= 1
-    return end
 
 
 _FUNCTION, _MODULE = types.SymbolKind.Function.value, types.SymbolKind.Module.value

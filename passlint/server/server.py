@@ -668,7 +668,7 @@ async def fix_all_command(ls: PasslintServer, *args: Any) -> bool:
 
 @server.command(LEGALIZED_MODULE)
 async def legalized_module(ls: PasslintServer, *args: Any) -> str:
-    from passlint.passes.tensorizer_apply import legalize_text
+    from passlint.passes.tensorizer_legalization import legalize_text
 
     uri = command_uri(args)
     document = ls.scheduler.documents.get(uri)

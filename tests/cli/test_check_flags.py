@@ -8,10 +8,9 @@ from pathlib import Path
 from cli_testing import CLEAN_MLIR, INPUT_MLIR, assert_no_traceback, passlint
 
 TL001_INPUT = (
-    "input.mlir:3:12: TL001 output 0 ('output0') returns the input %arg0 itself: the "
-    "tensorizer needs a distinct, writable buffer per output, so TensorizerLegalization "
-    "inserts an identity mhlo.copy and names the copy 'output0'; copy the input before the "
-    "return"
+    "input.mlir:3:12: TL001 Output 0 ('output0') returns input `%arg0`; copy it before the "
+    "return. The tensorizer needs a distinct, writable buffer per output, so "
+    "TensorizerLegalization inserts an identity `mhlo.copy` named 'output0'."
 )
 
 
@@ -108,9 +107,9 @@ def _codes(result_stdout: str) -> list[str]:
 def test_select_ignore_extend_select(tree: Path) -> None:
     base = ("check", "--format", "json")
     assert _codes(passlint(*base, "--select", "TL001", cwd=tree).stdout) == ["TL001"] * 3
-    assert _codes(passlint(*base, "--select", "E", cwd=tree).stdout) == ["E001"]
+    assert _codes(passlint(*base, "--select", "E", cwd=tree).stdout) == ["E009"]
     ignored = _codes(passlint(*base, "--ignore", "TL,VS", cwd=tree).stdout)
-    assert ignored == ["E001"]
+    assert ignored == ["E009"]
     extended = _codes(passlint(*base, "--extend-select", "PL100", cwd=tree).stdout)
     assert "PL100" in extended and "TL001" in extended
     assert "PL100" not in _codes(passlint(*base, cwd=tree).stdout)  # opt-in
@@ -147,7 +146,7 @@ def test_statistics(tree: Path) -> None:
     assert text.returncode == 1
     assert text.stdout == (
         "    3  TL001  [*] output-aliases-input\n"
-        "    1  E001       mlir-syntax-error\n"
+        "    1  E009       unbalanced-brackets\n"
         "    1  TL006      zero-sized-output\n"
         "    1  VS001  [*] unbound-valid-shape-symbol\n"
         "Found 6 findings (1 error, 1 information, 4 warning) in 7 files. 4 fixable with --fix.\n"

@@ -1,6 +1,6 @@
 """`passlint check` on .mlir files, through a subprocess: JSON shape, text format, exit codes.
 
-The TL pass adds findings of its own on valid files; these tests select or filter E001.
+The TL pass adds findings of its own on valid files; these tests select or filter the E codes.
 """
 
 from __future__ import annotations
@@ -42,46 +42,58 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-EXPECTED_E001 = [
-    ("broken.mlir", 3, 31, 3, 32, "unbalanced ')': no matching opening bracket"),
-    ("broken.mlir", 5, 8, 5, 9, "unexpected '=': expected an operation name"),
+EXPECTED_E = [
     (
         "broken.mlir",
+        "E009",
+        3,
+        31,
+        3,
+        32,
+        "Unbalanced ')': no opening bracket matches it; remove it or add the opener.",
+    ),
+    ("broken.mlir", "E001", 5, 8, 5, 9, "Unexpected '='; expected an operation name."),
+    (
+        "broken.mlir",
+        "E009",
         6,
         42,
         6,
         42,
-        "unexpected end of statement: expected ')' closing the '(' opened here",
+        "Expected ')' to close the '(' opened here; add it before the end of the statement.",
     ),
     (
         "truncated.mlir",
+        "E009",
         4,
         1,
         4,
         1,
-        "unexpected end of file: expected '}' closing the region opened here",
+        "Expected '}' to close the region opened here; add it at the end.",
     ),
     (
         "truncated.mlir",
+        "E009",
         4,
         1,
         4,
         1,
-        "unexpected end of file: expected '}' closing the region opened here",
+        "Expected '}' to close the region opened here; add it at the end.",
     ),
 ]
 
 
-def e001(findings: list[dict[str, object]]) -> list[tuple[object, ...]]:
+def syntax_errors(findings: list[dict[str, object]]) -> list[tuple[object, ...]]:
     out = []
     for f in findings:
-        if f["code"] != "E001":
+        if not str(f["code"]).startswith("E"):
             continue
         rng = f["range"]
         assert isinstance(rng, dict)
         out.append(
             (
                 Path(str(f["path"])).name,
+                f["code"],
                 rng["start"]["line"],
                 rng["start"]["column"],
                 rng["end"]["line"],
@@ -89,7 +101,7 @@ def e001(findings: list[dict[str, object]]) -> list[tuple[object, ...]]:
                 f["message"],
             )
         )
-    return sorted(out, key=lambda t: (str(t[0]), t[1], t[2]))
+    return sorted(out, key=lambda t: (str(t[0]), t[2], t[3]))
 
 
 def test_json_on_a_mixed_folder(folder: Path) -> None:
@@ -98,7 +110,7 @@ def test_json_on_a_mixed_folder(folder: Path) -> None:
     document = json.loads(result.stdout)
     assert set(document) == {"version", "findings"}
     assert document["version"] == 1
-    assert e001(document["findings"]) == EXPECTED_E001
+    assert syntax_errors(document["findings"]) == EXPECTED_E
     for finding in document["findings"]:
         assert set(finding) == {"path", "code", "name", "severity", "message", "range", "fix"}
         assert set(finding["range"]) == {"start", "end"}
@@ -109,56 +121,56 @@ def test_json_on_a_mixed_folder(folder: Path) -> None:
         assert fix is None or (set(fix) == {"title", "edits"} and isinstance(fix["edits"], list))
         for edit in fix["edits"] if fix else []:
             assert set(edit) == {"path", "range", "new_text"}
-    first = next(f for f in document["findings"] if f["code"] == "E001")
+    first = next(f for f in document["findings"] if f["code"] == "E009")
     assert first == {
         "path": first["path"],
-        "code": "E001",
-        "name": "mlir-syntax-error",
+        "code": "E009",
+        "name": "unbalanced-brackets",
         "severity": "error",
-        "message": "unbalanced ')': no matching opening bracket",
+        "message": "Unbalanced ')': no opening bracket matches it; remove it or add the opener.",
         "range": {"start": {"line": 3, "column": 31}, "end": {"line": 3, "column": 32}},
         "fix": None,
     }
     assert Path(first["path"]).name == "broken.mlir"
-    # No E001 for valid files, the empty file, or files that are not checked.
-    assert {Path(f["path"]).name for f in document["findings"] if f["code"] == "E001"} == {
+    # No E finding for valid files, the empty file, or files that are not checked.
+    assert {Path(f["path"]).name for f in document["findings"] if f["code"][0] == "E"} == {
         "broken.mlir",
         "truncated.mlir",
     }
 
 
-def test_json_with_select_only_has_e001(folder: Path) -> None:
-    result = run("check", "--format", "json", "--select", "E001", str(folder), cwd=folder)
+def test_json_with_select_only_has_e_codes(folder: Path) -> None:
+    result = run("check", "--format", "json", "--select", "E", str(folder), cwd=folder)
     assert result.returncode == 1, result.stderr
     document = json.loads(result.stdout)
-    assert {f["code"] for f in document["findings"]} == {"E001"}
-    assert e001(document["findings"]) == EXPECTED_E001
+    assert {f["code"] for f in document["findings"]} == {"E001", "E009"}
+    assert syntax_errors(document["findings"]) == EXPECTED_E
 
 
 def test_clean_files_exit_zero(folder: Path) -> None:
-    result = run("check", "--format", "json", "--select", "E001", "valid", "empty.mlir", cwd=folder)
+    result = run("check", "--format", "json", "--select", "E", "valid", "empty.mlir", cwd=folder)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"version": 1, "findings": []}
-    text = run("check", "--select", "E001", "valid", cwd=folder)
+    text = run("check", "--select", "E", "valid", cwd=folder)
     assert text.returncode == 0
     assert text.stdout == "All checks passed (2 files checked).\n"
 
 
 def test_text_format(folder: Path) -> None:
-    result = run("check", "--select", "E001", "broken.mlir", "truncated.mlir", cwd=folder)
+    result = run("check", "--select", "E", "broken.mlir", "truncated.mlir", cwd=folder)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert lines[:-1] == [
-        f"{path}:{line}:{column}: E001 {message}"
-        for path, line, column, _, _, message in EXPECTED_E001
+        f"{path}:{line}:{column}: {code} {message}"
+        for path, code, line, column, _, _, message in EXPECTED_E
     ]
     assert lines[-1].startswith("Found 5 findings (")
     assert lines[-1].endswith(" in 2 files.")
 
 
 def test_check_alias_and_python_module(folder: Path) -> None:
-    alias = run("--check", "--format", "json", "--select", "E001", ".", cwd=folder)
-    check = run("check", "--format", "json", "--select", "E001", ".", cwd=folder)
+    alias = run("--check", "--format", "json", "--select", "E", ".", cwd=folder)
+    check = run("check", "--format", "json", "--select", "E", ".", cwd=folder)
     assert alias.returncode == check.returncode == 1
     assert json.loads(alias.stdout) == json.loads(check.stdout)
 
@@ -179,7 +191,7 @@ def test_missing_path_is_a_usage_error(folder: Path) -> None:
 
 def test_undecodable_file_is_reported_and_exits_two(folder: Path) -> None:
     (folder / "binary.mlir").write_bytes(b"\xff\xfe\x00garbage")
-    result = run("check", "--select", "E001", "binary.mlir", "valid", cwd=folder)
+    result = run("check", "--select", "E", "binary.mlir", "valid", cwd=folder)
     assert result.returncode == 2
     assert "binary.mlir" in result.stderr
 
@@ -197,9 +209,17 @@ def test_unreadable_file_exits_two(folder: Path) -> None:
     assert "locked.mlir" in result.stderr
 
 
-def test_binary_garbage_in_a_mlir_file_is_e001(folder: Path) -> None:
+def test_binary_garbage_in_a_mlir_file_is_syntax_errors(folder: Path) -> None:
     (folder / "garbage.mlir").write_text("\x01\x02 func.func @f() {\n")
-    result = run("check", "--format", "json", "--select", "E001", "garbage.mlir", cwd=folder)
+    result = run("check", "--format", "json", "--select", "E", "garbage.mlir", cwd=folder)
     assert result.returncode == 1
-    found = e001(json.loads(result.stdout)["findings"])
-    assert found[0] == ("garbage.mlir", 1, 1, 1, 2, "unexpected character '\\x01'")
+    found = syntax_errors(json.loads(result.stdout)["findings"])
+    assert found[0] == (
+        "garbage.mlir",
+        "E001",
+        1,
+        1,
+        1,
+        2,
+        "Unexpected character '\\x01'; remove it.",
+    )

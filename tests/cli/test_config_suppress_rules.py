@@ -21,10 +21,10 @@ def _codes(stdout: str) -> list[str]:
 def test_pyproject_config_and_cli_override(tree: Path) -> None:
     (tree / "pyproject.toml").write_text(
         '[project]\nname = "x"\n\n[tool.passlint]\nselect = ["E"]\n'
-        'severity = { E001 = "warning" }\n'
+        'severity = { E009 = "warning" }\n'
     )
     result = passlint("check", "--format", "json", cwd=tree / "nested" / "..")
-    assert _codes(result.stdout) == ["E001"]
+    assert _codes(result.stdout) == ["E009"]
     assert json.loads(result.stdout)["findings"][0]["severity"] == "warning"
     # From a sub-folder the nearest configuration is still found.
     nested = passlint("check", "--format", "json", ".", cwd=tree / "nested")
@@ -36,7 +36,7 @@ def test_pyproject_config_and_cli_override(tree: Path) -> None:
 
 def test_passlint_toml_and_explicit_config(tree: Path) -> None:
     (tree / "passlint.toml").write_text('ignore = ["TL", "VS"]\n')
-    assert _codes(passlint("check", "--format", "json", cwd=tree).stdout) == ["E001"]
+    assert _codes(passlint("check", "--format", "json", cwd=tree).stdout) == ["E009"]
     other = tree.parent / "other.toml"
     other.write_text('[tool.passlint]\nselect = ["TL006"]\n')
     explicit = passlint("check", "--format", "json", "--config", str(other), cwd=tree)

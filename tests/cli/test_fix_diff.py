@@ -21,14 +21,15 @@ def _files(root: Path) -> dict[str, bytes]:
 def test_fix_is_byte_exact_and_reports_what_remains(tree: Path) -> None:
     os.chmod(tree / "input.mlir", 0o640)
     result = passlint("check", "--fix", "--extend-select", "PL100", ".", cwd=tree)
-    assert result.returncode == 1  # E001 remains
+    assert result.returncode == 1  # E009 remains
     assert result.stdout == (
         "Fixed 5 findings.\n"
-        "broken.mlir:3:46: E001 unexpected end of statement: expected ')' closing the '(' "
-        "opened here\n"
-        "zero.mlir:3:12: TL006 output 0 ('output0') has zero elements (tensor<0x4xf32>): "
-        "stage B of the StableHLO variant replaces it with a stablehlo.custom_call "
-        "@AwsNeuronZeroSizedOp carrying neuron.actual_shape\n"
+        "broken.mlir:3:46: E009 Expected ')' to close the '(' opened here; add it before the "
+        "end of the statement.\n"
+        "zero.mlir:3:12: TL006 Output 0 ('output0') has zero elements; the pass replaces it, "
+        "nothing to change. Stage B of the StableHLO variant makes it a "
+        "`stablehlo.custom_call @AwsNeuronZeroSizedOp` carrying `neuron.actual_shape` "
+        "(tensor<0x4xf32>).\n"
         "Found 2 findings (1 error, 1 information) in 7 files.\n"
     )
     assert _files(tree) == _files(TREE_FIXED)  # byte for byte, and no temporary files left

@@ -72,7 +72,7 @@ def test_sarif_is_valid_and_complete(tree: Path) -> None:
     assert change["artifactLocation"]["uriBaseId"] == "%SRCROOT%"
     assert "mhlo.copy" in change["replacements"][0]["insertedContent"]["text"]
     levels = {r["ruleId"]: r["level"] for r in results}
-    assert levels["E001"] == "error" and levels["TL006"] == "note"
+    assert levels["E009"] == "error" and levels["TL006"] == "note"
     assert run["columnKind"] == "unicodeCodePoints"
 
 
@@ -90,10 +90,10 @@ def test_github_annotations(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert result.stdout == (
         "::warning file=in%2C put.mlir,line=3,col=12,endLine=3,endColumn=17,"
-        "title=TL001 output-aliases-input::TL001 output 0 ('output0') returns the input "
-        "%25arg0 itself: the tensorizer needs a distinct, writable buffer per output, so "
-        "TensorizerLegalization inserts an identity mhlo.copy and names the copy 'output0'; "
-        "copy the input before the return\n"
+        "title=TL001 output-aliases-input::TL001 Output 0 ('output0') returns input "
+        "`%25arg0`; copy it before the return. The tensorizer needs a distinct, writable "
+        "buffer per output, so TensorizerLegalization inserts an identity `mhlo.copy` named "
+        "'output0'.\n"
     )
 
 
@@ -101,7 +101,7 @@ def test_github_error_level(tmp_path: Path) -> None:
     (tmp_path / "bad.mlir").write_text("module {\n  func.func @main( {\n}\n")
     result = passlint("check", "--format", "github", ".", cwd=tmp_path)
     assert result.stdout.startswith("::error file=bad.mlir,line=")
-    assert ",title=E001 mlir-syntax-error::E001 " in result.stdout
+    assert ",title=E009 unbalanced-brackets::E009 " in result.stdout
 
 
 def _run_on_terminal(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str]:
@@ -138,7 +138,7 @@ def test_terminal_output_has_colour_and_carets(tmp_path: Path) -> None:
     assert code == 1
     assert "\x1b[" in output
     plain = _strip_ansi(output).replace("\r\n", "\n")
-    assert "input.mlir:3:12: TL001 [*] output 0" in plain
+    assert "input.mlir:3:12: TL001 [*] Output 0" in plain
     assert "3 |     return %arg0 : tensor<4xf32>\n  |            ^^^^^\n" in plain
     assert plain.rstrip().endswith("1 fixable with --fix.")
 
@@ -150,7 +150,7 @@ def test_no_color_on_a_terminal(tmp_path: Path) -> None:
     assert code == 1
     assert "\x1b" not in output
     assert "^^^^^" not in output
-    assert output.replace("\r\n", "\n").startswith("input.mlir:3:12: TL001 output 0")
+    assert output.replace("\r\n", "\n").startswith("input.mlir:3:12: TL001 Output 0")
 
 
 def test_no_colour_when_not_a_terminal(tmp_path: Path) -> None:

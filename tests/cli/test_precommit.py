@@ -103,7 +103,7 @@ def test_commit_hook_blocks_findings_and_lets_clean_files_through(
     blocked = _git(repo, "commit", "-q", "-m", "bad", env=env)
     assert blocked.returncode == 1
     output = blocked.stdout + blocked.stderr  # git shows the hook's output on stderr
-    assert "model.mlir:3:12: TL001 output 0" in output
+    assert "model.mlir:3:12: TL001 Output 0" in output
     assert "passlint" in output and "Failed" in output
     assert "vendor/theirs.mlir" not in output
 

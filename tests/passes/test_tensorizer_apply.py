@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from passlint.passes.tensorizer_apply import legalize_text, symbol_ref
+from passlint.passes.tensorizer_legalization import legalize_text
+from passlint.passes.tensorizer_legalization.apply import symbol_ref
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -33,22 +34,27 @@ def test_cli_prints_the_legalized_module() -> None:
 
 def test_stage_a_rewrites_splats_keeping_the_name_and_location() -> None:
     text = """\
-func.func @main() -> (tensor<4x4xf32>, tensor<f32>) {
+func.func @main() -> (tensor<4x4xf32>, tensor<f32>, tensor<2xf32>) {
   %cst = stablehlo.constant dense<0.000000e+00> : tensor<4x4xf32> loc(#loc1)
   %s = stablehlo.constant dense<1.000000e+00> : tensor<f32>
   %0 = stablehlo.add %s, %s : tensor<f32>
-  return %cst, %0 : tensor<4x4xf32>, tensor<f32>
+  %two = stablehlo.constant dense<[2.0, 2.000000e+00]> : tensor<2xf32>
+  return %cst, %0, %two : tensor<4x4xf32>, tensor<f32>, tensor<2xf32>
 }
 """
+    # Rank 0 and an all-equal list are splats too (isSplat()): one scalar value each.
     assert (
         legalize_text(text)
         == """\
-func.func @main() -> (tensor<4x4xf32>, tensor<f32>) {
+func.func @main() -> (tensor<4x4xf32>, tensor<f32>, tensor<2xf32>) {
   %cst_scalar = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc1)
   %cst = stablehlo.broadcast_in_dim %cst_scalar, dims = [] {neuron.symName = [@output0]} : (tensor<f32>) -> tensor<4x4xf32> loc(#loc1)
-  %s = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %s_scalar = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+  %s = stablehlo.broadcast_in_dim %s_scalar, dims = [] : (tensor<f32>) -> tensor<f32>
   %0 = stablehlo.add %s, %s {neuron.symName = [@output1]} : tensor<f32>
-  return %cst, %0 : tensor<4x4xf32>, tensor<f32>
+  %two_scalar = stablehlo.constant dense<2.0> : tensor<f32>
+  %two = stablehlo.broadcast_in_dim %two_scalar, dims = [] {neuron.symName = [@output2]} : (tensor<f32>) -> tensor<2xf32>
+  return %cst, %0, %two : tensor<4x4xf32>, tensor<f32>, tensor<2xf32>
 }
 """
     )

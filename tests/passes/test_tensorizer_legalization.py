@@ -9,7 +9,7 @@ from tl_helpers import check, codes, fix_all, fix_one, span_text
 
 from passlint.analysis.findings import Severity
 from passlint.analysis.mlir.parser import parse_file
-from passlint.passes.tensorizer_legalization import analyze_chunk, describe_output, variant_of
+from passlint.passes.tensorizer_legalization import analyze_chunk, variant_of
 
 DATA_MLIR = Path(__file__).parent.parent / "data" / "mlir"
 
@@ -29,9 +29,9 @@ def test_returned_input_is_tl001_with_exact_range_message_and_related() -> None:
     assert (finding.range.start.line, finding.range.start.column) == (2, 11)
     assert span_text(INPUT, finding) == "%arg0"
     assert finding.message == (
-        "output 0 ('output0') returns the input %arg0 itself: the tensorizer needs a distinct, "
-        "writable buffer per output, so TensorizerLegalization inserts an identity mhlo.copy "
-        "and names the copy 'output0'; copy the input before the return"
+        "Output 0 ('output0') returns input `%arg0`; copy it before the return. The tensorizer "
+        "needs a distinct, writable buffer per output, so TensorizerLegalization inserts an "
+        "identity `mhlo.copy` named 'output0'."
     )
     [related] = finding.related
     assert (related.range.start.line, related.range.start.column) == (1, 18)
@@ -115,8 +115,8 @@ func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<2xf32>) -> (tensor<4xf32>, t
 """
     findings = check(text)
     assert [f.code for f in findings] == ["TL001", "TL001"]
-    assert "output 0 ('first')" in findings[0].message
-    assert "output 1 ('second out')" in findings[1].message
+    assert findings[0].message.startswith("Output 0 ('first') returns input `%arg0`")
+    assert findings[1].message.startswith("Output 1 ('second out') returns input `%arg1`")
     assert (
         fix_all(text)
         == """\
@@ -139,17 +139,51 @@ func.func @main() -> (tensor<4xf32>, tensor<2xf32>, tensor<f32>) {
 """
 
 
-def test_stablehlo_splat_constant_is_tl007_others_tl002() -> None:
+def test_stablehlo_splat_constants_are_tl007_rank_0_included_others_tl002() -> None:
+    # Stage A rewrites every constant whose DenseElementsAttr is a splat: isSplat() holds for
+    # a rank-0 constant too, so it is broadcast and named in place, not copied.
     findings = check(CONSTANTS)
     assert [(f.code, span_text(CONSTANTS, f)) for f in findings] == [
         ("TL007", "%cst"),
         ("TL002", "%dense"),
-        ("TL002", "%scalar"),
+        ("TL007", "%scalar"),
     ]
     assert findings[0].severity == Severity.INFORMATION
-    assert findings[0].fix is None
-    assert "non-splat stablehlo.constant" in findings[1].message
-    assert "scalar stablehlo.constant" in findings[2].message
+    assert findings[0].fix is None and findings[2].fix is None
+    assert findings[1].message == (
+        "Output 1 ('output1') returns constant `%dense`; copy it before the return. Constants "
+        "are read-only, so TensorizerLegalization inserts an identity `mhlo.copy` named "
+        "'output1' (not a splat, so stage A leaves it a constant)."
+    )
+    assert findings[2].message == (
+        "Output 2 ('output2') is a splat constant; stage A broadcasts it, nothing to change. The "
+        "StableHLO variant rewrites `%scalar` into a scalar `stablehlo.constant` and a "
+        "`stablehlo.broadcast_in_dim`, which is named 'output2' in place (no copy)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "splat"),
+    [
+        ("dense<[5.0]> : tensor<1xf32>", True),
+        ("dense<[[2, 2], [2, 2]]> : tensor<2x2xi32>", True),
+        ("dense<[1.0, 1.000000e+00]> : tensor<2xf32>", True),
+        ('dense<"0x0000803F"> : tensor<8xf32>', True),
+        ('dense<"0x0000803F0000803F"> : tensor<2xf32>', True),
+        ('dense<"0x0000803F00000040"> : tensor<2xf32>', False),
+        ("dense<[1, 2]> : tensor<2xi32>", False),
+        ("dense<> : tensor<0xf32>", False),
+    ],
+)
+def test_splat_is_what_mlir_is_splat_says(value: str, splat: bool) -> None:
+    """Every element equal (checked against jaxlib's DenseElementsAttr.is_splat)."""
+    type_text = value.rsplit(": ", 1)[1]
+    text = (
+        f"func.func @main() -> {type_text} {{\n  %c = stablehlo.constant {value}\n"
+        f"  return %c : {type_text}\n}}\n"
+    )
+    expected = "TL007" if splat else ("TL006" if "0x" in type_text[7:9] else "TL002")
+    assert codes(text) == [expected]
 
 
 def test_mhlo_variant_copies_constants_splat_or_not() -> None:
@@ -207,7 +241,9 @@ def test_zero_sized_input_in_mhlo_is_a_warning_and_compute_is_named() -> None:
     assert [(f.code, f.severity, span_text(ZERO, f)) for f in findings] == [
         ("TL006", Severity.WARNING, "%arg0"),
     ]
-    assert "leaves it un-copied" in findings[0].message
+    assert findings[0].message.startswith(
+        "Output 0 ('output0') returns zero-element input `%arg0`; copy it to end the alias."
+    )
 
 
 def test_same_value_twice_is_tl003_on_the_later_slot() -> None:
@@ -220,7 +256,7 @@ func.func @main(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4
     findings = check(text)
     assert [(f.code, f.range.start.column) for f in findings] == [("TL003", 13), ("TL003", 17)]
     assert findings[0].message.startswith(
-        "output 1 ('output1') returns %0, already returned as output 0 ('output0')"
+        "Output 1 ('output1') returns `%0` again (output 0); copy it for this output."
     )
     assert findings[0].related[0].message == "first returned as output 0"
     assert (
@@ -252,9 +288,18 @@ func.func @main(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 @pytest.mark.parametrize(
     ("names", "problem"),
     [
-        ('["a"]', "has 1 name for 2 returned values"),
-        ('["a", "b", "c"]', "has 3 names for 2 returned values: 'c' name no output"),
-        ('["a", "a"]', "names two outputs 'a'"),
+        (
+            '["a"]',
+            "has 1 name for 2 outputs; give one distinct string per output. The pass reads past",
+        ),
+        (
+            '["a", "b", "c"]',
+            "has 3 names for 2 outputs; give one distinct string per output. 'c' name no output.",
+        ),
+        (
+            '["a", "a"]',
+            "repeats 'a'; give one distinct string per output. Two buffers would share one name.",
+        ),
         ('["a", 3]', "has entries that are not strings (at 1)"),
         ('"a"', "is not an array of strings"),
     ],
@@ -310,9 +355,9 @@ def test_schedule_fusion_is_named_inside_other_fusions_in_place() -> None:
     analysis = analyze_chunk(chunk)
     assert analysis.variant == "mhlo"
     sched, loop = analysis.outputs
-    assert sched.case == "fusion"
+    assert sched.case.name == "fusion"
     assert sched.named_op is not None and sched.named_op.name == "mhlo.abs"
-    assert loop.case == "compute"
+    assert loop.case.name == "compute"
     assert loop.named_op is not None and loop.named_op.name == "mhlo.fusion"
 
 
@@ -333,7 +378,7 @@ module {
 def test_composite_with_decomposition_is_named_inside() -> None:
     assert codes(COMPOSITE) == []
     [output] = analyze_chunk(parse_file(COMPOSITE).chunks[0]).outputs
-    assert output.case == "composite"
+    assert output.case.name == "composite"
     assert output.named_op is not None and output.named_op.name == "stablehlo.abs"
 
 
@@ -342,7 +387,10 @@ def test_composite_without_decomposition_is_tl009() -> None:
     [finding] = check(text)
     assert finding.code == "TL009"
     assert span_text(text, finding) == "@my.op"
-    assert "decomposition @my.op is not a function of this module" in finding.message
+    assert (
+        "Output 0 ('output0') needs decomposition @my.op, which is missing; add the function."
+        in finding.message
+    )
 
 
 def test_multi_result_op_outputs_name_their_result_slots() -> None:
@@ -354,7 +402,7 @@ func.func @main(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 """
     assert codes(text) == []
     outputs = analyze_chunk(parse_file(text).chunks[0]).outputs
-    assert [(o.case, o.named_result) for o in outputs] == [("compute", 1), ("compute", 0)]
+    assert [(o.case.name, o.named_result) for o in outputs] == [("compute", 1), ("compute", 0)]
 
 
 def test_split_files_are_checked_per_chunk_with_shifted_positions() -> None:
@@ -399,7 +447,7 @@ def test_each_output_case_is_described_with_its_rule() -> None:
     )
     described: dict[str, str] = {}
     for output in analysis.outputs:
-        described.setdefault(output.case, describe_output(analysis, output))
+        described.setdefault(output.case.name, output.case.hover(analysis, output))
     assert described["input"].endswith("names the copy 'passthrough' (TL001)")
     assert described["constant"].endswith("names the copy 'splat' (TL002)")
     assert "stage B replaces it" in described["zero-sized-input"]

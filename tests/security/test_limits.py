@@ -100,15 +100,15 @@ def test_deep_mlir_nesting_gives_a_diagnostic(text: str, fast: bool) -> None:
     assert time.monotonic() - started < 10
     assert parsed.errors
     findings = analyze("deep.mlir", text)
-    assert findings and {f.code for f in findings} == {"E001"}
+    assert findings and {f.code for f in findings} <= {"E001", "E009"}  # E009: brackets
 
 
 def test_deep_mlir_nesting_message() -> None:
     (first, *_) = analyze("deep.mlir", nested_regions(DEPTH))
-    assert first.message.startswith("nesting too deep: more than 100 nested regions")
+    assert first.message.startswith("Nesting too deep: more than 100 nested regions")
     lists = '%0 = "x"() {a = ' + "[" * DEPTH + "]" * DEPTH + "} : () -> ()\n"
     assert analyze("deep.mlir", lists)[0].message.startswith(
-        "nesting too deep: more than 128 brackets open in one statement"
+        "Nesting too deep: more than 128 brackets open in one statement"
     )
 
 
@@ -170,7 +170,7 @@ def test_deep_python_nesting_gives_a_diagnostic(text: str) -> None:
 def test_multi_megabyte_mlir_lines_and_tokens() -> None:
     comment = MAIN.replace("{\n", "{ // " + "x" * (5 * MB) + "\n", 1)
     assert [f.code for f in analyze("a.mlir", comment)] == ["TL001"]
-    hex_blob = "0x" + "ab" * (2 * MB)
+    hex_blob = "0x" + "ab" * (2 * MB - 1) + "cd"  # not a splat: the last element differs
     constant = (
         "func.func @main() -> tensor<4xf32> {\n"
         f'  %0 = stablehlo.constant dense<"{hex_blob}"> : tensor<4xf32>\n'

@@ -30,7 +30,7 @@ async def test_aliased_output(session: Session) -> None:
     (d,) = diagnostics
     assert d.source == "passlint"
     assert d.severity == types.DiagnosticSeverity.Warning
-    assert "returns the input %arg1 itself" in d.message
+    assert "returns input `%arg1`; copy it before the return." in d.message
     assert RULES["TL001"].url is None and d.code_description is None  # no page: no link
     assert d.related_information is not None
     assert d.related_information[0].location.uri == uri

@@ -244,12 +244,15 @@ def _outermost(types: list[TypeRef]) -> list[TypeRef]:
 
 @dataclass(frozen=True)
 class SyntaxIssue:
-    """An E001: where, what, and optionally a related place (the opener of a bracket)."""
+    """An error MLIR's parser reports: where, what, optionally a related place (the opener
+    of a bracket, a first definition) and its code (E001 unless a more precise one fits)."""
 
     start: int
     end: int
     message: str
     related: Span | None = None
+    code: str = "E001"
+    related_note: str = "opened here"
 
 
 @dataclass(eq=False)

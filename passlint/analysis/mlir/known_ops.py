@@ -53,18 +53,70 @@ def constant_type(op: Operation) -> ShapedType | None:
 
 
 def is_splat_constant(op: Operation) -> bool:
-    """A constant whose value is one element for the whole (non-scalar) tensor."""
-    value = constant_value(op).strip()
+    """Is the constant's value a splat, as MLIR's ``DenseElementsAttr::isSplat()`` says: one
+    value for every element, so every single-element tensor (rank 0 included) and any list or
+    hex blob whose elements are all equal. ``dense<>`` and ``dense_resource<...>`` are not.
+
+    Reads the literal's text as it stands (a multi-megabyte constant is scanned, never split
+    into a list): the first differing element ends the scan."""
+    body = _dense_body(op)
     shaped = constant_type(op)
-    if shaped is None or shaped.rank == 0:
-        return False
-    if not (value.startswith("dense<") and value.endswith(">")):
-        return False
-    body = value[6:-1].strip()
-    if not body or body.startswith("["):
+    if body is None or shaped is None or not body:
         return False
     if body.startswith('"0x'):
-        bits = element_bits(shaped.element_type)
-        hex_digits = len(body.strip('"')) - 2
-        return bits is not None and hex_digits * 4 == max(bits, 8)
-    return True
+        digits = _hex_digits(shaped.element_type)
+        blob = body[3:-1] if body.endswith('"') else ""
+        if digits is None or not blob or len(blob) % digits:
+            return False
+        first = blob[:digits]
+        return len(blob) == digits or blob == first * (len(blob) // digits)
+    if not body.startswith("["):
+        return True  # one literal for the whole tensor
+    elements = _ELEMENT.finditer(body)
+    first_match = next(elements, None)
+    if first_match is None:
+        return False
+    value = _element_value(first_match.group())
+    return all(_element_value(match.group()) == value for match in elements)
+
+
+def splat_value(op: Operation) -> str:
+    """The one element of a splat constant as a scalar ``dense<...>`` literal."""
+    body = _dense_body(op) or ""
+    shaped = constant_type(op)
+    if body.startswith('"0x') and shaped is not None:
+        digits = _hex_digits(shaped.element_type) or len(body) - 4
+        return f'dense<"0x{body[3 : 3 + digits]}">'
+    if body.startswith("["):
+        match = _ELEMENT.search(body)
+        return f"dense<{match.group() if match else body}>"
+    return f"dense<{body}>"
+
+
+# An element of a dense list: a complex pair, a string, or a number or word.
+_ELEMENT = re.compile(r'\([^()]*\)|"[^"\\]*(?:\\.[^"\\]*)*"|[^\s,\[\]()]+')
+
+
+def _dense_body(op: Operation) -> str | None:
+    """What stands between ``dense<`` and ``>`` (None when the value is not ``dense<...>``)."""
+    value = constant_value(op).strip()
+    if not (value.startswith("dense<") and value.endswith(">")):
+        return None
+    return value[6:-1].strip()
+
+
+def _hex_digits(element_type: str) -> int | None:
+    """Hex digits one element takes in a ``dense<"0x...">`` blob."""
+    bits = element_bits(element_type)
+    return None if bits is None else max(bits, 8) // 4
+
+
+def _element_value(text: str) -> object:
+    """An element's value: ``1.0`` and ``1.000000e+00`` are one number."""
+    try:
+        return float(text)
+    except ValueError:
+        if text.startswith("("):
+            parts = text[1:-1].split(",")
+            return tuple(_element_value(part.strip()) for part in parts)
+        return text

@@ -15,16 +15,18 @@ class Tok(NamedTuple):
 
 
 _SUFFIX_ID = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
-_STRING = r'"(?:[^"\\\n]|\\.)*"'
+# Unrolled (no alternation inside the repetition): a multi-megabyte hex blob matches in
+# linear time and constant memory.
+_STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 
-_TOKEN_RE = re.compile(
-    r"""
+_TOKENS = r"""
     (?P<NL>\n)
   | (?P<WS>[ \t\r\f\v]+)
   | (?P<COMMENT>//[^\n]*)
   | (?P<DIMS>(?:(?<=tensor<)|(?<=vector<)|(?<=memref<))(?:(?:\d+|\?|\*|\[\d+\])x)+)
   | (?P<RESOURCE_OPEN>\{-\#)
   | (?P<RESOURCE_CLOSE>\#-\})
+  ELEMENTS_RE
   | (?P<ARROW>->)
   | (?P<STRING>STRING_RE)
   | (?P<VALUE_ID>%SUFFIX_ID(?:\#\d+)?)
@@ -50,9 +52,16 @@ _TOKEN_RE = re.compile(
   | (?P<PUNCT>::|\.\.\.|[*?+|!/&~.;\-])
   | (?P<BAD_STRING>"[^\n]*)
   | (?P<ERROR>.)
-    """.replace("STRING_RE", _STRING).replace("SUFFIX_ID", _SUFFIX_ID),
-    re.VERBOSE,
-)
+    """.replace("STRING_RE", _STRING).replace("SUFFIX_ID", _SUFFIX_ID)
+# A long element list of a `dense<[...]>` literal on one line is one ELEMENTS token: a
+# multi-megabyte constant is a span of the text, never a million tokens.
+_ELEMENTS = r"| (?P<ELEMENTS>(?<=dense<)\[[^\"<>{}\n]{256,}\](?=[ \t]*>))"
+_TOKEN_RE = re.compile(_TOKENS.replace("ELEMENTS_RE", _ELEMENTS), re.VERBOSE)
+_PLAIN_RE = re.compile(_TOKENS.replace("ELEMENTS_RE", ""), re.VERBOSE)
+# What a well-formed list of numbers, booleans and complex pairs never holds: an empty
+# element, two elements with no comma between them.
+_CLOSE_THEN_ELEMENT = re.compile(r"[\])][^,\])]")
+_BAD_ELEMENTS = re.compile(r"\[\s*,|,\s*[,\]]|[\w.)\]]\s+[\w.(\[+-]|\]\s*[\[(\w]|\)\s*[\[(\w]")
 
 _SKIPPED = frozenset(("WS", "COMMENT"))
 
@@ -64,8 +73,38 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     mark characters no MLIR token starts with and unterminated strings.
     """
     end = len(text) if end is None else end
-    return [
+    toks = [
         Tok(kind, match.start(), match.end())
         for match in _TOKEN_RE.finditer(text, start, end)
         if (kind := match.lastgroup or "ERROR") not in _SKIPPED
     ]
+    if text.find("dense<[", start, end) < 0:
+        return toks
+    out: list[Tok] = []
+    for tok in toks:
+        if tok.kind == "ELEMENTS" and not _well_formed(text, tok.start, tok.end):
+            out.extend(  # its own tokens, so the error in it is found and placed
+                Tok(kind, match.start(), match.end())
+                for match in _PLAIN_RE.finditer(text, tok.start, tok.end)
+                if (kind := match.lastgroup or "ERROR") not in _SKIPPED
+            )
+        else:
+            out.append(tok)
+    return out
+
+
+def _well_formed(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` a balanced list with one element between commas?
+
+    As MLIR prints it (every space right after a comma) this is read with counts and
+    substring searches alone; any other spacing takes one regular-expression search."""
+    if text.count("[", start, end) != text.count("]", start, end):
+        return False
+    if text.count("(", start, end) != text.count(")", start, end):
+        return False
+    printed = text.count(" ", start, end) == text.count(", ", start, end)
+    if printed and text.find("\t", start, end) < 0:
+        if any(text.find(bad, start, end) >= 0 for bad in (",,", ", ,", "[,", ",]", ", ]")):
+            return False
+        return _CLOSE_THEN_ELEMENT.search(text, start, end) is None
+    return _BAD_ELEMENTS.search(text, start, end) is None

@@ -15,9 +15,15 @@ from itertools import accumulate
 
 from passlint.analysis.mlir.lexer import tokenize
 from passlint.analysis.mlir.statements import StatementError, Template, parse_statement
-from passlint.analysis.mlir.structure import StatementSyntax, continues_line, scan
+from passlint.analysis.mlir.structure import (
+    Start,
+    StatementSyntax,
+    ends_operation,
+    scan,
+    statement_start,
+)
 
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # unrolled: linear on huge blobs
 _SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
 # Digit runs other than a lone ``0`` (which may start a ``0x`` hex number) become ``1``: a
 # ``0`` made from ``8`` would turn ``8xf32`` (an integer and a word) into a hex number.
@@ -27,6 +33,9 @@ _NOT_SIMPLE = frozenset(
     ("ERROR", "BAD_STRING", "RESOURCE_OPEN", "RESOURCE_CLOSE", "CARET_ID", "LBRACE", "RBRACE")
 )
 _SHAPE_LIMIT = 50_000
+# Longer lines (a constant of megabytes) are neither cached nor parsed from their shape:
+# where a statement starts and ends is read from their first and last tokens.
+_LONG_LINE = 4096
 
 
 @dataclass(frozen=True)
@@ -34,7 +43,8 @@ class LineShape:
     """What one normalized line is: blank, a continuation, or a complete one-line op."""
 
     blank: bool
-    continues: bool
+    start: Start = "never"  # does a statement start at the line's first token (design 8)
+    ends_op: bool = False  # can an operation end with the line's last token
     template: Template | None = None  # set when the line is a complete one-line operation
     values: int = 0  # how many SSA value tokens the line has
     value_tokens: tuple[int, ...] = ()  # token index of each SSA value, in order
@@ -49,6 +59,8 @@ def normalize(text: str) -> str:
 
 
 def shape_of(key: str) -> LineShape:
+    if len(key) > _LONG_LINE:
+        return _long_shape(key)
     found = _shapes.get(key)
     if found is None:
         found = _compute_shape(key)
@@ -58,28 +70,40 @@ def shape_of(key: str) -> LineShape:
     return found
 
 
+def _long_shape(key: str) -> LineShape:
+    head = tokenize(key, 0, 512)
+    tail = tokenize(key, len(key) - 512)
+    if not head or not tail:
+        return LineShape(blank=False)
+    start = statement_start(key, head, 0, len(head).__gt__)
+    return LineShape(False, start, ends_operation(key, tail[-1]))
+
+
 def _compute_shape(key: str) -> LineShape:
 
     toks = tokenize(key)
     if not toks:
-        return LineShape(blank=True, continues=False)
+        return LineShape(blank=True)
     kinds = [tok.kind for tok in toks]
-    continues = continues_line(key, toks, 0)
-    if continues or kinds[0] not in _STATEMENT_STARTS or _NOT_SIMPLE & set(kinds) or "//" in key:
-        return LineShape(blank=False, continues=continues)
+    start = statement_start(key, toks, 0, len(toks).__gt__)
+    plain = LineShape(False, start, ends_operation(key, toks[-1]))
+    if start == "never" or kinds[0] not in _STATEMENT_STARTS or _NOT_SIMPLE & set(kinds):
+        return plain
+    if "//" in key:
+        return plain
     statements, errors = scan(key, toks)
     statement = statements[0] if len(statements) == 1 else None
     if errors or not isinstance(statement, StatementSyntax) or statement.regions:
-        return LineShape(blank=False, continues=False)
+        return plain
     if statement.broken or len(statement.toks) != len(toks):
-        return LineShape(blank=False, continues=False)
+        return plain
     template = parse_statement(key, toks)
     if isinstance(template, StatementError) or template.kind != "op":
-        return LineShape(blank=False, continues=False)
+        return plain
     if template.arguments or template.bindings:
-        return LineShape(blank=False, continues=False)
+        return plain
     value_tokens = tuple(i for i, kind in enumerate(kinds) if kind == "VALUE_ID")
-    return LineShape(False, False, template, len(value_tokens), value_tokens)
+    return LineShape(False, start, plain.ends_op, template, len(value_tokens), value_tokens)
 
 
 class LineTable:

@@ -14,18 +14,15 @@ import re
 from dataclasses import dataclass, replace
 
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
+from passlint.analysis.mlir.lines import normalize, shape_of
 from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
-from passlint.analysis.mlir.structure import CONTINUATION_WORDS
 
 _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
 _RETURN = re.compile(r'"?(?:func\.)?return"?\b')
 # Substrings of a line that can change the outline anywhere in the text: a chunk separator,
 # another @main header.
 _NEEDLES = frozenset(("// -----", "@main(", '@"main"('))
-_CONTINUATION = re.compile(
-    r"[ \t]*(?:[:({<]|->|(?:" + "|".join(sorted(CONTINUATION_WORDS)) + r")\b)"
-)
 
 
 @dataclass
@@ -92,7 +89,10 @@ def outline_main(text: str) -> MainOutline | None:
     if body_indent.strip() or not _RETURN.match(text, ret_start):
         return None
     main = _header_op(text, header.start(), header_end, indent)
-    ret = _single_op(parse_chunk(text, ret_start, ret_end))
+    above = _statement_line_above(text, body[0], ret_start)
+    if above[0] < ret_start and not shape_of(normalize(text[above[0] : above[1]])).ends_op:
+        return None  # the return would continue the statement above it
+    ret = _single_op(parse_chunk(text, ret_start, ret_end, whole=False))
     if main is None or ret is None or not main.regions:
         return None
     # Read closely: the header, the lines from the one above the return (a suppression
@@ -100,7 +100,10 @@ def outline_main(text: str) -> MainOutline | None:
     # the line after it.
     spans = [
         (header.start(), header_end),
-        (_line_start(text, _line_start(text, ret_start) - 1), _line_end(text, close + 1)),
+        (
+            min(_line_start(text, above[0]), _line_start(text, _line_start(text, ret_start) - 1)),
+            _line_end(text, close + 1),
+        ),
     ]
     definitions: list[Operation] = []
     arguments = {arg.name: arg for arg in main.header_arguments}
@@ -139,7 +142,7 @@ def _header_op(text: str, start: int, end: int, indent: str) -> Operation | None
         synthetic = text[:end] + "\n" + indent + "}"
         if len(_header_cache) >= 4:
             _header_cache.clear()
-        _header_cache[key] = _single_op(parse_chunk(synthetic, start, len(synthetic)))
+        _header_cache[key] = _single_op(parse_chunk(synthetic, start, len(synthetic), whole=False))
     op = _header_cache[key]
     if op is not None:
         op.regions = [Region(op.regions[0].span, op, [])] if op.regions else []
@@ -181,6 +184,19 @@ def _single_op(chunk: Chunk) -> Operation | None:
     return chunk.operations[0] if len(chunk.operations) == 1 else None
 
 
+def _statement_line_above(text: str, start: int, at: int) -> tuple[int, int]:
+    """The last line in [start, at) with a token (comments and blank lines skipped), or
+    ``(at, at)`` when there is none."""
+    end = _line_start(text, at)
+    while True:
+        line = _last_line(text, start, end)
+        if line is None:
+            return at, at
+        if not shape_of(normalize(text[line[0] : line[1]]).strip()).blank:
+            return line
+        end = _line_start(text, line[0])
+
+
 def _last_line(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The last non-blank line in [start, end), without its surrounding white space."""
     stop = end
@@ -192,6 +208,29 @@ def _last_line(text: str, start: int, end: int) -> tuple[int, int] | None:
             lead = len(line) - len(line.lstrip())
             return line_start + lead, line_start + len(line.rstrip())
         stop = line_start - 1 if line_start > start else start
+    return None
+
+
+def _next_line_shape(text: str, start: int) -> tuple[str, int]:
+    """The line starting at ``start`` and where it ends (the text's end or its line break)."""
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    return text[start:end], end
+
+
+def _next_statement_line(text: str, line_start: int, line_end: int, stop: int) -> int | None:
+    """Where the first non-blank line after a one-line statement ends, when that line starts
+    a new statement (newlines mean nothing: it could continue the statement); else None."""
+    ends_op = shape_of(normalize(text[line_start:line_end]).strip()).ends_op
+    at = line_end
+    while at < stop:
+        line, end = _next_line_shape(text, at + 1)
+        shape = shape_of(normalize(line).strip())
+        if not shape.blank:
+            if shape.start == "always" or (shape.start == "after-op" and ends_op):
+                return end
+            return None
+        at = end
     return None
 
 
@@ -220,13 +259,12 @@ def _definition(
         line_start = match.start()
     line_end = text.find("\n", line_start)
     line_end = body[1] if line_end < 0 or line_end > body[1] else line_end
-    following_end = text.find("\n", line_end + 1)
-    following = text[line_end + 1 : following_end]
-    if _CONTINUATION.match(following) and following.strip():
+    following_end = _next_statement_line(text, line_start, line_end, body[1])
+    if following_end is None:
         return None
     start = line_start + len(indent)
     end = start + len(text[start:line_end].rstrip())
-    op = _single_op(chunk := parse_chunk(text, start, end))
+    op = _single_op(chunk := parse_chunk(text, start, end, whole=False))
     if op is None or chunk.errors or op.regions:
         return None
-    return op, (line_start, len(text) if following_end < 0 else following_end)
+    return op, (line_start, following_end)

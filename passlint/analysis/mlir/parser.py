@@ -35,6 +35,7 @@ from passlint.analysis.mlir.structure import (
     StatementSyntax,
     scan,
 )
+from passlint.analysis.mlir.validate import validate_chunk
 
 _SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
 # After the results (or at the line start): `= "dialect.op"` or `= dialect.op`.
@@ -55,6 +56,7 @@ _DESCRIPTIONS = {
     "INT": "an integer",
     "BARE_ID": "an identifier",
     "DIMS": "a dimension list",
+    "ELEMENTS": "a list of elements",
     "LPAR": "'('",
     "RPAR": "')'",
     "LSQB": "'['",
@@ -75,6 +77,40 @@ _DESCRIPTIONS = {
     "$END": "the end of the statement",
     "OPERATION": "an operation name",
 }
+
+
+# What to do, after MLIR's own wording of a statement's error.
+_ADVICE = {
+    "expected ','": "separate the operands with a comma",
+    "expected SSA operand": "add the operand or remove the comma",
+    "expected ')' to end operand list": "separate operands with commas",
+    "expected ':' followed by operation type": "write the generic form's parts in order",
+    "expected function type": "write the type as `(operand types) -> result types`",
+    "expected '->' in function type": "write the type as `(operand types) -> result types`",
+    "expected type": "write the result types after '->'",
+    "expected operation name in quotes": "end the generic op after its type",
+    "expected '{' to begin a region": "write a region `{...}` here",
+    "expected '{' in properties": "write the properties as `<{...}>`",
+}
+
+
+_ADVICE_BY_WORD = (
+    ("the operands or the type", "complete the operation"),
+    ("is unknown", "spell the op as `dialect.op`"),
+    ("number of operands and types", "give one type per operand"),
+    ("location", 'write one location, as `loc("file.py":1:2)`'),
+    ("FileLineColRange", 'write the location as `"file.py":1:2`'),
+    ("attribute dictionary", "write `name = value` entries separated by commas"),
+    ("attribute name", "write `name = value` entries separated by commas"),
+    ("attribute value", "write a value after '='"),
+    ("element literal", "write one number between commas"),
+    ("type", "write a type here"),
+    ("symbol name", "name the function, as `@name`"),
+    ("SSA operand", "write `%name: type`"),
+    ("expected ':'", "add ':' before the type"),
+    ("expected ')'", "separate the entries with commas"),
+    ("expected '<'", "write the literal as `word<...>`"),
+)
 
 
 def split_chunks(text: str) -> list[tuple[int, int]]:
@@ -99,7 +135,11 @@ def parse_file(text: str, fast: bool = True) -> ParsedFile:
     return ParsedFile(text, chunks)
 
 
-def parse_chunk(text: str, start: int = 0, end: int | None = None, fast: bool = True) -> Chunk:
+def parse_chunk(
+    text: str, start: int = 0, end: int | None = None, fast: bool = True, whole: bool = True
+) -> Chunk:
+    """One chunk's IR and errors. ``whole``: the text is a whole chunk, so undefined values,
+    aliases and blocks are errors (not for the pieces @main's outline parses alone)."""
     end = len(text) if end is None else end
     if fast:
         statements, structure_errors = scan(text, [], LineTable(text, start, end))
@@ -112,6 +152,8 @@ def parse_chunk(text: str, start: int = 0, end: int | None = None, fast: bool = 
     builder.fill_block_list([block], statements, parent_op=None)
     chunk.operations = block.operations
     resolve_uses(chunk.operations, {})
+    if whole:
+        chunk.errors.extend(validate_chunk(text, chunk))
     chunk.errors.sort(key=lambda issue: (issue.start, issue.end))
     return chunk
 
@@ -146,8 +188,8 @@ class _Builder:
                     SyntaxIssue(
                         label.start,
                         label.end,
-                        f"unexpected block label {self._tok(label)!r}: "
-                        "expected an operation (labels belong inside a region)",
+                        f"Unexpected block label {self._tok(label)!r}; expected an operation. "
+                        "Labels belong inside a region.",
                     )
                 )
             elif template.kind == "label":
@@ -225,9 +267,9 @@ class _Builder:
         for index, tok in enumerate(toks):
             if tok.kind in ("ERROR", "BAD_STRING"):
                 message = (
-                    "unterminated string: expected '\"' before the end of the line"
+                    "Unterminated string: expected '\"' before the end of the line; close it."
                     if tok.kind == "BAD_STRING"
-                    else f"unexpected character {self._tok(tok)!r}"
+                    else f"Unexpected character {self._tok(tok)!r}; remove it."
                 )
                 self.chunk.errors.append(SyntaxIssue(tok.start, tok.end, message))
                 return _fallback(self.text, toks[:index])
@@ -240,18 +282,33 @@ class _Builder:
         return found
 
     def _issue(self, toks: list[Tok], error: StatementError) -> SyntaxIssue:
+        if error.index >= len(toks):
+            start = stop = toks[-1].end
+            what = "end of the statement"
+        else:
+            tok = toks[error.index]
+            region = tok.kind == "REGION"
+            start, stop = (tok.start, tok.start + 1) if region else (tok.start, tok.end)
+            what = "a region" if region else repr(_clip(self._tok(tok)))
+        if error.message:
+            advice = _ADVICE.get(error.message) or next(
+                (text for key, text in _ADVICE_BY_WORD if key in error.message),
+                "fix the statement here",
+            )
+            found = "the end of the statement" if error.index >= len(toks) else what
+            wording = f"{error.message[0].upper()}{error.message[1:]}"
+            if "is unknown" not in wording:  # else it names the token already
+                wording += f", not {found}"
+            message = f"{wording}; {advice}."
+            return SyntaxIssue(start, stop, message, code=error.code)
         names = set(error.expected) - {"LOC"}
         if names == {"BARE_ID", "STRING"}:
             names = {"OPERATION"}
         expected = [_DESCRIPTIONS.get(name, name) for name in sorted(names, key=_rank)]
         shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
-        if error.index >= len(toks):
-            end = toks[-1].end
-            return SyntaxIssue(end, end, f"unexpected end of statement: expected {shown}")
-        tok = toks[error.index]
-        what = "a region" if tok.kind == "REGION" else repr(_clip(self._tok(tok)))
-        start, stop = (tok.start, tok.start + 1) if tok.kind == "REGION" else (tok.start, tok.end)
-        return SyntaxIssue(start, stop, f"unexpected {what}: expected {shown}")
+        if len(expected) > 1 and len(expected) <= 8:
+            shown = ", ".join(expected[:-1]) + " or " + expected[-1]
+        return SyntaxIssue(start, stop, f"Unexpected {what}; expected {shown}.", code=error.code)
 
     def _operation(self, statement: StatementSyntax, template: Template) -> Operation:
         toks = statement.toks
@@ -351,6 +408,7 @@ def _fallback(text: str, toks: list[Tok]) -> Template:
         generic=toks[name].kind == "STRING",
         operands=uses,
         regions=regions,
+        recovered=True,
     )
 
 
@@ -371,6 +429,8 @@ def resolve_uses(operations: list[Operation], outer: dict[str, Value]) -> None:
     for op in operations:
         for use in op.operands:
             value = scope.get(use.name)
+            if value is None and use.name.endswith("#0"):
+                value = scope.get(use.name[:-2])  # `%0#0` of a single-result op
             if value is not None:
                 use.value = value
                 value.uses.append(use)

@@ -34,7 +34,7 @@ class Compression:
     def expand(self, found: Template | StatementError) -> Template | StatementError:
         if isinstance(found, StatementError):
             index = self.kept[found.index] if found.index < len(self.kept) else len(self.kinds)
-            return StatementError(index, found.expected)
+            return replace(found, index=index)
         one = self.kept.__getitem__
         return replace(
             found,

@@ -9,7 +9,6 @@ location. Instantiating a template with a statement's own tokens is cheap; a mod
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -21,14 +20,23 @@ from lark.lexer import Lexer
 
 from passlint.analysis.mlir.lexer import Tok
 from passlint.analysis.mlir.repetition import compress
+from passlint.analysis.mlir.syntax_rules import (
+    SCALAR_TYPE,
+    Checker,
+    SyntaxProblem,
+    check_statement,
+)
+from passlint.analysis.mlir.syntax_rules import first_index as _index
+from passlint.analysis.mlir.syntax_rules import kind_of as _kind
+from passlint.analysis.mlir.syntax_rules import last_index as _last_index
 from passlint.analysis.mlir.template import Argument, Entry, StatementError, Template
 
 __all__ = ["Argument", "Entry", "StatementError", "Template", "parse_statement"]
 
 TYPE_WORDS = frozenset(("tensor", "vector", "memref", "complex", "tuple"))
-_SCALAR_TYPE = re.compile(r"(?:[su]?i\d+|f\d+|bf\d+|tf\d+|f\d+E\w+|index|none)\Z")
 
 Span = tuple[int, int]  # inclusive token index range
+END = 1 << 30  # an error's token index at the end of the statement
 
 
 class _Feeder(Lexer):
@@ -104,8 +112,31 @@ def _template(kinds: tuple[str, ...], text: str, toks: list[Tok]) -> Template | 
             _trees.clear()
         _trees[kinds] = tree
     if isinstance(tree, StatementError):
-        return tree
+        return _operand_list_error(kinds, tree)
     return _Builder(kinds, text, toks).build(tree)
+
+
+def _operand_list_error(kinds: tuple[str, ...], error: StatementError) -> StatementError:
+    """MLIR's wording for a malformed operand list of a generic op (``"op"(%a %b)``)."""
+    index = error.index
+    if not _in_operand_list(kinds, index):
+        return error
+    if kinds[index - 1] == "COMMA":
+        return StatementError(index, error.expected, "expected SSA operand", "E005")
+    return StatementError(index, error.expected, "expected ')' to end operand list", "E005")
+
+
+def _in_operand_list(kinds: tuple[str, ...], index: int) -> bool:
+    """Is token ``index`` inside the operand list that follows a generic op's name?"""
+    at = 0
+    while at < len(kinds) and kinds[at] in ("VALUE_ID", "COLON", "INT", "COMMA"):
+        at += 1
+    if at < len(kinds) and kinds[at] == "EQUAL":
+        at += 1
+    if not (at + 1 < len(kinds) and kinds[at] == "STRING" and kinds[at + 1] == "LPAR"):
+        return False
+    end = min(index, len(kinds))
+    return at + 1 < index and all(kind in ("VALUE_ID", "COMMA") for kind in kinds[at + 2 : end])
 
 
 def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
@@ -124,18 +155,6 @@ def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
     return tree
 
 
-def _index(node: Tree[Token] | Token) -> int:
-    if isinstance(node, Token):
-        return int(node.start_pos or 0)
-    return _index(node.children[0])
-
-
-def _last_index(node: Tree[Token] | Token) -> int:
-    if isinstance(node, Token):
-        return int(node.start_pos or 0)
-    return _last_index(node.children[-1])
-
-
 class _Builder:
     """Reduce a parse tree to a Template (token positions by role)."""
 
@@ -150,7 +169,10 @@ class _Builder:
         self.types: list[Span] = []
         self.list_no = 0
 
-    def build(self, tree: Tree[Token]) -> Template:
+    def build(self, tree: Tree[Token]) -> Template | StatementError:
+        problem = self._builtin_syntax(tree)
+        if problem is not None:
+            return problem
         rule = tree.data
         if rule == "block_label":
             if len(tree.children) > 2:
@@ -176,6 +198,8 @@ class _Builder:
         generic = operation.data == "generic_operation"
         children = operation.children
         items = children[1:]
+        if generic and (problem := _generic_form_error(children[2:])) is not None:
+            return problem
         if generic:
             operand_list = children[1]
             assert isinstance(operand_list, Tree)
@@ -242,6 +266,21 @@ class _Builder:
             words=tuple(words),
         )
 
+    def _builtin_syntax(self, tree: Tree[Token]) -> StatementError | None:
+        """What MLIR's parser says of the builtin syntax in the statement (types, attribute
+        dictionaries, locations, signatures), or None."""
+        words = [
+            self.text[tok.start : tok.end] if kind == "BARE_ID" else ""
+            for tok, kind in zip(self.toks, self.kinds, strict=True)
+        ]
+        checker = Checker(words)
+        try:
+            check_statement(checker, tree)
+        except SyntaxProblem as problem:
+            index = END if problem.index is None else problem.index
+            return StatementError(index, (), problem.message, problem.code)
+        return None
+
     # -- walking -------------------------------------------------------------------------
     def _sequence(self, items: list[Tree[Token] | Token], defines: bool) -> None:
         """Visit a sequence of items, recording uses, definitions, regions and types."""
@@ -253,7 +292,13 @@ class _Builder:
                 previous_word = ""
                 continue
             rule = child.data
-            if rule == "use":
+            if (
+                rule == "use"
+                and defines
+                and _is_equal(items[i + 1] if i + 1 < len(items) else None)
+            ):
+                self.bindings.append(_index(child))  # `scf.for %i = %lb to ...`
+            elif rule == "use":
                 self.operands.append(_index(child))
             elif rule == "atom":
                 index = _index(child)
@@ -264,7 +309,7 @@ class _Builder:
                 if kind == "BANG_ID" or (word in TYPE_WORDS and has_angle):
                     end = _last_index(nxt) if has_angle and nxt is not None else index
                     self.types.append((index, end))
-                elif kind == "BARE_ID" and _SCALAR_TYPE.match(word):
+                elif kind == "BARE_ID" and SCALAR_TYPE.match(word):
                     self.types.append((index, index))
                 previous_word = word
                 continue
@@ -342,6 +387,71 @@ class _Builder:
     def _text(self, index: int) -> str:
         tok = self.toks[index]
         return self.text[tok.start : tok.end]
+
+
+def _is_equal(item: Tree[Token] | Token | None) -> bool:
+    return isinstance(item, Tree) and item.data == "atom" and _kind(item) == "EQUAL"
+
+
+def _generic_form_error(items: list[Tree[Token] | Token]) -> StatementError | None:
+    """What MLIR's parser says of a generic op whose parts after the operand list are not
+    ``[successors] <{properties}> ({regions}) {attributes} : (types) -> types loc(...)``."""
+    at = 0
+    kinds = [_kind(item) for item in items]
+
+    def error(message: str) -> StatementError:
+        index = _index(items[at]) if at < len(items) else END
+        return StatementError(index, (), message)
+
+    if at < len(kinds) and kinds[at] == "square":
+        at += 1
+    if at < len(kinds) and kinds[at] == "angle":
+        item = items[at]
+        assert isinstance(item, Tree)
+        if not _is_properties(item):
+            return error("expected '{' in properties")
+        at += 1
+    if at < len(kinds) and kinds[at] == "arg_list":
+        item = items[at]
+        assert isinstance(item, Tree)
+        if not all(_is_region_entry(entry) for entry in item.children if isinstance(entry, Tree)):
+            return error("expected '{' to begin a region")
+        at += 1
+    if at < len(kinds) and kinds[at] == "dictionary":
+        at += 1
+    if at >= len(kinds) or kinds[at] != "COLON":
+        return error("expected ':' followed by operation type")
+    at += 1
+    if at >= len(kinds) or kinds[at] != "arg_list":
+        return error("expected function type")
+    at += 1
+    if at >= len(kinds) or kinds[at] != "ARROW":
+        return error("expected '->' in function type")
+    at += 1
+    if at < len(kinds) and kinds[at] == "arg_list":
+        at += 1
+    elif at < len(kinds) and kinds[at] in ("BARE_ID", "BANG_ID"):
+        at += 1
+        if at < len(kinds) and kinds[at] == "angle":
+            at += 1
+    else:
+        return error("expected type")
+    if at < len(kinds) and kinds[at] == "location":
+        at += 1
+    if at < len(kinds):
+        return error("expected operation name in quotes")
+    return None
+
+
+def _is_region_entry(entry: Tree[Token]) -> bool:
+    """Is an entry of a parenthesised list exactly one region?"""
+    children = entry.children
+    return (
+        entry.data == "entry_items"
+        and len(children) == 1
+        and isinstance(children[0], Token)
+        and children[0].type == "REGION"
+    )
 
 
 def _is_properties(angle: Tree[Token]) -> bool:

@@ -3,27 +3,38 @@
 A statement is one operation with its regions: its tokens are the operation's own, and each
 region it owns is replaced by one ``REGION`` placeholder token whose span covers the braces.
 Regions hold statements of their own. Statements are thus independently parsable and can be
-cached by their token kinds. Newlines end a statement at bracket depth 0 unless the next line
-continues it (design section 8); ``{`` opens a region or a dictionary depending on what follows.
+cached by their token kinds.
+
+Newlines mean nothing (design section 8): a statement ends where the next one starts, and a
+statement starts only at a result list followed by ``=`` and an op name, a block label
+definition, an alias definition, the resource section or a closing ``}``; or, right after a
+token that can end an operation (a type, a value, a closing bracket...), at an op name
+(``dialect.op``, ``return``, ``module``) or a quoted generic op name followed by ``(``.
+Everything else continues the statement before it. ``{`` opens a region or a dictionary
+depending on what follows. Newlines are only used to recover from a bracket left open.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from passlint.analysis.mlir.ir import SyntaxIssue
 from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.syntax_rules import is_op_name
 
 if TYPE_CHECKING:
     from passlint.analysis.mlir.lines import LineShape, LineTable
 
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LANGLE": "RANGLE", "LBRACE": "RBRACE"}
 _CLOSERS = frozenset(_OPENERS.values())
-_CONTINUATION_KINDS = frozenset(("COLON", "ARROW", "LPAR", "LANGLE", "LBRACE"))
-CONTINUATION_WORDS = frozenset(
-    ("cond", "do", "reducer", "attributes", "loc", "applies", "across", "init", "else", "then")
+# Tokens after which the operation cannot be complete: an op name that follows one of them
+# belongs to the operation (``applies stablehlo.add``, a type after ``:``).
+_OPEN_ENDED = frozenset(
+    ("COLON", "COMMA", "EQUAL", "ARROW", "LPAR", "LSQB", "LANGLE", "LBRACE", "PUNCT", "NL")
 )
+_TAKES_OP_NAME = frozenset(("applies",))
 _DICT_KEY_FOLLOWERS = frozenset(("EQUAL", "COMMA", "RBRACE"))
 _RESULT_KINDS = frozenset(("VALUE_ID", "COLON", "INT", "COMMA", "EQUAL"))
 # Deeper nesting is reported as E001 instead of being followed: the builder, the resolver and
@@ -77,14 +88,80 @@ class LineStatement:
     regions: tuple[()] = ()
 
 
-def continues_line(text: str, toks: list[Tok], index: int) -> bool:
-    """Does the line whose first token is ``toks[index]`` continue the previous statement?"""
-    if index >= len(toks):
+Start = Literal["always", "after-op", "never"]
+
+
+def ends_operation(text: str, tok: Tok) -> bool:
+    """Can an operation end with ``tok`` (so an op name after it starts a new statement)?"""
+    if tok.kind in _OPEN_ENDED:
         return False
-    tok = toks[index]
-    if tok.kind in _CONTINUATION_KINDS:
-        return True
-    return tok.kind == "BARE_ID" and text[tok.start : tok.end] in CONTINUATION_WORDS
+    return tok.kind != "BARE_ID" or text[tok.start : tok.end] not in _TAKES_OP_NAME
+
+
+def statement_start(text: str, toks: list[Tok], index: int, has: Callable[[int], bool]) -> Start:
+    """Does a statement start at ``toks[index]``: always (results, labels, aliases, ``}``...),
+    only after a token that can end an operation (an op name), or never?
+
+    ``has(i)`` says whether ``toks[i]`` exists (it may cut further tokens on demand).
+    """
+
+    def significant(i: int) -> int:
+        while has(i) and toks[i].kind == "NL":
+            i += 1
+        return i
+
+    kind = toks[index].kind
+    if kind in ("RBRACE", "RESOURCE_OPEN"):
+        return "always"
+    if kind == "VALUE_ID":
+        i = significant(index + 1)
+        while has(i):
+            if toks[i].kind == "COLON":  # `%0:2`
+                i = significant(i + 1)
+                if not (has(i) and toks[i].kind == "INT"):
+                    return "never"
+                i = significant(i + 1)
+            if not (has(i) and toks[i].kind == "COMMA"):
+                break
+            i = significant(i + 1)
+            if not (has(i) and toks[i].kind == "VALUE_ID"):
+                return "never"
+            i = significant(i + 1)
+        after = significant(i + 1)
+        if has(i) and toks[i].kind == "EQUAL":
+            # Not a binding of a custom form (`scf.for %i = %lb to ...`, `= 0 to 8`).
+            bound = has(after) and toks[after].kind in ("VALUE_ID", "INT", "FLOAT")
+            return "never" if bound else "always"
+        return "never"
+    if kind in ("HASH_ID", "BANG_ID"):
+        i = significant(index + 1)
+        return "always" if has(i) and toks[i].kind == "EQUAL" else "never"
+    if kind == "CARET_ID":
+        i = significant(index + 1)
+        if has(i) and toks[i].kind == "LPAR":
+            depth = 0
+            while has(i):
+                k = toks[i].kind
+                if k in ("LBRACE", "RBRACE"):
+                    return "never"
+                depth += (k == "LPAR") - (k == "RPAR")
+                if depth == 0:
+                    break
+                i += 1
+            i = significant(i + 1)
+        return "always" if has(i) and toks[i].kind == "COLON" else "never"
+    if kind == "BARE_ID":
+        tok = toks[index]
+        if not is_op_name(text[tok.start : tok.end]):
+            return "never"
+        i = significant(index + 1)
+        if has(i) and toks[i].kind in ("EQUAL", "COLON"):
+            return "never"  # a key (``mhlo.sharding = ...``)
+        return "after-op"
+    if kind == "STRING":
+        i = significant(index + 1)
+        return "after-op" if has(i) and toks[i].kind == "LPAR" else "never"
+    return "never"
 
 
 class _Scanner:
@@ -119,16 +196,19 @@ class _Scanner:
                     toks.append(Tok("NL", end, end + 1))
         return index < len(toks)
 
-    def _next_line_ends_statement(self) -> bool:
+    def _next_line_starts_statement(self, last: Tok) -> bool:
         """At a newline that ends the tokens cut so far: does the next non-blank line's shape
-        say it does not continue the statement? (Answered without tokenizing that line.)"""
+        say a statement starts there, after ``last``? (Answered without tokenizing that line.)"""
         lines = self.lines
         if lines is None or self.pos + 1 < len(self.toks):
             return False
         line = self.next_line
         while line < len(lines) and lines.shapes[line].blank:
             line += 1
-        return line >= len(lines) or not lines.shapes[line].continues
+        if line >= len(lines):
+            return True
+        start = lines.shapes[line].start
+        return start == "always" or (start == "after-op" and ends_operation(self.text, last))
 
     def _end_of_input(self) -> int:
         return self.lines.ends[-1] if self.lines is not None else self.end
@@ -147,8 +227,10 @@ class _Scanner:
         after = line + 1
         while after < len(lines) and lines.shapes[after].blank:
             after += 1
-        if after < len(lines) and lines.shapes[after].continues:
-            return None
+        if after < len(lines):
+            start = lines.shapes[after].start
+            if start == "never" or (start == "after-op" and not lines.shapes[line].ends_op):
+                return None
         self.next_line = line + 1
         self.line_end = lines.text_ends[line]
         return LineStatement(lines.text_starts[line], lines.text_ends[line], lines.shapes[line])
@@ -183,6 +265,8 @@ class _Scanner:
         if kind in ("BARE_ID", "STRING"):
             after = nxt + 1
             has_after = self._has(after)
+            if kind == "BARE_ID" and self._word(nxt) == "return":
+                return True  # a terminator without operands (`{ return }`)
             if has_after and toks[after].kind in _DICT_KEY_FOLLOWERS:
                 return False
             if kind == "STRING":
@@ -202,9 +286,12 @@ class _Scanner:
                 return tok.kind == "STRING"
         return False
 
-    def _continues(self, index: int) -> bool:
-        """Does the line starting at token ``index`` continue the previous statement?"""
-        return self._has(index) and continues_line(self.text, self.toks, index)
+    def _begins_statement(self, index: int, last: Tok) -> bool:
+        """Does a statement start at token ``index``, after the statement's token ``last``?"""
+        if last.kind == "COMMA":
+            return False  # within a result list (`%a, %b = ...`) or a list of any kind
+        start = statement_start(self.text, self.toks, index, self._has)
+        return start == "always" or (start == "after-op" and ends_operation(self.text, last))
 
     def _starts_statement(self, index: int) -> bool:
         """Does the line at ``index`` look like a new operation (used to recover)?"""
@@ -257,7 +344,12 @@ class _Scanner:
                     return statements
                 tok = toks[self.pos]
                 self.errors.append(
-                    SyntaxIssue(tok.start, tok.end, "unexpected '}': no region is open here")
+                    SyntaxIssue(
+                        tok.start,
+                        tok.end,
+                        "Unexpected '}': no region is open here; remove it or open the region.",
+                        code="E009",
+                    )
                 )
                 self.pos += 1
                 continue
@@ -280,8 +372,9 @@ class _Scanner:
                 SyntaxIssue(
                     self._end_of_input(),
                     self._end_of_input(),
-                    "unexpected end of file: expected '#-}' closing the resource section",
+                    "Expected '#-}' to close the resource section; add it at the end.",
                     (opener.start, opener.end),
+                    "E009",
                 )
             )
             return StatementSyntax([t for t in toks[begin:] if t.kind != "NL"], [], broken=True)
@@ -295,24 +388,28 @@ class _Scanner:
         stack: list[int] = []  # indices (into toks) of open brackets
         is_label = toks[self.pos].kind == "CARET_ID"
         broken = False  # errors in the statement's own tokens (not in its regions)
+        crossed_line = False  # a newline since the last token taken (for recovery only)
         while self._has(self.pos):
             tok = toks[self.pos]
             kind = tok.kind
             if kind == "NL":
-                if stack:
-                    nxt = self._peek_significant(self.pos)
-                    if self._has(nxt) and self._starts_statement(nxt):
-                        broken |= self._unclosed(stack)
-                        break
-                    self.pos += 1
-                    continue
-                if is_label or self._next_line_ends_statement():
+                if not stack and out and self._next_line_starts_statement(out[-1]):
                     break
-                nxt = self._peek_significant(self.pos)
-                if self._continues(nxt):
-                    self.pos = nxt
-                    continue
+                crossed_line = True
+                self.pos += 1
+                continue
+            if stack:
+                if crossed_line and self._starts_statement(self.pos):
+                    broken |= self._unclosed(stack)
+                    break
+            elif (
+                out
+                and kind != "RBRACE"
+                and self._begins_statement(self.pos, out[-1])
+                and not _result_list_only(out)
+            ):
                 break
+            crossed_line = False
             if kind == "RBRACE" and (not stack or toks[stack[-1]].kind != "LBRACE"):
                 if stack:
                     broken |= self._unclosed(stack)
@@ -337,8 +434,8 @@ class _Scanner:
                         SyntaxIssue(
                             tok.start,
                             tok.end,
-                            f"nesting too deep: more than {MAX_BRACKET_DEPTH} brackets "
-                            "open in one statement",
+                            f"Nesting too deep: more than {MAX_BRACKET_DEPTH} brackets open in "
+                            "one statement; passlint does not follow it.",
                         )
                     )
             elif kind in _CLOSERS:
@@ -346,14 +443,16 @@ class _Scanner:
                     stack.pop()
                 else:
                     expected = (
-                        f", expected {_SPELLING[_OPENERS[toks[stack[-1]].kind]]}" if stack else ""
+                        f" (expected {_SPELLING[_OPENERS[toks[stack[-1]].kind]]})" if stack else ""
                     )
                     broken = True
                     self.errors.append(
                         SyntaxIssue(
                             tok.start,
                             tok.end,
-                            f"unbalanced {_SPELLING[kind]}: no matching opening bracket{expected}",
+                            f"Unbalanced {_SPELLING[kind]}: no opening bracket matches it"
+                            f"{expected}; remove it or add the opener.",
+                            code="E009",
                         )
                     )
                     continue
@@ -383,14 +482,15 @@ class _Scanner:
         # A region taken as LineStatements (no tokens cut) may end the statement's text.
         where = max(where, self.line_end)
         closer = _SPELLING[_OPENERS[opener.kind]]
-        cut = "end of file" if not self._has(self.pos) else "end of statement"
+        cut = "end of the file" if not self._has(self.pos) else "end of the statement"
         self.errors.append(
             SyntaxIssue(
                 where,
                 where,
-                f"unexpected {cut}: expected {closer} closing the "
-                f"{_SPELLING[opener.kind]} opened here",
+                f"Expected {closer} to close the {_SPELLING[opener.kind]} opened here; "
+                f"add it before the {cut}.",
                 (opener.start, opener.end),
+                "E009",
             )
         )
         return True
@@ -403,7 +503,8 @@ class _Scanner:
                 SyntaxIssue(
                     opener.start,
                     opener.end,
-                    f"nesting too deep: more than {MAX_REGION_DEPTH} nested regions",
+                    f"Nesting too deep: more than {MAX_REGION_DEPTH} nested regions; "
+                    "passlint does not follow them.",
                 )
             )
             statements: list[StatementSyntax | LineStatement] = []
@@ -421,8 +522,9 @@ class _Scanner:
                 SyntaxIssue(
                     end,
                     end,
-                    "unexpected end of file: expected '}' closing the region opened here",
+                    "Expected '}' to close the region opened here; add it at the end.",
                     (opener.start, opener.end),
+                    "E009",
                 )
             )
         return RegionSyntax(opener.start, end, statements)
@@ -440,6 +542,14 @@ class _Scanner:
                 if depth == 0:
                     return
             self.pos += 1
+
+
+def _result_list_only(out: list[Tok]) -> bool:
+    """Is the statement cut so far an unfinished result list (``%0``, ``%a, %b``)?"""
+    return out[0].kind == "VALUE_ID" and all(tok.kind in _RESULT_LIST for tok in out)
+
+
+_RESULT_LIST = frozenset(("VALUE_ID", "COLON", "INT", "COMMA"))
 
 
 def scan(

@@ -1,4 +1,4 @@
-"""E001 findings from the syntax issues of a parsed .mlir file."""
+"""E findings from the syntax issues of a parsed .mlir file (E001 and the precise codes)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ def syntax_findings(path: str, parsed: ParsedFile, source: SourceText) -> list[F
     for issue in parsed.errors:
         related: tuple[Location, ...] = ()
         if issue.related is not None:
-            related = (Location(path, source.range(*issue.related), "opened here"),)
+            related = (Location(path, source.range(*issue.related), issue.related_note),)
         findings.append(
             Finding(
-                "E001",
+                issue.code,
                 Severity.ERROR,
                 path,
                 source.range(issue.start, issue.end),

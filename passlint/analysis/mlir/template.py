@@ -43,9 +43,12 @@ class Template:
     location: Span | None = None
     symbols: tuple[int, ...] = ()
     words: tuple[int, ...] = ()  # top-level bare words (keywords such as `attributes`)
+    recovered: bool = False  # read from a statement that does not parse (results and uses)
 
 
 @dataclass(frozen=True)
 class StatementError:
     index: int  # token index (len(toks) for the end of the statement)
     expected: tuple[str, ...]
+    message: str = ""  # MLIR's own wording, when it has one (else built from ``expected``)
+    code: str = "E001"

@@ -43,7 +43,7 @@ def test_split_lit_test_has_three_independent_chunks() -> None:
 def test_values_do_not_leak_across_chunks() -> None:
     text = "%0 = a.b : f32\n// -----\nc.d %0 : f32\n"
     parsed = parse_file(text)
-    assert parsed.errors == []
+    assert [(e.code, text[e.start : e.end]) for e in parsed.errors] == [("E003", "%0")]
     first, second = parsed.chunks
     assert second.operations[0].operands[0].value is None
     assert first.operations[0].results[0].uses == []
@@ -54,10 +54,10 @@ def test_errors_are_reported_per_chunk_with_file_positions() -> None:
     parsed = parse_file(text)
     first, second, third = parsed.chunks
     assert [lc(text, e.start) for e in first.errors] == [(1, 6)]
-    assert "expected ')'" in first.errors[0].message
+    assert "Expected ')'" in first.errors[0].message
     assert second.errors == []
     assert [(lc(text, e.start), e.message) for e in third.errors] == [
-        ((5, 1), "unexpected '}': no region is open here")
+        ((5, 1), "Unexpected '}': no region is open here; remove it or open the region.")
     ]
     assert parsed.errors == first.errors + third.errors
 

@@ -20,12 +20,16 @@ def test_broken_statements_in_the_middle_of_a_function() -> None:
     text = read("invalid/broken_statements.mlir")
     parsed = parse_file(text)
     assert issues(text) == [
-        ((3, 31), (3, 32), "unbalanced ')': no matching opening bracket"),
-        ((5, 8), (5, 9), "unexpected '=': expected an operation name"),
+        (
+            (3, 31),
+            (3, 32),
+            "Unbalanced ')': no opening bracket matches it; remove it or add the opener.",
+        ),
+        ((5, 8), (5, 9), "Unexpected '='; expected an operation name."),
         (
             (6, 42),
             (6, 42),
-            "unexpected end of statement: expected ')' closing the '(' opened here",
+            "Expected ')' to close the '(' opened here; add it before the end of the statement.",
         ),
     ]
     related = parsed.errors[2].related
@@ -53,9 +57,13 @@ def test_unterminated_string_and_binary_garbage() -> None:
     text = read("invalid/string_and_garbage.mlir")
     parsed = parse_file(text)
     assert issues(text) == [
-        ((2, 23), (2, 52), "unterminated string: expected '\"' before the end of the line"),
-        ((3, 15), (3, 16), "unexpected character '\\x01'"),
-        ((6, 1), (6, 2), "unexpected '}': no region is open here"),
+        (
+            (2, 23),
+            (2, 52),
+            "Unterminated string: expected '\"' before the end of the line; close it.",
+        ),
+        ((3, 15), (3, 16), "Unexpected character '\\x01'; remove it."),
+        ((6, 1), (6, 2), "Unexpected '}': no region is open here; remove it or open the region."),
     ]
     # The string does not swallow the rest of the function.
     assert [op.name for op in ops(parsed)] == ["func.func", "x.y", "x.z", "return"]
@@ -65,7 +73,7 @@ def test_unterminated_string_and_binary_garbage() -> None:
 def test_truncated_file() -> None:
     text = read("invalid/truncated.mlir")
     parsed = parse_file(text)
-    expected = "unexpected end of file: expected '}' closing the region opened here"
+    expected = "Expected '}' to close the region opened here; add it at the end."
     assert issues(text) == [((4, 1), (4, 1), expected), ((4, 1), (4, 1), expected)]
     assert [lc(text, e.related[0]) for e in parsed.errors if e.related] == [(2, 18), (1, 8)]
     assert [op.name for op in ops(parsed)] == ["module", "func.func", "return"]
@@ -76,25 +84,38 @@ def test_truncated_file() -> None:
     [
         (
             "%0 %1 = a.b : f32\n",
-            [((1, 4), (1, 6), "unexpected '%1': expected ':', '=', ','")],
+            [((1, 4), (1, 6), "Unexpected '%1'; expected ':', '=' or ','.")],
         ),
-        ("%0 = \n", [((1, 5), (1, 5), "unexpected end of statement: expected an operation name")]),
-        ("%0 = 5\n", [((1, 6), (1, 7), "unexpected '5': expected an operation name")]),
-        ("%0:x = a.b\n", [((1, 4), (1, 5), "unexpected 'x': expected an integer")]),
-        ("%0, = a.b\n", [((1, 5), (1, 6), "unexpected '=': expected an SSA value")]),
-        ('"a.b" : f32\n', [((1, 7), (1, 8), "unexpected ':': expected '('")]),
+        (
+            "%0 = \n",
+            [((1, 5), (1, 5), "Unexpected end of the statement; expected an operation name.")],
+        ),
+        ("%0 = 5\n", [((1, 6), (1, 7), "Unexpected '5'; expected an operation name.")]),
+        ("%0:x = a.b\n", [((1, 4), (1, 5), "Unexpected 'x'; expected an integer.")]),
+        ("%0, = a.b\n", [((1, 5), (1, 6), "Unexpected '='; expected an SSA value.")]),
+        ('"a.b" : f32\n', [((1, 7), (1, 8), "Unexpected ':'; expected '('.")]),
         (
             "a.b loc(\n",
-            [((1, 9), (1, 9), "unexpected end of file: expected ')' closing the '(' opened here")],
+            [
+                (
+                    (1, 9),
+                    (1, 9),
+                    "Expected ')' to close the '(' opened here; add it before the end of the file.",
+                )
+            ],
         ),
         (
             "a.b [1, 2) : f32\n",
             [
-                ((1, 10), (1, 11), "unbalanced ')': no matching opening bracket, expected ']'"),
+                (
+                    (1, 10),
+                    (1, 11),
+                    "Unbalanced ')': no opening bracket matches it (expected ']'); remove it or add the opener.",
+                ),
                 (
                     (1, 17),
                     (1, 17),
-                    "unexpected end of file: expected ']' closing the '[' opened here",
+                    "Expected ']' to close the '[' opened here; add it before the end of the file.",
                 ),
             ],
         ),
@@ -104,22 +125,22 @@ def test_truncated_file() -> None:
                 (
                     (2, 1),
                     (2, 1),
-                    "unexpected end of file: expected '#-}' closing the resource section",
+                    "Expected '#-}' to close the resource section; add it at the end.",
                 )
             ],
         ),
         (
-            "%0 = a.b %x\n^bb1:\nc.d\n",
+            "%0 = a.b : f32\n^bb1:\nc.d\n",
             [
                 (
                     (2, 1),
                     (2, 5),
-                    "unexpected block label '^bb1': expected an operation "
-                    "(labels belong inside a region)",
+                    "Unexpected block label '^bb1'; expected an operation. "
+                    "Labels belong inside a region.",
                 )
             ],
         ),
-        ("\x00 a.b\n", [((1, 1), (1, 2), "unexpected character '\\x00'")]),
+        ("\x00 a.b\n", [((1, 1), (1, 2), "Unexpected character '\\x00'; remove it.")]),
     ],
 )
 def test_stray_tokens_and_unbalanced_brackets(
@@ -129,10 +150,10 @@ def test_stray_tokens_and_unbalanced_brackets(
 
 
 def test_stray_token_at_top_level_names_what_was_expected() -> None:
-    text = "%0 = a.b : f32\n= c.d\n"
+    text = "= c.d\n%0 = a.b : f32\n"
     ((start, end, message),) = issues(text)
-    assert (start, end) == ((2, 1), (2, 2))
-    assert message.startswith("unexpected '=': expected ")
+    assert (start, end) == ((1, 1), (1, 2))
+    assert message.startswith("Unexpected '='; expected ")
     assert "an SSA value" in message and "an identifier" in message
 
 
@@ -143,7 +164,7 @@ def test_unclosed_bracket_does_not_hide_the_next_op() -> None:
         (
             (2, 22),
             (2, 22),
-            "unexpected end of statement: expected ')' closing the '(' opened here",
+            "Expected ')' to close the '(' opened here; add it before the end of the statement.",
         )
     ]
     assert [op.name for op in ops(parsed)] == ["func.func", "a.b", "c.d", "return"]
@@ -164,10 +185,13 @@ def test_several_errors_in_one_file_are_all_reported_in_order() -> None:
     )
     parsed = parse_file(text)
     assert [(lc(text, e.start), e.message.split(":")[0]) for e in parsed.errors] == [
-        ((2, 15), "unbalanced ']'"),
-        ((3, 8), "unexpected '='"),
-        ((5, 22), "unexpected end of statement"),
-        ((9, 1), "unexpected '}'"),
+        ((2, 15), "Unbalanced ']'"),
+        ((3, 8), "Unexpected '='; expected an operation name."),
+        (
+            (5, 22),
+            "Expected ')' to close the '(' opened here; add it before the end of the statement.",
+        ),
+        ((9, 1), "Unexpected '}'"),
     ]
     assert [op.name for op in ops(parsed)] == ["func.func", "a.b", "c.d", "e.f", "g.h", "return"]
     assert all(u.value is not None for op in ops(parsed) for u in op.operands)
@@ -184,12 +208,15 @@ def test_deep_nesting_is_reported_not_raised() -> None:
     depth = 10_000
     text = '"t.op"() ({\n' * depth + '"t.end"() : () -> ()\n' + "}) : () -> ()\n" * depth
     parsed = parse_file(text)
-    assert [e.message for e in parsed.errors] == ["nesting too deep: more than 100 nested regions"]
+    assert [e.message for e in parsed.errors] == [
+        "Nesting too deep: more than 100 nested regions; passlint does not follow them."
+    ]
     assert len(ops(parsed)) == 101  # 100 regions opened, the op inside the last one
     text = "%0 = t.op " + "<" * depth + ">" * depth + " : f32\n%1 = t.use %0 : f32\n"
     parsed = parse_file(text)
     assert [e.message for e in parsed.errors] == [
-        "nesting too deep: more than 128 brackets open in one statement"
+        "Nesting too deep: more than 128 brackets open in one statement; passlint does not "
+        "follow it."
     ]
     assert op_named(parsed, "t.use").operands[0].value is op_named(parsed, "t.op").results[0]
     text = "%0 = t.op " + "(" * depth + "\n"

@@ -23,7 +23,13 @@ def op(text: str):  # type: ignore[no-untyped-def]
     [
         ("%c = stablehlo.constant dense<0.0> : tensor<4x4xf32>", "dense<0.0>", True),
         ("%c = stablehlo.constant dense<[1, 2]> : tensor<2xi32>", "dense<[1, 2]>", False),
-        ("%c = stablehlo.constant dense<3.0> : tensor<f32>", "dense<3.0>", False),  # scalar
+        ("%c = stablehlo.constant dense<3.0> : tensor<f32>", "dense<3.0>", True),  # rank 0
+        ("%c = stablehlo.constant dense<[3.0]> : tensor<1xf32>", "dense<[3.0]>", True),
+        (
+            "%c = stablehlo.constant dense<[[1, 1], [1, 1]]> : tensor<2x2xi32>",
+            "dense<[[1, 1], [1, 1]]>",
+            True,
+        ),
         (
             '%c = stablehlo.constant dense<"0x0000803F"> : tensor<8xf32>',
             'dense<"0x0000803F">',
@@ -54,6 +60,7 @@ def op(text: str):  # type: ignore[no-untyped-def]
     ],
 )
 def test_constants(text: str, value: str, splat: bool) -> None:
+    """Splat as MLIR's isSplat() says (checked against jaxlib): every element equal."""
     constant = op(text + "\n")
     assert constant_value(constant) == value
     assert is_splat_constant(constant) is splat

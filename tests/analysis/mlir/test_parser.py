@@ -189,7 +189,9 @@ def test_group_name_without_index_uses_the_first_result() -> None:
 
 def test_unresolved_use_has_no_value() -> None:
     parsed = parse_file("func.func @f() {\n  c.d %nowhere : f32\n}\n")
-    assert parsed.errors == []
+    assert [(e.code, e.message) for e in parsed.errors] == [
+        ("E003", "Use of undeclared SSA value name `%nowhere`; define it before this use.")
+    ]
     (use,) = op_named(parsed, "c.d").operands
     assert use.name == "%nowhere" and use.value is None
 
@@ -301,7 +303,7 @@ def test_region_scope_pops() -> None:
         'func.func @f() {\n  "a.b"() ({\n    %inner = c.d : f32\n  }) : () -> ()\n  e.f %inner\n}\n'
     )
     parsed = parse_file(text)
-    assert parsed.errors == []
+    assert [(e.code, at(text, (e.start, e.end))) for e in parsed.errors] == [("E003", "%inner")]
     assert op_named(parsed, "e.f").operands[0].value is None
 
 
@@ -465,10 +467,10 @@ def test_lone_dictionary_on_its_own_line() -> None:
 
 
 def test_properties_and_dictionary_together() -> None:
-    text = '%0 = "a.b"(%x) <{p = 1 : i32}> {d = "s", u} : (f32) -> f32\n'
+    text = '%x = "a.c"() : () -> f32\n%0 = "a.b"(%x) <{p = 1 : i32}> {d = "s", u} : (f32) -> f32\n'
     parsed = parse_file(text)
     assert parsed.errors == []
-    (op,) = ops(parsed)
+    op = op_named(parsed, "a.b")
     assert [(a.key, a.value, a.group) for a in op.attributes] == [
         ("p", "1 : i32", "properties"),
         ("d", '"s"', "dict"),

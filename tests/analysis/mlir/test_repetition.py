@@ -68,7 +68,10 @@ def test_error_inside_a_long_list_is_reported_at_the_real_token() -> None:
     statements.clear_caches()
     [error] = parse_file(text).errors
     assert text[error.start : error.end] == "5"
-    assert error.message.startswith("unexpected '5': expected")
+    assert (error.code, error.message) == (
+        "E005",
+        "Expected SSA operand, not '5'; add the operand or remove the comma.",
+    )
 
 
 def test_short_statements_are_not_compressed() -> None:

@@ -151,7 +151,10 @@ def test_unbalanced_closer_is_reported_and_statement_marked_broken() -> None:
     assert len(statements) == 2
     assert statements[0].broken and not statements[1].broken
     assert [(e.start, e.end) for e in errors] == [(13, 14)]
-    assert errors[0].message == "unbalanced ')': no matching opening bracket"
+    assert (
+        errors[0].message
+        == "Unbalanced ')': no opening bracket matches it; remove it or add the opener."
+    )
 
 
 def test_unclosed_bracket_is_cut_at_the_next_statement() -> None:
@@ -162,7 +165,10 @@ def test_unclosed_bracket_is_cut_at_the_next_statement() -> None:
     (error,) = errors
     assert (error.start, error.end) == (19, 19)  # end of line 1
     assert error.related == (10, 11)
-    assert error.message == "unexpected end of statement: expected ')' closing the '(' opened here"
+    assert (
+        error.message
+        == "Expected ')' to close the '(' opened here; add it before the end of the statement."
+    )
 
 
 def test_unclosed_dictionary_is_cut_at_the_next_statement() -> None:
@@ -170,7 +176,7 @@ def test_unclosed_dictionary_is_cut_at_the_next_statement() -> None:
     statements, errors = scan_text(text)
     assert len(statements) == 2
     assert [e.message for e in errors] == [
-        "unexpected end of statement: expected '}' closing the '{' opened here"
+        "Expected '}' to close the '{' opened here; add it before the end of the statement."
     ]
 
 
@@ -178,14 +184,16 @@ def test_stray_closing_brace_at_top_level() -> None:
     text = "a.b\n}\nc.d\n"
     statements, errors = scan_text(text)
     assert texts(text, statements) == ["a.b", "c.d"]
-    assert [(e.start, e.message) for e in errors] == [(4, "unexpected '}': no region is open here")]
+    assert [(e.start, e.message) for e in errors] == [
+        (4, "Unexpected '}': no region is open here; remove it or open the region.")
+    ]
 
 
 def test_unclosed_region_at_end_of_file() -> None:
     text = "module {\n  func.func @h() {\n    return\n"
     statements, errors = scan_text(text)
     assert [(e.start, e.related) for e in errors] == [(len(text), (26, 27)), (len(text), (7, 8))]
-    assert all("expected '}' closing the region" in e.message for e in errors)
+    assert all("Expected '}' to close the region" in e.message for e in errors)
     # The ops read so far are kept.
     func = statements[0].regions[0].statements[0]
     assert texts(text, func.regions[0].statements) == ["return"]
@@ -197,7 +205,10 @@ def test_deep_region_nesting_is_an_error_not_a_recursion_error() -> None:
     statements, errors = scan_text(text)
     assert len(statements) == 1
     (error,) = errors
-    assert error.message == f"nesting too deep: more than {MAX_REGION_DEPTH} nested regions"
+    assert error.message == (
+        f"Nesting too deep: more than {MAX_REGION_DEPTH} nested regions; "
+        "passlint does not follow them."
+    )
     assert error.start == text.index("{", len('"t.op"() ({\n') * MAX_REGION_DEPTH)
 
 
@@ -208,7 +219,7 @@ def test_deep_bracket_nesting_is_an_error() -> None:
     assert len(statements) == 1 and statements[0].broken
     (error,) = errors
     assert error.start == text.index("[") + MAX_BRACKET_DEPTH - 1
-    assert "nesting too deep" in error.message
+    assert "Nesting too deep" in error.message
 
 
 def test_nesting_within_the_limits_is_fine() -> None:

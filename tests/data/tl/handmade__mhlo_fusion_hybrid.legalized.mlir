@@ -4,7 +4,8 @@
 module @hybrid attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func @main(%arg0: tensor<8x4xf32>, %arg1: tensor<4xf32>, %arg2: tensor<0x4xf32>) -> (tensor<8x4xf32>, tensor<4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<4xf32>, tensor<0x4xf32>, tensor<8x4xf32>, tensor<4xf32>) attributes {output_names = ["passthrough", "bias_copy", "fused", "sched", "splat", "empty", "comp", "copied"]} {
     %cst = mhlo.constant dense<0.000000e+00> : tensor<4xf32>
-    %cst_0 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %cst_0_scalar = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %cst_0 = stablehlo.broadcast_in_dim %cst_0_scalar, dims = [] : (tensor<f32>) -> tensor<f32>
     %0 = "mhlo.fusion"(%arg0, %arg1) <{fusion_kind = #mhlo<fusion_kind kLoop>}> ({
     ^bb0(%p0: tensor<8x4xf32>, %p1: tensor<4xf32>):
       %10 = stablehlo.broadcast_in_dim %p1, dims = [1] : (tensor<4xf32>) -> tensor<8x4xf32>

@@ -4,8 +4,9 @@ The pass is applied as text edits on the original, so every statement it does no
 printed exactly as written, and what it adds is printed in the style of the file (pretty or
 generic form, the statement's indentation, the file's line ending):
 
-- stage A (StableHLO): each splat ``stablehlo.constant`` of rank >= 1 becomes a scalar
-  constant and a ``stablehlo.broadcast_in_dim`` that keeps the original result name;
+- stage A (StableHLO): each splat ``stablehlo.constant`` (``isSplat()``: every element
+  equal, so every single-element constant, rank 0 included) becomes a scalar constant of its
+  one value and a ``stablehlo.broadcast_in_dim`` that keeps the original result name;
 - stage B (StableHLO): each single-result op producing a zero-element tensor, and each
   returned zero-element input, becomes a ``stablehlo.custom_call @AwsNeuronZeroSizedOp``
   carrying ``neuron.actual_shape``;
@@ -24,17 +25,16 @@ from dataclasses import dataclass, field
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import TextEdit
 from passlint.analysis.mlir.ir import BlockArgument, Chunk, Operation, OpResult, TypeRef
-from passlint.analysis.mlir.known_ops import constant_type, constant_value, is_splat_constant
+from passlint.analysis.mlir.known_ops import constant_type, is_splat_constant, splat_value
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.mlir.types import ShapedType
 from passlint.analysis.source import SourceText
-from passlint.passes.tensorizer_legalization import (
-    COPY_CASES,
+from passlint.passes.tensorizer_legalization.analysis import (
     ChunkAnalysis,
     analyze_chunk,
-    copy_statement,
     names_in_function,
 )
+from passlint.passes.tensorizer_legalization.findings import copy_statement
 
 _BARE_SYMBOL = re.compile(r"[A-Za-z_][\w$.]*\Z")
 ZERO_SIZED_TARGET = "AwsNeuronZeroSizedOp"
@@ -108,9 +108,7 @@ class _Legalizer:
                 elif len(op.results) == 1 and op.name not in ("func.func",) and _zero(op):
                     zero_sized.append(op)
         for output in analysis.outputs:
-            if output.case in ("zero-sized-input",) and self.stablehlo:
-                continue
-            if output.named_op is not None and output.case not in COPY_CASES:
+            if output.case.apply == "name" and output.named_op is not None:
                 self._name(output.named_op, output.named_result, output.name)
         edits: list[TextEdit] = []
         # An op rewritten whole (a zero-sized fusion) takes the ops of its regions with it.
@@ -198,7 +196,7 @@ class _Legalizer:
         full_type = (
             result_types(op)[0].text if result_types(op) else f"tensor<{shaped.element_type}>"
         )
-        value = constant_value(op).strip()
+        value = splat_value(op)
         scalar = self._fresh(f"{result}_scalar")
         attrs = self._attrs(op, [])
         if op.is_generic:
@@ -246,11 +244,11 @@ class _Legalizer:
             if type_text is None:
                 continue
             shaped = TypeRef((0, 0), type_text).shaped
-            if output.case == "zero-sized-input" and self.stablehlo:
+            if output.case.apply == "zero-sized-call":
                 name = self._fresh(f"%{_ssa_suffix(output.name)}_zero")
                 sym_name = f"[{symbol_ref(output.name)}]"
                 lines.append(self._custom_call(name, type_text, actual_shape(shaped), sym_name))
-            elif output.case in COPY_CASES and output.copy_name is not None:
+            elif output.case.apply == "copy" and output.copy_name is not None:
                 name = output.copy_name
                 self.taken.add(name)
                 attrs = []

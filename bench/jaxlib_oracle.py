@@ -1,0 +1,110 @@
+"""jaxlib's MLIR parser (with the stablehlo, mhlo and chlo dialects) as an oracle.
+
+``Oracle().verdicts(texts)`` classifies each text in a child process, so an input that
+crashes the C++ parser (a test of the upstream checkout divides by zero in a verifier) is
+reported as ``crash`` and the child is started again. Verdicts:
+
+- ``ok``: parsed and verified;
+- ``parse``: rejected by the parser (MLIR's own error message is kept);
+- ``verify``: parsed, rejected by an op's verifier (``'dialect.op' op ...``), a check beyond
+  the parser;
+- ``unknown``: a custom form of an op or dialect jaxlib does not know;
+- ``crash``: the parser process died.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+
+_CHILD = r"""
+import json, re, sys
+from jax._src.interpreters import mlir as jax_mlir
+from jaxlib.mlir import ir
+context = jax_mlir.make_ir_context()
+context.allow_unregistered_dialects = True
+for line in sys.stdin:
+    text = json.loads(line)
+    try:
+        ir.Module.parse(text, context)
+        kind, message, where = "ok", "", ""
+    except ir.MLIRError as error:
+        diagnostics = error.error_diagnostics
+        message = diagnostics[0].message if diagnostics else str(error)
+        where = str(diagnostics[0].location) if diagnostics else ""
+        if re.match(r"'[\w.$-]+' op ", message):
+            kind = "verify"
+        elif re.search(r"is unknown|unregistered| not found for custom op", message):
+            kind = "unknown"
+        else:
+            kind = "parse"
+    except Exception as error:
+        kind, message, where = "parse", str(error), ""
+    sys.stdout.write(json.dumps([kind, message, where]) + "\n")
+    sys.stdout.flush()
+"""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str  # ok | parse | verify | unknown | crash
+    message: str = ""
+    where: str = ""
+
+    @property
+    def rejected(self) -> bool:
+        return self.kind != "ok"
+
+
+class Oracle:
+    """A long-lived child process running jaxlib's parser, restarted after a crash."""
+
+    def __init__(self) -> None:
+        self._child: subprocess.Popen[str] | None = None
+
+    def _start(self) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-c", _CHILD],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def verdict(self, text: str) -> Verdict:
+        if self._child is None or self._child.poll() is not None:
+            self._child = self._start()
+        child = self._child
+        assert child.stdin is not None and child.stdout is not None
+        try:
+            child.stdin.write(json.dumps(text) + "\n")
+            child.stdin.flush()
+            line = child.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:
+            child.wait()
+            self._child = None
+            return Verdict("crash")
+        kind, message, where = json.loads(line)
+        return Verdict(kind, message, where)
+
+    def verdicts(self, texts: list[str]) -> list[Verdict]:
+        return [self.verdict(text) for text in texts]
+
+    def close(self) -> None:
+        if self._child is not None:
+            assert self._child.stdin is not None
+            self._child.stdin.close()
+            self._child.wait()
+            self._child = None
+
+
+def available() -> bool:
+    try:
+        import jaxlib  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        return False
+    return True

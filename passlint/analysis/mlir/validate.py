@@ -1,0 +1,311 @@
+"""What MLIR's parser rejects beyond a statement's own syntax, found on the IR of a chunk.
+
+- E003: a use of a value that is not defined in scope (``use of undeclared SSA value
+  name``), or, outside graph regions, that is defined only after the use in the same block
+  (the verifier's ``operand #N does not dominate this use``; uses across blocks are left
+  alone: that needs the control-flow graph);
+- E004: a name defined twice while the first definition is visible (``redefinition of SSA
+  value``; ``region entry argument ... is already in use`` for a region's arguments);
+- E006: a generic op binding more or fewer results than its function type has (``operation
+  defines N results but was provided M to bind``), a use of a result number an op does not
+  have (``reference to invalid result number``);
+- E007: an alias ``#name`` / ``!name`` used and never defined in the chunk;
+- E008: a successor naming no block of its region, a block label defined twice.
+
+Module bodies and the top level are graph regions (values may be used before they are
+defined); every other region is an SSACFG region, as for unregistered ops in MLIR.
+"""
+
+from __future__ import annotations
+
+import re
+
+from passlint.analysis.mlir.ir import (
+    BlockArgument,
+    Chunk,
+    Operation,
+    OpResult,
+    Region,
+    SyntaxIssue,
+    Use,
+    Value,
+)
+from passlint.analysis.mlir.template import Template
+
+_ISOLATED = frozenset(("func.func", "module", "builtin.module"))
+_GRAPH = frozenset(("module", "builtin.module"))
+# Strings and comments are skipped; ``#name`` / ``!name`` not followed by ``<`` and without a
+# dot is an alias (``#stablehlo<...>``, ``#sdy.sharding<...>`` are dialect attributes).
+_ALIAS_USE = re.compile(
+    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*|(?<![\w$.\-#!])([#!][A-Za-z_][\w$\-]*)(?![\w$.\-<])'
+)
+
+
+def validate_chunk(text: str, chunk: Chunk) -> list[SyntaxIssue]:
+    """The E003-E008 issues of a parsed chunk, in no particular order.
+
+    Names a statement that does not parse may define are not reported as undeclared: the
+    syntax error is the one to fix (MLIR stops at it)."""
+    checker = _Checker(text)
+    if chunk.errors:
+        checker.unsure = {
+            use.name.split("#", 1)[0]
+            for top in chunk.operations
+            for op in top.walk()
+            if op.template.recovered
+            for use in op.operands
+        }
+    checker.scope(chunk.operations, {}, graph=True, entry_arguments=[])
+    checker.aliases(chunk)
+    return checker.issues
+
+
+class _Checker:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.issues: list[SyntaxIssue] = []
+        self.position: dict[int, int] = {}  # id(op) -> index in its block
+        self.unsure: set[str] = set()  # names a broken statement may define
+
+    def issue(
+        self,
+        span: tuple[int, int],
+        message: str,
+        code: str,
+        related: Value | None,
+        note: str = "first defined here",
+    ) -> None:
+        related_span = None if related is None else related.span
+        self.issues.append(SyntaxIssue(span[0], span[1], message, related_span, code, note))
+
+    # -- definitions -------------------------------------------------------------------------
+    def scope(
+        self,
+        operations: list[Operation],
+        visible: dict[str, Value],
+        graph: bool,
+        entry_arguments: list[BlockArgument],
+        region: Region | None = None,
+    ) -> None:
+        """Check one region (its ops, and nested regions): ``visible`` holds the names
+        defined by enclosing regions of the same isolated scope."""
+        own: dict[str, Value] = {}
+        for argument in entry_arguments:
+            self.define(argument, visible, own, entry=True)
+        if region is not None:
+            self.blocks(region, visible, own)
+        for index, op in enumerate(operations):
+            self.position[id(op)] = index
+        # In textual order, as MLIR's parser goes: an op's regions are read before its
+        # results are defined (a region may reuse the name of the op's own result).
+        for op in operations:
+            if not op.template.recovered:
+                for use in op.operands:
+                    self.use(use, op, graph)
+            if op.regions:
+                inner = {} if op.name in _ISOLATED else {**visible, **own}
+                for nested in op.regions:
+                    self.scope(
+                        nested.operations,
+                        inner,
+                        graph=op.name in _GRAPH,
+                        entry_arguments=op.header_arguments,
+                        region=nested,
+                    )
+            groups = set()
+            for result in op.results:
+                if result.group_name not in groups:
+                    groups.add(result.group_name)
+                    self.define(result, visible, own, entry=False)
+            if op.template.generic and not op.template.recovered:
+                self.counts(op)
+
+    def define(
+        self, value: Value, visible: dict[str, Value], own: dict[str, Value], entry: bool
+    ) -> None:
+        name = value.group_name
+        first = own.get(name) or visible.get(name)
+        if first is not None and first is not value:
+            message = (
+                f"Region entry argument `{name}` is already in use; rename one of them."
+                if entry
+                else f"Redefinition of SSA value `{name}`; rename this one or the first."
+            )
+            self.issue(value.span, message, "E004", first)
+            return
+        own[name] = value
+
+    def blocks(self, region: Region, visible: dict[str, Value], own: dict[str, Value]) -> None:
+        """Block arguments and labels of a region: each label once, each successor known."""
+        labels: dict[str, tuple[int, int]] = {}
+        for block in region.blocks:
+            for argument in block.arguments:
+                self.define(argument, visible, own, entry=False)
+            if block.label is None or block.label_span is None:
+                continue
+            if block.label in labels:
+                self.issues.append(
+                    SyntaxIssue(
+                        *block.label_span,
+                        f"Redefinition of block `{block.label}`; rename one of the two labels.",
+                        labels[block.label],
+                        "E008",
+                        "first defined here",
+                    )
+                )
+            labels.setdefault(block.label, block.label_span)
+        for op in region.operations:
+            if op.tokens is None:
+                continue  # a one-line statement of a simple shape: it names no block
+            for tok in op.tokens:
+                if tok.kind == "CARET_ID" and self.text[tok.start : tok.end] not in labels:
+                    label = self.text[tok.start : tok.end]
+                    self.issues.append(
+                        SyntaxIssue(
+                            tok.start,
+                            tok.end,
+                            f"Reference to an undefined block `{label}`; define it in this "
+                            "region or fix the name.",
+                            code="E008",
+                        )
+                    )
+
+    def counts(self, op: Operation) -> None:
+        """A generic op binds as many results as its function type has after ``->``, and
+        lists as many operand types as it has operands."""
+        operand_types, result_types = _type_counts(op)
+        if op.results and result_types is not None and result_types != len(op.results):
+            self.issues.append(
+                SyntaxIssue(
+                    op.results[0].span[0],
+                    op.results[-1].span[1],
+                    f"Operation defines {result_types} results but was provided "
+                    f"{len(op.results)} to bind; match the result list to the type.",
+                    code="E006",
+                )
+            )
+        if operand_types is not None and operand_types != len(op.operands):
+            start, end = op.name_span
+            self.issues.append(
+                SyntaxIssue(
+                    start,
+                    end,
+                    f"Expected {len(op.operands)} operand types but had {operand_types}; "
+                    "give one type per operand.",
+                    code="E005",
+                )
+            )
+
+    # -- uses --------------------------------------------------------------------------------
+    def use(self, use: Use, user: Operation, graph: bool) -> None:
+        name, span, value = use.name, use.span, use.value
+        if value is None:
+            if name.split("#", 1)[0] in self.unsure:
+                return
+            if "#" in name and self._defines_group(user, name.split("#", 1)[0]):
+                message = f"Reference to invalid result number in `{name}`; use a result it has."
+                self.issue(span, message, "E006", None)
+                return
+            message = f"Use of undeclared SSA value name `{name}`; define it before this use."
+            self.issue(span, message, "E003", None)
+            return
+        if graph or not isinstance(value, OpResult) or value.op is None:
+            return
+        definer = value.op
+        block = definer.parent
+        ancestor: Operation | None = user
+        while ancestor is not None and ancestor.parent is not block:
+            ancestor = ancestor.parent_op
+        if ancestor is None or block is None:
+            return  # defined in another block: dominance needs the control-flow graph
+        if self.position.get(id(ancestor), -1) <= self.position.get(id(definer), -1):
+            self.issue(
+                span,
+                f"Operand #{use.operand_index} does not dominate this use; define `{name}` "
+                "before it.",
+                "E003",
+                value,
+                "defined here",
+            )
+
+    @staticmethod
+    def _defines_group(user: Operation, group: str) -> bool:
+        """Is ``group`` (``%0`` of ``%0#5``) the name of a result defined around ``user``?"""
+        op: Operation | None = user
+        while op is not None:
+            block = op.parent
+            if block is not None:
+                for other in block.operations:
+                    if any(result.group_name == group for result in other.results):
+                        return True
+            op = op.parent_op
+        return False
+
+    # -- aliases -----------------------------------------------------------------------------
+    def aliases(self, chunk: Chunk) -> None:
+        defined = chunk.aliases
+        text = self.text
+        for match in _ALIAS_USE.finditer(text, chunk.start, chunk.end):
+            name = match.group(1)
+            if name is None or name in defined:
+                continue
+            start, end = match.span(1)
+            after = text[end : end + 16].lstrip()
+            if after.startswith("=") and not after.startswith("=="):
+                continue  # its definition (a broken one, or one the builder did not record)
+            if text[max(start - 4, 0) : start] == "loc(":
+                message = (
+                    f"Operation location alias `{name}` was never defined; define it, as "
+                    f'`{name} = loc("file":1:1)`.'
+                )
+            else:
+                message = (
+                    f"Undefined symbol alias id `{name}`; define `{name} = ...` in the module."
+                )
+            self.issues.append(SyntaxIssue(start, end, message, code="E007"))
+
+
+# Type counts depend on the token kinds only: cached by template (one per statement shape).
+_counts: dict[int, tuple[Template, tuple[int | None, int | None]]] = {}
+
+
+def _type_counts(op: Operation) -> tuple[int | None, int | None]:
+    """How many operand and result types a generic op's function type lists (None: unclear)."""
+    template = op.template
+    found = _counts.get(id(template))
+    if found is None or found[0] is not template:
+        if len(_counts) >= 20_000:
+            _counts.clear()
+        kinds = [tok.kind for tok in op.toks]
+        found = (template, _counts_of(kinds, template.colon, template.arrow))
+        _counts[id(template)] = found
+    return found[1]
+
+
+def _counts_of(kinds: list[str], colon: int, arrow: int) -> tuple[int | None, int | None]:
+    if colon < 0 or arrow < 0 or colon + 1 >= len(kinds) or kinds[colon + 1] != "LPAR":
+        return None, None
+    operands = _list_count(kinds, colon + 1)
+    if arrow + 1 >= len(kinds):
+        return operands, None
+    results = _list_count(kinds, arrow + 1) if kinds[arrow + 1] == "LPAR" else 1
+    return operands, results
+
+
+def _list_count(kinds: list[str], open_: int) -> int | None:
+    """Entries of the parenthesised list opening at ``open_`` (None when it is not closed)."""
+    depth, count, empty = 0, 1, True
+    for kind in kinds[open_:]:
+        if kind in ("LPAR", "LSQB", "LANGLE", "LBRACE"):
+            depth += 1
+            if depth == 1:
+                continue
+        elif kind in ("RPAR", "RSQB", "RANGLE", "RBRACE"):
+            depth -= 1
+            if depth == 0:
+                return 0 if empty else count
+        elif kind == "COMMA" and depth == 1:
+            count += 1
+        if depth >= 1 and kind != "NL":
+            empty = False
+    return None

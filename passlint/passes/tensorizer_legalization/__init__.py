@@ -1,0 +1,33 @@
+"""TensorizerLegalization (MHLO and StableHLO variants): dry run, findings, apply mode.
+
+- ``analysis``: @main's outputs, each classified by the case table;
+- ``cases``: the table (classification, finding, fix, hover, inlay, apply, quick path);
+- ``findings``: the findings and their copy fixes, from the full parse or @main's outline;
+- ``apply``: the module after the whole pass (`passlint legalize`).
+"""
+
+from passlint.passes.tensorizer_legalization.analysis import (
+    ChunkAnalysis,
+    Output,
+    analyze_chunk,
+    names_in_function,
+    variant_of,
+)
+from passlint.passes.tensorizer_legalization.apply import legalize_text
+from passlint.passes.tensorizer_legalization.cases import CASES, QUICK_CODES, Case
+from passlint.passes.tensorizer_legalization.findings import check, copy_statement, quick_check
+
+__all__ = [
+    "CASES",
+    "QUICK_CODES",
+    "Case",
+    "ChunkAnalysis",
+    "Output",
+    "analyze_chunk",
+    "check",
+    "copy_statement",
+    "legalize_text",
+    "names_in_function",
+    "quick_check",
+    "variant_of",
+]

@@ -1,0 +1,174 @@
+"""@main's outputs classified by the case table (design section 3): the one analysis that
+findings, fixes, hover, inlay hints and apply mode read.
+
+For each `// -----` chunk: find ``func.func @main``, read its output names, and give every
+operand of its return (by slot) the first case of ``cases.CASES`` that matches it, with the
+op the pass names for it and, for copies, a fresh SSA name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Container
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from passlint.analysis.mlir.attribute_text import split_top_level
+from passlint.analysis.mlir.ir import Attribute, BlockArgument, Chunk, Operation, Use, Value
+from passlint.analysis.mlir.types import ShapedType, parse_shaped_type
+
+if TYPE_CHECKING:
+    from passlint.passes.tensorizer_legalization.cases import Case
+
+Variant = Literal["mhlo", "stablehlo"]
+RETURN_OPS = frozenset(("func.return", "return"))
+_NAME_CHARS = re.compile(r"[^A-Za-z0-9_$.\-]")
+
+
+@dataclass
+class Output:
+    """One operand of @main's return: its slot, name, source and what the pass does."""
+
+    slot: int
+    name: str
+    use: Use
+    type_text: str | None
+    case: Case
+    value: Value | None
+    first_slot: int | None = None  # a value returned again: the slot that returned it first
+    named_op: Operation | None = None  # the op whose neuron.symName gets this name
+    named_result: int = 0
+    copy_name: str | None = None  # fresh SSA name for the copy, when one is inserted
+    composite_function: str | None = None  # decomposition name, for composites
+
+    @property
+    def shaped(self) -> ShapedType | None:
+        value = self.value
+        if isinstance(value, BlockArgument) and value.type_text:
+            return value.shaped_type
+        return parse_shaped_type(self.type_text) if self.type_text else None
+
+
+@dataclass
+class ChunkAnalysis:
+    chunk: Chunk
+    variant: Variant
+    main: Operation | None
+    ret: Operation | None = None
+    outputs: list[Output] = field(default_factory=list)
+    output_names: Attribute | None = None
+    names: list[str | None] | None = None  # output_names as read (None entries: not strings)
+    functions: dict[str, Operation] = field(default_factory=dict)
+
+    @property
+    def variant_name(self) -> str:
+        """The variant as users write it: ``MHLO`` or ``StableHLO``."""
+        return "MHLO" if self.variant == "mhlo" else "StableHLO"
+
+
+def variant_of(chunk: Chunk, pipeline: str) -> Variant:
+    """MHLO when the chunk uses mhlo.* ops and no stablehlo.*, StableHLO otherwise.
+
+    ``mhlo.copy`` does not count: both variants insert it, so a fixed module keeps its variant.
+    """
+    if pipeline in ("mhlo", "stablehlo"):
+        return pipeline  # type: ignore[return-value]
+    dialects = {
+        op.dialect for top in chunk.operations for op in top.walk() if op.name != "mhlo.copy"
+    }
+    return "mhlo" if "mhlo" in dialects and "stablehlo" not in dialects else "stablehlo"
+
+
+def analyze_chunk(
+    chunk: Chunk,
+    pipeline: str = "auto",
+    variant: Variant | None = None,
+    taken: Container[str] | None = None,
+) -> ChunkAnalysis:
+    """Classify @main's outputs. ``variant`` and ``taken`` (the SSA names used in main) are
+    given by callers that know them without walking the whole chunk (the quick path)."""
+    from passlint.passes.tensorizer_legalization.cases import classify
+
+    variant = variant or variant_of(chunk, pipeline)
+    functions = chunk.functions()
+    main = functions.get("main")
+    analysis = ChunkAnalysis(chunk, variant, main, functions=functions)
+    if main is None or not main.regions or not main.regions[0].blocks:
+        return analysis
+    analysis.ret = ret = next(
+        (
+            op
+            for block in reversed(main.regions[0].blocks)
+            for op in reversed(block.operations)
+            if op.name in RETURN_OPS
+        ),
+        None,
+    )
+    if ret is None:
+        return analysis
+    analysis.output_names = main.attribute("output_names")
+    analysis.names = _read_names(analysis.output_names)
+    types = ret.signature_types()[0]
+    first_slots: dict[int, int] = {}
+    for slot, use in enumerate(ret.operands):
+        type_text = types[slot].text if slot < len(types) else None
+        analysis.outputs.append(
+            classify(analysis, slot, _slot_name(analysis.names, slot), use, type_text, first_slots)
+        )
+    _choose_copy_names(analysis, names_in_function(main) if taken is None else taken)
+    return analysis
+
+
+def _read_names(attr: Attribute | None) -> list[str | None] | None:
+    if attr is None or attr.value is None:
+        return None
+    text = attr.value.strip()
+    if not (text.startswith("[") and text.endswith("]")):
+        return None
+    names: list[str | None] = []
+    for item in split_top_level(text[1:-1], ",") if text[1:-1].strip() else []:
+        item = item.strip()
+        if len(item) >= 2 and item.startswith('"') and item.endswith('"'):
+            try:
+                names.append(json.loads(item))
+            except ValueError:
+                names.append(item[1:-1])
+        else:
+            names.append(None)
+    return names
+
+
+def _slot_name(names: list[str | None] | None, slot: int) -> str:
+    if names is not None and slot < len(names) and names[slot] is not None:
+        return names[slot] or ""
+    return f"output{slot}"
+
+
+def names_in_function(main: Operation) -> set[str]:
+    """Every SSA name defined anywhere in a function (results and block arguments)."""
+    taken = {arg.name for arg in main.header_arguments}
+    for op in main.walk():
+        taken.update(result.group_name for result in op.results)
+        for region in op.regions:
+            for block in region.blocks:
+                taken.update(arg.name for arg in block.arguments)
+        taken.update(arg.name for arg in op.header_arguments)
+    return taken
+
+
+def _choose_copy_names(analysis: ChunkAnalysis, taken: Container[str]) -> None:
+    """Fresh SSA names, unused in main and distinct from each other, for every copy."""
+    chosen: set[str] = set()
+    for output in analysis.outputs:
+        if not output.case.copies:
+            continue
+        base = "%" + (_NAME_CHARS.sub("_", output.name) or f"output{output.slot}") + "_copy"
+        if base[1].isdigit():
+            base = "%output_" + base[1:]
+        name, n = base, 1
+        while name in taken or name in chosen:
+            name = f"{base}_{n}"
+            n += 1
+        chosen.add(name)
+        output.copy_name = name

@@ -1,0 +1,199 @@
+"""TensorizerLegalization's findings: one per output whose case raises a rule, with the
+byte-minimal copy fix for the cases the pass copies, and the module-level TL004 (output
+names) and TL005 (no @main). ``quick_check`` gives them from @main's outline alone."""
+
+from __future__ import annotations
+
+import re
+
+from passlint.analysis.findings import Finding, Fix, Location, Severity, TextEdit
+from passlint.analysis.mlir.ir import BlockArgument, OpResult, ParsedFile
+from passlint.analysis.mlir.main_outline import outline_main, used_names
+from passlint.analysis.mlir.outline_reads import Reads
+from passlint.analysis.source import SourceText
+from passlint.passes.tensorizer_legalization.analysis import (
+    ChunkAnalysis,
+    Output,
+    Variant,
+    analyze_chunk,
+)
+
+
+def quick_check(
+    path: str, text: str, source: SourceText, pipeline: str
+) -> tuple[list[Finding], Reads] | None:
+    """The findings of ``check`` from @main's outline alone, with what they were read from,
+    or None when the outline cannot be had or does not settle every output (a case the
+    table marks as not quick: composites need their decomposition function).
+
+    For an editor's first answer on a large file; the full ``check`` follows and prevails.
+    """
+    outline = outline_main(text)
+    if outline is None:
+        return None
+    variant: Variant
+    if pipeline in ("mhlo", "stablehlo"):
+        variant = pipeline  # type: ignore[assignment]
+    else:
+        only_mhlo = "mhlo" in outline.dialects and "stablehlo" not in outline.dialects
+        variant = "mhlo" if only_mhlo else "stablehlo"
+    analysis = analyze_chunk(outline.chunk, pipeline, variant, used_names(outline))
+    if not all(output.case.quick for output in analysis.outputs):
+        return None
+    return chunk_findings(path, analysis, source), outline.read
+
+
+def check(path: str, parsed: ParsedFile, source: SourceText, pipeline: str) -> list[Finding]:
+    """Findings of the pass for every chunk of a parsed .mlir file."""
+    findings: list[Finding] = []
+    for chunk in parsed.chunks:
+        findings.extend(chunk_findings(path, analyze_chunk(chunk, pipeline), source))
+    return findings
+
+
+def chunk_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> list[Finding]:
+    chunk = analysis.chunk
+    if analysis.main is None:
+        if not chunk.operations:
+            return []
+        first = chunk.operations[0]
+        return [
+            Finding(
+                "TL005",
+                Severity.ERROR,
+                path,
+                source.range(*first.name_span),
+                "This module has no `func.func @main`; add one, or ignore TL005 for a library. "
+                "TensorizerLegalization legalizes the outputs of @main and aborts without it; "
+                "lit tests and libraries legitimately have none.",
+            )
+        ]
+    findings = _names_findings(path, analysis, source)
+    for output in analysis.outputs:
+        finding = _output_finding(path, analysis, output, source)
+        if finding is not None:
+            findings.append(finding)
+    return findings
+
+
+def _output_finding(
+    path: str, analysis: ChunkAnalysis, output: Output, source: SourceText
+) -> Finding | None:
+    case = output.case
+    if case.code is None or case.message is None:
+        return None
+    related: tuple[Location, ...] = ()
+    place = case.related(analysis, output) if case.related is not None else None
+    if place is not None:
+        related = (Location(path, source.range(*place[0]), place[1]),)
+    where = output.use.span
+    if case.code == "TL009":  # at the decomposition that names the missing function
+        op = output.value.op if isinstance(output.value, OpResult) else None
+        attribute = op.attribute("decomposition") if op is not None else None
+        if attribute is not None and attribute.value_span is not None:
+            where = attribute.value_span
+        elif op is not None:
+            where = op.name_span
+    return Finding(
+        case.code,
+        case.finding_severity,
+        path,
+        source.range(*where),
+        case.message(analysis, output),
+        related,
+        _copy_fix(path, analysis, output, source) if case.copies else None,
+    )
+
+
+def _names_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> list[Finding]:
+    """TL004: `output_names` must hold one distinct string per operand of the return."""
+    attr, names = analysis.output_names, analysis.names
+    if attr is None or attr.value_span is None:
+        return []
+    count = len(analysis.outputs)
+    problem = None
+    if names is None:
+        problem = "is not an array of strings"
+    elif any(name is None for name in names):
+        bad = [i for i, name in enumerate(names) if name is None]
+        problem = f"has entries that are not strings (at {', '.join(map(str, bad))})"
+    elif len(names) != count:
+        plural = "s" if len(names) != 1 else ""
+        problem = f"has {len(names)} name{plural} for {count} output{'s' if count != 1 else ''}"
+        if len(names) < count:
+            detail = "The pass reads past its end for the outputs without a name."
+        else:
+            detail = f"{', '.join(repr(n) for n in names[count:])} name no output."
+    else:
+        duplicates = sorted({n for n in names if n is not None and names.count(n) > 1})
+        if duplicates:
+            problem = f"repeats {', '.join(repr(d) for d in duplicates[:3])}"
+            detail = "Two buffers would share one name."
+    if problem is None:
+        return []
+    if names is None or any(name is None for name in names):
+        detail = "The pass reads a string per output slot."
+    related: tuple[Location, ...] = ()
+    if analysis.ret is not None:
+        related = (Location(path, source.range(*analysis.ret.name_span), "the return of @main"),)
+    return [
+        Finding(
+            "TL004",
+            Severity.ERROR,
+            path,
+            source.range(*attr.value_span),
+            f"`output_names` of @main {problem}; give one distinct string per output. {detail}",
+            related,
+        )
+    ]
+
+
+def _copy_fix(path: str, analysis: ChunkAnalysis, output: Output, source: SourceText) -> Fix | None:
+    ret = analysis.ret
+    if ret is None or output.copy_name is None:
+        return None
+    type_text = output.type_text
+    if type_text is None and isinstance(output.value, BlockArgument):
+        type_text = output.value.type_text
+    if type_text is None:
+        return None
+    copy = copy_statement(output.copy_name, output.use.name, type_text, generic=ret.is_generic)
+    text = source.text
+    line_start = text.rfind("\n", 0, ret.span[0]) + 1
+    prefix = text[line_start : ret.span[0]]
+    newline = "\r\n" if text.find("\r\n", line_start) == text.find("\n", line_start) - 1 else "\n"
+    if prefix.strip():
+        indent = prefix[: len(prefix) - len(prefix.lstrip())]
+        insert_at, new_text = ret.span[0], f"{copy}{newline}{indent}"
+    else:
+        insert_at, new_text = _above_suppression(text, line_start), f"{prefix}{copy}{newline}"
+    return Fix(
+        f"Copy {output.use.name} into {output.copy_name} for output {output.slot} "
+        f"('{output.name}')",
+        (
+            TextEdit(path, source.range(insert_at, insert_at), new_text),
+            TextEdit(path, source.range(*output.use.span), output.copy_name),
+        ),
+    )
+
+
+_SUPPRESSION_LINE = re.compile(r"[ \t]*//\s*passlint:\s*ignore\[[A-Za-z0-9, ]+\][^\n]*\n")
+
+
+def _above_suppression(text: str, line_start: int) -> int:
+    """Where to insert a line before the line at ``line_start``: above a whole-line
+    ``// passlint: ignore[...]`` comment right before it, which must stay next to the line it
+    suppresses."""
+    if line_start == 0:
+        return line_start
+    previous = text.rfind("\n", 0, line_start - 1) + 1
+    return previous if _SUPPRESSION_LINE.fullmatch(text, previous, line_start) else line_start
+
+
+def copy_statement(
+    result: str, operand: str, type_text: str, generic: bool, attributes: str = ""
+) -> str:
+    """``%r = mhlo.copy %v : T`` (pretty) or ``%r = "mhlo.copy"(%v) : (T) -> T`` (generic)."""
+    if generic:
+        return f'{result} = "mhlo.copy"({operand}){attributes} : ({type_text}) -> {type_text}'
+    return f"{result} = mhlo.copy {operand}{attributes} : {type_text}"
