@@ -27,7 +27,6 @@ DATA = Path(__file__).resolve().parent / "data"
 FIRST_SENTENCE_LIMIT = 100
 
 
-
 def _corpus_messages() -> dict[str, set[str]]:
     messages: dict[str, set[str]] = defaultdict(set)
     files = sorted(p for p in DATA.rglob("*") if p.suffix in (".mlir", ".py") and p.is_file())
