@@ -74,7 +74,7 @@ def test_legalize_refuses_what_it_cannot_legalize(tmp_path: Path) -> None:
     expected = {
         "kernel.py": "passlint: kernel.py: not a .mlir module",
         "notes.txt": "passlint: notes.txt: not a .mlir module",
-        "broken.mlir": "E001",
+        "broken.mlir": "E009",
         "lib.mlir": "lib.mlir:1:1: TL005 ",
         "bin.mlir": "passlint: bin.mlir: not UTF-8",
         "missing.mlir": "passlint: cannot read missing.mlir",

@@ -107,3 +107,17 @@ def test_copy_fix_keeps_a_suppression_comment_next_to_the_return() -> None:
         "}\n"
     )
     assert engine.analyze("/f/a.mlir", fixed["/f/a.mlir"], EVERYTHING) == []
+
+
+def test_legalizing_a_splat_constant_whose_result_list_is_broken() -> None:
+    # `%cst é stablehlo.constant ...`: the op has no result; stage A read results[0].
+    from passlint.passes.tensorizer_legalization import legalize_text
+
+    text = (
+        "func.func @main() -> tensor<2xf32> {\n"
+        "  %cst é stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2xf32>\n"
+        "  return %0 : tensor<2xf32>\n"
+        "}\n"
+    )
+    assert "stablehlo.constant dense<0.0> : tensor<f32>\n" in legalize_text(text)

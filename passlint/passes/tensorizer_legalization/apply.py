@@ -103,7 +103,7 @@ class _Legalizer:
         zero_sized: list[Operation] = []
         if self.stablehlo:
             for op in analysis.main.walk():
-                if op.name == "stablehlo.constant" and is_splat_constant(op):
+                if op.name == "stablehlo.constant" and op.results and is_splat_constant(op):
                     splats.append(op)
                 elif len(op.results) == 1 and op.name not in ("func.func",) and _zero(op):
                     zero_sized.append(op)
