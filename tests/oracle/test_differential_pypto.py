@@ -1,0 +1,61 @@
+"""passlint against pypto's real MaterializeValidShapeSymbols pass, over the pass's own
+repository: every program its tests/ and examples/ build (docs/differential.md).
+
+Opt-in (marker ``oracle``): needs ``PASSLINT_PYPTO_PYTHON`` and ``PASSLINT_PYPTO_CHECKOUT``;
+``PASSLINT_ORACLE_TRUTH`` may name ground truth already recorded for that checkout (recording
+runs pypto's whole test suite, which takes a long time).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from oracle.compare import compare, compare_fixed
+from oracle.conftest import SUMMARIES
+from oracle.oracle_run import TRUTH_ENV, fixed_copy, pl_files, predictions, record
+from oracle.truth import Truth, load
+
+pytestmark = pytest.mark.oracle
+
+FOLDERS = ["tests", "examples"]
+
+
+@pytest.fixture(scope="module")
+def truth(oracle: str, pypto_checkout: Path, tmp_path_factory: pytest.TempPathFactory) -> Truth:
+    recorded = os.environ.get(TRUTH_ENV)
+    if recorded:
+        found = load(recorded)
+        if Path(found.root).resolve() != pypto_checkout:
+            pytest.fail(
+                f"{TRUTH_ENV}={recorded} was recorded for {found.root}, not {pypto_checkout}"
+            )
+        return found
+    out = tmp_path_factory.mktemp("oracle") / "truth.json"
+    return record(oracle, pypto_checkout, [pypto_checkout / f for f in FOLDERS], out)
+
+
+def test_passlint_agrees_with_the_pass(truth: Truth, pypto_checkout: Path) -> None:
+    files = pl_files(pypto_checkout, FOLDERS)
+    report = compare(truth, predictions(pypto_checkout, files))
+    SUMMARIES.append(f"pypto checkout {pypto_checkout}:\n{report.text()}")
+    print(report.text())
+    assert not report.disagreements, report.text()
+
+
+def test_fixed_files_leave_the_pass_nothing_to_add(
+    oracle: str, truth: Truth, pypto_checkout: Path, tmp_path: Path
+) -> None:
+    changed = fixed_copy(pypto_checkout, FOLDERS, tmp_path)
+    if not changed:
+        pytest.skip("passlint fixes nothing in this checkout")
+    after = record(oracle, tmp_path, [tmp_path / rel for rel in changed], tmp_path / "fixed.json")
+    found = compare_fixed(truth, after, changed)
+    text = f"passlint --fix changed {len(changed)} files: " + (
+        "the real pass has nothing left to add in them."
+        if not found
+        else "\n".join(["disagreements:", *map(str, found)])
+    )
+    SUMMARIES.append(f"pypto checkout, after --fix: {text}")
+    assert not found, text
