@@ -40,6 +40,7 @@ class Report:
     unverified: list[str] = field(default_factory=list)
     quiet_kernels: int = 0  # built, left unchanged by the pass (in accepted programs)
     quiet_silent: int = 0  # ... on which passlint says nothing either
+    quiet_analysed: int = 0  # ... which passlint analysed (it has a summary of them)
     files: int = 0
 
     @property
@@ -52,6 +53,7 @@ class Report:
         self.unverified += other.unverified
         self.quiet_kernels += other.quiet_kernels
         self.quiet_silent += other.quiet_silent
+        self.quiet_analysed += other.quiet_analysed
         self.files += other.files
 
     def figure(self) -> str:
@@ -61,8 +63,9 @@ class Report:
     def text(self) -> str:
         lines = [
             f"passlint vs pypto's MaterializeValidShapeSymbols: {self.figure()} over "
-            f"{self.files} files; on {self.quiet_silent} of {self.quiet_kernels} built kernels "
-            "the pass leaves unchanged passlint is silent too.",
+            f"{self.files} files. Of {self.quiet_kernels} built kernels the pass leaves "
+            f"unchanged, passlint analysed {self.quiet_analysed} and is silent on "
+            f"{self.quiet_silent}.",
         ]
         if self.disagreements:
             classes = Counter(d.kind for d in self.disagreements)
@@ -328,6 +331,7 @@ def compare_file(rel: str, text: str, truth: FileTruth, prediction: Prediction) 
         report.quiet_kernels += 1
         rng = places.functions.get(line, (line, line))
         predicted = prediction.kernels.get(line)
+        report.quiet_analysed += predicted is not None
         noisy = (predicted is not None and predicted.added) or any(
             rng[0] <= fl <= rng[1] for fl, _ in finding_lines
         )

@@ -46,9 +46,15 @@ def oracle_python() -> tuple[str | None, str]:
 
 
 def record(
-    python: str, root: Path, paths: list[Path], out: Path, timeout: float = 4 * 3600
+    python: str,
+    root: Path,
+    paths: list[Path],
+    out: Path,
+    options: tuple[str, ...] = (),
+    timeout: float = 4 * 3600,
 ) -> Truth:
-    """Run the oracle over ``paths`` (ground truth relative to ``root``) and read it."""
+    """Run the oracle over ``paths`` (ground truth relative to ``root``) and read it;
+    ``options``: more arguments for ``harness/record.py``."""
     subprocess.run(
         [
             python,
@@ -57,6 +63,7 @@ def record(
             str(root),
             "--out",
             str(out),
+            *options,
             *map(str, paths),
         ],
         check=True,

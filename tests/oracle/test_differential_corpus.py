@@ -43,7 +43,12 @@ def test_fixed_corpus_leaves_the_pass_nothing_to_add(
     changed = fixed_copy(CORPUS, entries, tmp_path)
     if not changed:
         pytest.skip("passlint fixes nothing in its corpus")
-    after = record(oracle, tmp_path, [tmp_path / rel for rel in changed], tmp_path / "fixed.json")
+    after = record(
+        oracle,
+        tmp_path,
+        [tmp_path / rel for rel in fresh.builders(changed)],
+        tmp_path / "fixed.json",
+    )
     found = compare_fixed(fresh, after, changed)
     SUMMARIES.append(
         f"passlint's corpus after --fix ({len(changed)} files changed): "

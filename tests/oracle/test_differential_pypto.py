@@ -20,6 +20,9 @@ from oracle.truth import Truth, load
 pytestmark = pytest.mark.oracle
 
 FOLDERS = ["tests", "examples"]
+# pypto's system tests build their programs only for a platform; --codegen-only stops them
+# before they need a device or its toolchain.
+OPTIONS = ("--pytest-args", "tests/st=--platform=a2a3sim --codegen-only")
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +36,7 @@ def truth(oracle: str, pypto_checkout: Path, tmp_path_factory: pytest.TempPathFa
             )
         return found
     out = tmp_path_factory.mktemp("oracle") / "truth.json"
-    return record(oracle, pypto_checkout, [pypto_checkout / f for f in FOLDERS], out)
+    return record(oracle, pypto_checkout, [pypto_checkout / f for f in FOLDERS], out, OPTIONS)
 
 
 def test_passlint_agrees_with_the_pass(truth: Truth, pypto_checkout: Path) -> None:
@@ -50,7 +53,13 @@ def test_fixed_files_leave_the_pass_nothing_to_add(
     changed = fixed_copy(pypto_checkout, FOLDERS, tmp_path)
     if not changed:
         pytest.skip("passlint fixes nothing in this checkout")
-    after = record(oracle, tmp_path, [tmp_path / rel for rel in changed], tmp_path / "fixed.json")
+    after = record(
+        oracle,
+        tmp_path,
+        [tmp_path / rel for rel in truth.builders(changed)],
+        tmp_path / "fixed.json",
+        OPTIONS,
+    )
     found = compare_fixed(truth, after, changed)
     text = f"passlint --fix changed {len(changed)} files: " + (
         "the real pass has nothing left to add in them."

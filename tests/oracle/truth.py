@@ -95,6 +95,17 @@ class Truth:
     def file(self, rel: str) -> FileTruth:
         return self.files.get(rel) or FileTruth()
 
+    def builders(self, files: list[str]) -> list[str]:
+        """``files`` and the files whose running built a program in them or a program
+        calling a kernel of theirs: what to run again to see those programs built."""
+        found = set(files)
+        for rel, section in self.document["files"].items():
+            for program in section["programs"]:
+                kernel_files = {k["file"] for k in program["kernels"]}
+                if rel in files or kernel_files & set(files):
+                    found.update(program.get("built_by", []))
+        return sorted(found)
+
 
 def load(path: str | Path) -> Truth:
     with open(path, encoding="utf-8") as source:
@@ -124,7 +135,7 @@ def from_document(document: dict[str, Any]) -> Truth:
         for error in section.get("python_errors", []):
             of(rel).python_errors.append((error["line"], error["message"]))
         for error in section["parser_errors"]:
-            if error["kind"] == "other":
+            if error["kind"] not in CODE_OF_KIND:
                 of(rel).other_parser_errors.append((error["function_line"], error["function"]))
                 continue
             rejection = Rejection(

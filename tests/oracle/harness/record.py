@@ -37,13 +37,21 @@ KINDS = (
     ("does not supply that argument", "omitted-argument"),
     ("this call supplies different extents", "conflicting-extents"),
     ("which an earlier parameter's type annotation already uses", "late-scalar"),
-    ("has conflicting bindings", "conflicting-extents"),
 )
+_BINDINGS = re.compile(r"has conflicting bindings .* at argument \d+ (valid|physical) shape")
 
 
 def kind_of(message: str) -> str:
-    """What a rejection is about, from the pass's or the parser's own message."""
+    """What a rejection is about, from the pass's or the parser's own message. The parser's
+    "conflicting bindings" of a valid_shape symbol at a call is the pass's conflicting
+    extents found earlier; of a physical dimension it is not this pass's business."""
+    found = _BINDINGS.search(message)
+    if found:
+        return "conflicting-extents" if found.group(1) == "valid" else "physical-shape-conflict"
     return next((kind for text, kind in KINDS if text in message), "other")
+
+
+_COMPARED = {kind for _, kind in KINDS} | {"conflicting-extents"}
 
 
 def python_files(paths: list[str]) -> list[str]:
@@ -227,9 +235,25 @@ class Truth:
                         }
                     ),
                     "variants": {},
+                    "built_by": set(),
                 },
             )
+            builder = self.builder(event.get("context"))
+            if builder is not None:
+                entry["built_by"].add(builder)
         _count(entry["variants"], json.dumps(variant, sort_keys=True), variant)
+
+    def builder(self, context: str | None) -> str | None:
+        """The file whose running built a program: a test file (pytest node id, relative to
+        the root) or a module run by run_module.py (absolute path)."""
+        if not context:
+            return None
+        words = context.split(" ", 1)
+        where = words[1] if words[0] in ("collect", "module", "call") else context
+        where = where.split("::")[0]
+        if not os.path.isabs(where):
+            where = os.path.join(self.root, where)
+        return self.rel(where)
 
     def class_line(self, rel: str, start: int) -> int | None:
         if rel not in self._class_lines:
@@ -346,6 +370,8 @@ def _finish(entry: dict[str, Any]) -> dict[str, Any]:
             for f, line, name, kind in done["kernels"]
         ]
     done["builds"] = sum(v["builds"] for v in variants)
+    if "built_by" in done:
+        done["built_by"] = sorted(done["built_by"])
     done["variants"] = sorted(variants, key=lambda v: -v["builds"])
     return done
 
@@ -394,7 +420,7 @@ def summary(files: dict[str, Any], elsewhere: Counter[str]) -> dict[str, Any]:
             for variant in function["variants"]:
                 _note(variant, where, changed, rejected)
         for error in section["parser_errors"]:
-            if error["kind"] != "other":
+            if error["kind"] in _COMPARED:
                 rejected.setdefault(
                     (rel, error["line"] or error["function_line"]),
                     {**error, "file": rel, "stage": "parser"},
