@@ -14,11 +14,10 @@ through the rejection (the pass stops before it changes anything).
 from __future__ import annotations
 
 import ast
-import os
 from collections import Counter
 from dataclasses import dataclass, field
 
-from oracle.predict import Prediction
+from oracle.predict import PredictedSite, Prediction
 from oracle.truth import FileTruth, Truth
 
 
@@ -128,7 +127,17 @@ def _start(node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return node.decorator_list[0].lineno if node.decorator_list else node.lineno
 
 
-def compare_file(rel: str, text: str, truth: FileTruth, prediction: Prediction) -> Report:
+def compare_file(
+    rel: str,
+    text: str,
+    truth: FileTruth,
+    prediction: Prediction,
+    sites: list[PredictedSite] | None = None,
+) -> Report:
+    """One file's outcomes; ``sites``: the predicted call sites in this file, of kernels
+    wherever they are defined (by default those of this file's own kernels)."""
+    if sites is None:
+        sites = [s for s in prediction.sites if s.file == prediction.path]
     report = Report(files=1)
     places = _Places(text)
     finding_lines = [(f.range.start.line + 1, f) for f in prediction.findings]
@@ -190,9 +199,7 @@ def compare_file(rel: str, text: str, truth: FileTruth, prediction: Prediction) 
     for site in sorted(truth.sites, key=lambda s: (s.line, s.column)):
         where = f"{rel}:{site.line}:{site.column}: {site.form} of '{site.callee}' prepends {list(site.extents)}"
         explain(site.line, site.line)
-        candidates = [
-            p for p in prediction.sites if p.line == site.line and p.callee == site.callee
-        ]
+        candidates = [p for p in sites if p.line == site.line and p.callee == site.callee]
         got = min(candidates, key=lambda p: abs(p.column - site.column)) if candidates else None
         if got is None:
             report.disagreements.append(
@@ -224,14 +231,12 @@ def compare_file(rel: str, text: str, truth: FileTruth, prediction: Prediction) 
         else:
             report.agreed.append(where)
     truth_site_lines = {(s.line, s.callee) for s in truth.sites}
-    for predicted in prediction.sites:
+    for predicted in sites:
         if (
             predicted.callee not in changed_names
             or (predicted.line, predicted.callee) in truth_site_lines
         ):
             continue
-        if os.path.basename(predicted.file) != os.path.basename(rel):
-            continue  # a site in another file is compared with that file's truth
         if _built(places, truth, predicted.line) and not in_rejected(predicted.line):
             report.disagreements.append(
                 Disagreement(
@@ -262,28 +267,31 @@ def compare_file(rel: str, text: str, truth: FileTruth, prediction: Prediction) 
             )
         )
 
-    # 4. kernels outlined from pl.at scopes
+    # 4. kernels outlined from pl.at scopes: a finding on the `with` line that names the
+    # outlined kernel, its symbols and the extents it will be fed
     for outlined in truth.outlined:
+        words = [outlined.name, *outlined.added, *outlined.extents]
         hits = [
             i
             for i, (line, f) in enumerate(finding_lines)
-            if line == outlined.line and all(s in f.message for s in outlined.added)
+            if line == outlined.line and all(w in f.message for w in words)
         ]
         explained.update(hits)
-        where = (
-            f"{rel}:{outlined.line}: outlined kernel '{outlined.name}' gains {list(outlined.added)}"
-        )
+        what = f"'{outlined.name}' gains {list(outlined.added)}, fed {list(outlined.extents)}"
         if hits:
-            report.agreed.append(where)
-        else:
-            report.disagreements.append(
-                Disagreement(
-                    "outlined kernel not reported",
-                    rel,
-                    outlined.line,
-                    f"'{outlined.name}' gains {list(outlined.added)}",
-                )
+            report.agreed.append(f"{rel}:{outlined.line}: outlined kernel {what}")
+            continue
+        on_line = [f.code for line, f in finding_lines if line == outlined.line]
+        report.disagreements.append(
+            Disagreement(
+                "outlined kernel reported without its name, symbols or extents"
+                if on_line
+                else "outlined kernel not reported",
+                rel,
+                outlined.line,
+                what,
             )
+        )
 
     # 5. predictions where the pass changes nothing
     for line, kernel in sorted(prediction.changes().items()):
@@ -354,9 +362,15 @@ def _built(places: _Places, truth: FileTruth, line: int) -> bool:
 
 def compare(truth: Truth, predictions: dict[str, tuple[str, Prediction]]) -> Report:
     """``predictions``: per file relative to the truth's root, its text and prediction."""
+    rel_of = {prediction.path: rel for rel, (_, prediction) in predictions.items()}
+    sites: dict[str, list[PredictedSite]] = {}
+    for _, prediction in predictions.values():
+        for site in prediction.sites:
+            if site.file in rel_of:
+                sites.setdefault(rel_of[site.file], []).append(site)
     report = Report()
     for rel, (text, prediction) in sorted(predictions.items()):
-        report.merge(compare_file(rel, text, truth.file(rel), prediction))
+        report.merge(compare_file(rel, text, truth.file(rel), prediction, sites.get(rel, [])))
     return report
 
 

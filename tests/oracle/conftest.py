@@ -9,9 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-from oracle.oracle_run import CHECKOUT_ENV, oracle_python
-
-SUMMARIES: list[str] = []  # the reports to print at the end of the run
+from oracle.oracle_run import CHECKOUT_ENV, SUMMARIES, oracle_python
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,8 @@ PYTHON_ENV = "PASSLINT_PYPTO_PYTHON"  # the oracle: a Python in which pypto is b
 CHECKOUT_ENV = "PASSLINT_PYPTO_CHECKOUT"  # a pypto checkout: its tests/ and examples/
 TRUTH_ENV = "PASSLINT_ORACLE_TRUTH"  # optional: ground truth already recorded for it
 
+SUMMARIES: list[str] = []  # the reports conftest.py prints at the end of the run
+
 _PROBE = "from pypto.pypto_core import passes; passes.materialize_valid_shape_symbols()"
 
 

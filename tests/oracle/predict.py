@@ -31,8 +31,9 @@ class PredictedSite:
 
 @dataclass
 class Prediction:
+    path: str  # as analysed
     kernels: dict[int, PredictedKernel] = field(default_factory=dict)  # every analysed kernel
-    sites: list[PredictedSite] = field(default_factory=list)
+    sites: list[PredictedSite] = field(default_factory=list)  # of this file's kernels, anywhere
     findings: list[Finding] = field(default_factory=list)  # VS codes only
     problem: str | None = None
 
@@ -41,7 +42,7 @@ class Prediction:
 
 
 def predict(path: str, text: str, workspace: Workspace | None) -> Prediction:
-    prediction = Prediction()
+    prediction = Prediction(path)
     analysis = analyze_module(path, text, workspace)
     if analysis.problem is not None:
         prediction.problem = str(analysis.problem)

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from oracle.compare import compare, compare_fixed
-from oracle.conftest import SUMMARIES
-from oracle.oracle_run import fixed_copy, pl_files, predictions, record
+from oracle.oracle_run import SUMMARIES, fixed_copy, pl_files, predictions, record
 from oracle.regenerate import CORPUS, STORED, portable
 from oracle.truth import Truth
 

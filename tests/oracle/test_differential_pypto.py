@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 from oracle.compare import compare, compare_fixed
-from oracle.conftest import SUMMARIES
-from oracle.oracle_run import TRUTH_ENV, fixed_copy, pl_files, predictions, record
+from oracle.oracle_run import SUMMARIES, TRUTH_ENV, fixed_copy, pl_files, predictions, record
 from oracle.truth import Truth, load
 
 pytestmark = pytest.mark.oracle

@@ -40,6 +40,7 @@ class OutlinedChange:
     name: str
     added: tuple[str, ...]
     program: str
+    extents: tuple[str, ...]  # what the orchestration's call feeds it (pypto's printer)
 
 
 @dataclass(frozen=True)
@@ -182,12 +183,14 @@ def _variant(
         for kernel in pipeline["kernels"]:
             if kernel["name"] in outlined:
                 place = outlined[kernel["name"]]
+                calls = [c for c in pipeline["calls"] if c["callee"] == kernel["name"]]
                 change = OutlinedChange(
                     place["file"],
                     place["line"],
                     kernel["name"],
                     tuple(kernel["added"]),
                     program or "",
+                    tuple(calls[0]["extents"]) if calls else (),
                 )
                 if change not in of(place["file"]).outlined:
                     of(place["file"]).outlined.append(change)
