@@ -40,6 +40,8 @@ class Report:
     quiet_kernels: int = 0  # built, left unchanged by the pass (in accepted programs)
     quiet_silent: int = 0  # ... on which passlint says nothing either
     quiet_analysed: int = 0  # ... which passlint analysed (it has a summary of them)
+    program_classes: int = 0  # @...program classes in the files
+    programs_built: int = 0  # ... of which the oracle run built
     files: int = 0
 
     @property
@@ -53,6 +55,8 @@ class Report:
         self.quiet_kernels += other.quiet_kernels
         self.quiet_silent += other.quiet_silent
         self.quiet_analysed += other.quiet_analysed
+        self.program_classes += other.program_classes
+        self.programs_built += other.programs_built
         self.files += other.files
 
     def figure(self) -> str:
@@ -64,7 +68,8 @@ class Report:
             f"passlint vs pypto's MaterializeValidShapeSymbols: {self.figure()} over "
             f"{self.files} files. Of {self.quiet_kernels} built kernels the pass leaves "
             f"unchanged, passlint analysed {self.quiet_analysed} and is silent on "
-            f"{self.quiet_silent}.",
+            f"{self.quiet_silent}. The oracle built {self.programs_built} of the "
+            f"{self.program_classes} program classes in these files.",
         ]
         if self.disagreements:
             classes = Counter(d.kind for d in self.disagreements)
@@ -104,9 +109,12 @@ class _Places:
             tree = ast.Module(body=[], type_ignores=[])
         self.classes: dict[int, tuple[int, int]] = {}
         self.functions: dict[int, tuple[int, int]] = {}
+        self.programs: set[int] = set()  # class lines of classes decorated ...program
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
                 self.classes[node.lineno] = (_start(node), node.end_lineno or node.lineno)
+                if any(_named(d, "program") for d in node.decorator_list):
+                    self.programs.add(node.lineno)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.functions[node.lineno] = (_start(node), node.end_lineno or node.lineno)
 
@@ -121,6 +129,14 @@ class _Places:
             return self.classes[key]
         key = self.innermost(line, self.functions)
         return self.functions[key] if key is not None else None
+
+
+def _named(decorator: ast.expr, name: str) -> bool:
+    """``@x.name``, ``@x.name(...)``, ``@name`` or ``@name(...)``."""
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return (isinstance(target, ast.Attribute) and target.attr == name) or (
+        isinstance(target, ast.Name) and target.id == name
+    )
 
 
 def _start(node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) -> int:
@@ -140,6 +156,8 @@ def compare_file(
         sites = [s for s in prediction.sites if s.file == prediction.path]
     report = Report(files=1)
     places = _Places(text)
+    report.program_classes = len(places.programs)
+    report.programs_built = len(places.programs & set(truth.programs))
     finding_lines = [(f.range.start.line + 1, f) for f in prediction.findings]
     explained: set[int] = set()  # indexes into prediction.findings
 
@@ -200,8 +218,8 @@ def compare_file(
         where = f"{rel}:{site.line}:{site.column}: {site.form} of '{site.callee}' prepends {list(site.extents)}"
         explain(site.line, site.line)
         candidates = [p for p in sites if p.line == site.line and p.callee == site.callee]
-        got = min(candidates, key=lambda p: abs(p.column - site.column)) if candidates else None
-        if got is None:
+        near = min(candidates, key=lambda p: abs(p.column - site.column)) if candidates else None
+        if near is None:
             report.disagreements.append(
                 Disagreement(
                     "call site not found",
@@ -210,7 +228,7 @@ def compare_file(
                     f"{site.form} of '{site.callee}' prepends {list(site.extents)}",
                 )
             )
-        elif got.extents is None:
+        elif near.extents is None:
             report.disagreements.append(
                 Disagreement(
                     "extents not resolved",
@@ -219,13 +237,13 @@ def compare_file(
                     f"{site.form} of '{site.callee}': pass prepends {list(site.extents)}",
                 )
             )
-        elif [normalized(t) for t in got.extents] != [normalized(t) for t in site.extents]:
+        elif [normalized(t) for t in near.extents] != [normalized(t) for t in site.extents]:
             report.disagreements.append(
                 Disagreement(
                     "different extents",
                     rel,
                     site.line,
-                    f"'{site.callee}': pass {list(site.extents)}, passlint {list(got.extents)}",
+                    f"'{site.callee}': pass {list(site.extents)}, passlint {list(near.extents)}",
                 )
             )
         else:
@@ -327,9 +345,9 @@ def compare_file(
             report.unverified.append(f"{rel}:{line}: {finding.code} {first_sentence}")
 
     if truth.python_errors and report.unverified:
-        line, message = truth.python_errors[0]
+        stop, message = truth.python_errors[0]
         report.unverified.append(
-            f"{rel}:{line}: (why: Python stopped running the file here: {message})"
+            f"{rel}:{stop}: (why: Python stopped running the file here: {message})"
         )
 
     # silent agreement on kernels the pass leaves alone
@@ -338,9 +356,9 @@ def compare_file(
             continue
         report.quiet_kernels += 1
         rng = places.functions.get(line, (line, line))
-        predicted = prediction.kernels.get(line)
-        report.quiet_analysed += predicted is not None
-        noisy = (predicted is not None and predicted.added) or any(
+        summary = prediction.kernels.get(line)
+        report.quiet_analysed += summary is not None
+        noisy = (summary is not None and summary.added) or any(
             rng[0] <= fl <= rng[1] for fl, _ in finding_lines
         )
         if not noisy:

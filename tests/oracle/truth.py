@@ -184,7 +184,7 @@ def _variant(
             if kernel["name"] in outlined:
                 place = outlined[kernel["name"]]
                 calls = [c for c in pipeline["calls"] if c["callee"] == kernel["name"]]
-                change = OutlinedChange(
+                outlined_change = OutlinedChange(
                     place["file"],
                     place["line"],
                     kernel["name"],
@@ -192,8 +192,8 @@ def _variant(
                     program or "",
                     tuple(calls[0]["extents"]) if calls else (),
                 )
-                if change not in of(place["file"]).outlined:
-                    of(place["file"]).outlined.append(change)
+                if outlined_change not in of(place["file"]).outlined:
+                    of(place["file"]).outlined.append(outlined_change)
     elif pipeline["outcome"] == "rejected" and variant["outcome"] != "rejected":
         _reject(of, rel, pipeline["error"], "pass after outlining", program, program_line)
 
