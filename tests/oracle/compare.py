@@ -312,8 +312,9 @@ def compare_file(
         )
 
     # 5. predictions where the pass changes nothing
+    outlined_lines = {outlined.line for outlined in truth.outlined}
     for line, kernel in sorted(prediction.changes().items()):
-        if (line, kernel.name) in truth.changes or in_rejected(line):
+        if (line, kernel.name) in truth.changes or in_rejected(line) or line in outlined_lines:
             continue
         if line in truth.built_kernels:
             report.disagreements.append(
@@ -417,8 +418,11 @@ def compare_fixed(before: Truth, after: Truth, files: list[str]) -> list[Disagre
         lost = Counter(p["name"] for p in old["programs"]) - Counter(
             p["name"] for p in new["programs"]
         )
+        lines = {p["name"]: p["line"] or 0 for p in old["programs"]}
         for name in sorted(lost):
-            found.append(Disagreement("program no longer built after the fix", rel, 0, name))
+            found.append(
+                Disagreement("program no longer built after the fix", rel, lines[name], name)
+            )
         was = {
             (e["function"], e["type"], e["message"].splitlines()[0]) for e in old["parser_errors"]
         }
