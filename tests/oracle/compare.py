@@ -14,8 +14,11 @@ through the rejection (the pass stops before it changes anything).
 from __future__ import annotations
 
 import ast
+import difflib
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from oracle.predict import PredictedSite, Prediction
 from oracle.truth import FileTruth, Truth
@@ -395,15 +398,14 @@ def compare(truth: Truth, predictions: dict[str, tuple[str, Prediction]]) -> Rep
 
 def compare_fixed(before: Truth, after: Truth, files: list[str]) -> list[Disagreement]:
     """What the real pass says of files after passlint's fixes: nothing left to add, every
-    program still built, no new parser error and no new rejection."""
+    program still built, no new parser error and no new rejection. Programs are matched
+    by their class line, carried across the fix's edits."""
     found = []
+    empty: dict[str, list[Any]] = {"programs": [], "functions": [], "parser_errors": []}
     for rel in files:
-        old = before.document["files"].get(
-            rel, {"programs": [], "functions": [], "parser_errors": []}
-        )
-        new = after.document["files"].get(
-            rel, {"programs": [], "functions": [], "parser_errors": []}
-        )
+        old = before.document["files"].get(rel, empty)
+        new = after.document["files"].get(rel, empty)
+        moved = _moved_lines(Path(before.root, rel), Path(after.root, rel))
         for entry in new["programs"] + new["functions"]:
             for variant in entry["variants"]:
                 for kernel in variant.get("kernels", []) if variant["outcome"] == "changed" else []:
@@ -415,14 +417,30 @@ def compare_fixed(before: Truth, after: Truth, files: list[str]) -> list[Disagre
                             f"'{kernel['name']}' gains {kernel['added']}",
                         )
                     )
-        lost = Counter(p["name"] for p in old["programs"]) - Counter(
-            p["name"] for p in new["programs"]
-        )
-        lines = {p["name"]: p["line"] or 0 for p in old["programs"]}
-        for name in sorted(lost):
-            found.append(
-                Disagreement("program no longer built after the fix", rel, lines[name], name)
-            )
+        now = {p["line"]: p for p in new["programs"]}
+        for program in old["programs"]:
+            again = now.get(moved.get(program["line"], -1))
+            if again is None:
+                found.append(
+                    Disagreement(
+                        "program no longer built after the fix",
+                        rel,
+                        program["line"] or 0,
+                        program["name"],
+                    )
+                )
+                continue
+            was_rejected = any(v["outcome"] == "rejected" for v in program["variants"])
+            for variant in again["variants"]:
+                if variant["outcome"] == "rejected" and not was_rejected:
+                    found.append(
+                        Disagreement(
+                            "fix makes the pass reject",
+                            rel,
+                            program["line"] or 0,
+                            variant["error"]["message"].splitlines()[0][:200],
+                        )
+                    )
         was = {
             (e["function"], e["type"], e["message"].splitlines()[0]) for e in old["parser_errors"]
         }
@@ -436,22 +454,18 @@ def compare_fixed(before: Truth, after: Truth, files: list[str]) -> list[Disagre
                         error["message"].splitlines()[0][:200],
                     )
                 )
-        rejected_before = {
-            p["name"]
-            for p in old["programs"]
-            if any(v["outcome"] == "rejected" for v in p["variants"])
-        }
-        for program in new["programs"]:
-            if program["name"] in rejected_before:
-                continue
-            for variant in program["variants"]:
-                if variant["outcome"] == "rejected":
-                    found.append(
-                        Disagreement(
-                            "fix makes the pass reject",
-                            rel,
-                            program["line"] or 0,
-                            variant["error"]["message"].splitlines()[0][:200],
-                        )
-                    )
     return found
+
+
+def _moved_lines(old: Path, new: Path) -> dict[int, int]:
+    """Where each line the fix left alone went (1-based lines)."""
+    try:
+        before = old.read_text(encoding="utf-8").splitlines()
+        after = new.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return {}
+    moved = {}
+    for block in difflib.SequenceMatcher(None, before, after, autojunk=False).get_matching_blocks():
+        for k in range(block.size):
+            moved[block.a + k + 1] = block.b + k + 1
+    return moved

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from oracle.compare import compare_fixed
 from oracle.predict import Prediction, predict
 from oracle.truth import Truth, from_document
 
@@ -116,3 +117,29 @@ def fixed_copy(root: Path, entries: list[str], target: Path) -> list[str]:
     return sorted(
         str(p.relative_to(target)) for p, data in before.items() if p.read_bytes() != data
     )
+
+
+def check_fixes(
+    python: str,
+    root: Path,
+    entries: list[str],
+    truth: Truth,
+    target: Path,
+    title: str,
+    options: tuple[str, ...] = (),
+) -> tuple[list[str], str]:
+    """Fix a copy of ``entries`` of ``root`` in ``target``, run the oracle again on the fixed
+    files and on what builds their programs, and say what it found (also in SUMMARIES):
+    the fixed files and the disagreements' text ("" when there are none)."""
+    changed = fixed_copy(root, entries, target)
+    if not changed:
+        return [], ""
+    fixed = [target / rel for rel in truth.builders(changed)]
+    after = record(python, target, fixed, target.parent / f"{target.name}-fixed.json", options)
+    found = compare_fixed(truth, after, changed)
+    text = "\n".join(map(str, found))
+    SUMMARIES.append(
+        f"{title} after --fix ({len(changed)} files changed): "
+        + (f"disagreements:\n{text}" if found else "the real pass has nothing left to add.")
+    )
+    return changed, text

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from oracle.compare import compare, compare_fixed
-from oracle.oracle_run import SUMMARIES, fixed_copy, pl_files, predictions, record
+from oracle.compare import compare
+from oracle.oracle_run import SUMMARIES, check_fixes, pl_files, predictions, record
 from oracle.regenerate import CORPUS, STORED, portable
 from oracle.truth import Truth
 
@@ -39,18 +39,10 @@ def test_fixed_corpus_leaves_the_pass_nothing_to_add(
     oracle: str, fresh: Truth, tmp_path: Path
 ) -> None:
     entries = sorted(p.name for p in CORPUS.iterdir() if p.name != "__pycache__")
-    changed = fixed_copy(CORPUS, entries, tmp_path)
+    target = tmp_path / "fixed"
+    changed, disagreements = check_fixes(
+        oracle, CORPUS, entries, fresh, target, "passlint's corpus"
+    )
     if not changed:
         pytest.skip("passlint fixes nothing in its corpus")
-    after = record(
-        oracle,
-        tmp_path,
-        [tmp_path / rel for rel in fresh.builders(changed)],
-        tmp_path / "fixed.json",
-    )
-    found = compare_fixed(fresh, after, changed)
-    SUMMARIES.append(
-        f"passlint's corpus after --fix ({len(changed)} files changed): "
-        + ("the real pass has nothing left to add." if not found else "\n".join(map(str, found)))
-    )
-    assert not found, "\n".join(map(str, found))
+    assert not disagreements, disagreements

@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 
 import pytest
-from oracle.compare import compare, compare_fixed
-from oracle.oracle_run import SUMMARIES, TRUTH_ENV, fixed_copy, pl_files, predictions, record
+from oracle.compare import compare
+from oracle.oracle_run import SUMMARIES, TRUTH_ENV, check_fixes, pl_files, predictions, record
 from oracle.truth import Truth, load
 
 pytestmark = pytest.mark.oracle
@@ -49,21 +49,10 @@ def test_passlint_agrees_with_the_pass(truth: Truth, pypto_checkout: Path) -> No
 def test_fixed_files_leave_the_pass_nothing_to_add(
     oracle: str, truth: Truth, pypto_checkout: Path, tmp_path: Path
 ) -> None:
-    changed = fixed_copy(pypto_checkout, FOLDERS, tmp_path)
+    target = tmp_path / "fixed"
+    changed, disagreements = check_fixes(
+        oracle, pypto_checkout, FOLDERS, truth, target, "pypto checkout", OPTIONS
+    )
     if not changed:
         pytest.skip("passlint fixes nothing in this checkout")
-    after = record(
-        oracle,
-        tmp_path,
-        [tmp_path / rel for rel in truth.builders(changed)],
-        tmp_path / "fixed.json",
-        OPTIONS,
-    )
-    found = compare_fixed(truth, after, changed)
-    text = f"passlint --fix changed {len(changed)} files: " + (
-        "the real pass has nothing left to add in them."
-        if not found
-        else "\n".join(["disagreements:", *map(str, found)])
-    )
-    SUMMARIES.append(f"pypto checkout, after --fix: {text}")
-    assert not found, text
+    assert not disagreements, disagreements
