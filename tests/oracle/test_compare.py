@@ -6,9 +6,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from oracle.compare import compare_file, normalized
+from oracle.compare import compare_file, compare_fixed, normalized
 from oracle.predict import PredictedKernel, PredictedSite, Prediction
-from oracle.truth import FileTruth, KernelChange, Rejection, SiteChange
+from oracle.truth import FileTruth, KernelChange, Rejection, SiteChange, Truth, from_document
 
 from passlint.analysis.findings import Finding, Position, Range, Severity
 
@@ -115,3 +115,53 @@ def test_rejection_kinds_from_pypto_messages() -> None:
         == "compound-only"
     )
     assert record.kind_of("Cannot reassign 'out'") == "other"
+
+
+def _document(
+    root: Path, programs: list[dict[str, object]], errors: list[dict[str, object]]
+) -> Truth:
+    files = {"p.py": {"programs": programs, "functions": [], "parser_errors": errors}}
+    return from_document({"root": str(root), "summary": {}, "files": files})
+
+
+def _program(
+    line: int, outcome: str, kernels: list[dict[str, object]] | None = None
+) -> dict[str, object]:
+    variant: dict[str, object] = {"outcome": outcome, "builds": 1}
+    if outcome == "changed":
+        variant.update(kernels=kernels or [], calls=[])
+    return {
+        "name": "P",
+        "line": line,
+        "start": line - 1,
+        "kernels": [],
+        "variants": [variant],
+        "builds": 1,
+    }
+
+
+def test_the_fixed_code_is_judged_by_the_pass_again(tmp_path: Path) -> None:
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new").mkdir()
+    (tmp_path / "old" / "p.py").write_text("a\n@x\nclass P:\n  pass\n@x\nclass P:\n  pass\n")
+    (tmp_path / "new" / "p.py").write_text("a\nadded\n@x\nclass P:\n  pass\n@x\nclass P:\n  pass\n")
+    before = _document(tmp_path / "old", [_program(3, "changed"), _program(6, "unchanged")], [])
+    kernel = {"name": "k", "file": "p.py", "line": 9, "added": ["V"]}
+    fixed_well = _document(
+        tmp_path / "new", [_program(4, "unchanged"), _program(7, "unchanged")], []
+    )
+    assert compare_fixed(before, fixed_well, ["p.py"]) == []
+    error = {
+        "function": "main",
+        "function_line": 7,
+        "type": "ParserSyntaxError",
+        "kind": "other",
+        "message": "expects 3 argument(s), got 2",
+        "line": 8,
+    }
+    broken = _document(tmp_path / "new", [_program(4, "changed", [kernel])], [error])
+    assert [d.kind for d in compare_fixed(before, broken, ["p.py"])] == [
+        "fixed code still gains parameters",
+        "program no longer built after the fix",
+        "fix breaks parsing",
+    ]
