@@ -144,14 +144,16 @@ def run_modules(files: list[str], root: str, events: str) -> None:
 # -- events -> ground truth -------------------------------------------------------------------
 
 
-class Truth:
+class TruthBuilder:
+    """Events gathered into the ground-truth document."""
+
     def __init__(self, root: str) -> None:
         self.root = os.path.realpath(root)
         self.files: dict[str, dict[str, Any]] = {}
         self.elsewhere: Counter[str] = Counter()
         self.recorder_errors: list[str] = []
         self.elsewhere_outcomes: list[dict[str, Any]] = []  # changes outside the root (JIT, text)
-        self._class_lines: dict[str, dict[int, int]] = {}
+        self._class_lines: dict[str, dict[int, tuple[str, int]]] = {}
 
     def rel(self, path: str | None) -> str | None:
         if not path:
@@ -221,7 +223,7 @@ class Truth:
                 },
             )
         else:
-            line = event["class_line"] or self.class_line(rel, event["line"])
+            line = self.class_line(rel, event["line"], event["name"])
             entry = section["programs"].setdefault(
                 (event["name"], event["line"]),
                 {
@@ -255,7 +257,9 @@ class Truth:
             where = os.path.join(self.root, where)
         return self.rel(where)
 
-    def class_line(self, rel: str, start: int) -> int | None:
+    def class_line(self, rel: str, start: int, name: str) -> int | None:
+        """The ``class`` line of the program ``name`` whose source, decorators first,
+        starts at line ``start`` (where pypto's span puts it)."""
         if rel not in self._class_lines:
             try:
                 with open(os.path.join(self.root, rel), encoding="utf-8") as source:
@@ -263,11 +267,12 @@ class Truth:
             except (OSError, SyntaxError, ValueError):
                 tree = ast.Module(body=[], type_ignores=[])
             self._class_lines[rel] = {
-                (n.decorator_list[0].lineno if n.decorator_list else n.lineno): n.lineno
+                (n.decorator_list[0].lineno if n.decorator_list else n.lineno): (n.name, n.lineno)
                 for n in ast.walk(tree)
                 if isinstance(n, ast.ClassDef)
             }
-        return self._class_lines[rel].get(start)
+        found = self._class_lines[rel].get(start)
+        return found[1] if found is not None and found[0] == name else None
 
     def variant(self, event: dict[str, Any]) -> dict[str, Any]:
         """One outcome of the pass, its places relative to the root."""
@@ -519,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
                 run_tests(group, root, events, args.chunk, args.test_seconds, list(extra))
             if modules:
                 run_modules(modules, root, events)
-        truth = Truth(args.root)
+        truth = TruthBuilder(args.root)
         if os.path.exists(events):
             with open(events, encoding="utf-8") as lines:
                 for line in lines:

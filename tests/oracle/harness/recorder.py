@@ -28,7 +28,6 @@ import contextlib
 import json
 import os
 import re
-import sys
 import traceback
 from collections.abc import Iterator
 from typing import Any
@@ -39,7 +38,6 @@ _DEVICE_TYPES = frozenset({"InCore", "AIC", "AIV", "Spmd"})
 _SPAN_IN_MESSAGE = re.compile(r"\[([^\s'\"\[]+\.py):(\d+)(?::(\d+))?\]")
 
 _state: dict[str, Any] = {"installed": False, "context": None}
-_class_lines: dict[str, dict[int, tuple[str, int]]] = {}
 
 
 def set_context(text: str | None) -> None:
@@ -154,7 +152,6 @@ def _program(program: Any) -> None:
         "name": program.name,
         "file": file,
         "line": line,
-        "class_line": _class_line(file, line, program.name),
         "functions": [_function_place(f) for f in program.functions.values()],
     }
     event.update(_outcome(program))
@@ -323,35 +320,3 @@ def _pipeline_outcome(program: Any) -> dict[str, Any]:
     }
     result.update(_outcome(outlined))
     return result
-
-
-# -- where a program's class is ---------------------------------------------------------------
-
-
-def _class_line(file: str, line: int, name: str) -> int | None:
-    """The ``class`` line of the program whose source (decorators first) starts at ``line``."""
-    if file not in _class_lines:
-        _class_lines[file] = _classes_of(file)
-    found = _class_lines[file].get(line)
-    return found[1] if found is not None and found[0] == name else None
-
-
-def _classes_of(file: str) -> dict[int, tuple[str, int]]:
-    try:
-        with open(file, encoding="utf-8") as source:
-            tree = ast.parse(source.read())
-    except (OSError, SyntaxError, ValueError):
-        return {}
-    found = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef):
-            start = node.decorator_list[0].lineno if node.decorator_list else node.lineno
-            found[start] = (node.name, node.lineno)
-    return found
-
-
-if __name__ == "__main__":  # a quick look: python recorder.py FILE (imports it)
-    install()
-    import runpy
-
-    runpy.run_path(sys.argv[1], run_name="__oracle__")
