@@ -73,7 +73,10 @@ def record(
         timeout=timeout,
     )
     with open(out, encoding="utf-8") as source:
-        return from_document(json.load(source))
+        truth = from_document(json.load(source))
+    problems = truth.document.get("recorder_errors", [])
+    assert not problems, "the oracle's recorder failed:\n" + "\n".join(problems[:3])
+    return truth
 
 
 def pl_files(root: Path, folders: list[str]) -> list[Path]:

@@ -23,6 +23,7 @@ def fresh(oracle: str, tmp_path_factory: pytest.TempPathFactory) -> Truth:
 
 
 def test_stored_truth_is_what_the_pass_says(fresh: Truth) -> None:
+    assert fresh.summary["programs"] > 0, "the oracle recorded no program"
     stored = json.loads(STORED.read_text(encoding="utf-8"))
     assert portable(fresh.document)["files"] == stored["files"], (
         "the stored ground truth is stale: run `python tests/oracle/regenerate.py`"

@@ -38,6 +38,13 @@ def truth(oracle: str, pypto_checkout: Path, tmp_path_factory: pytest.TempPathFa
     return record(oracle, pypto_checkout, [pypto_checkout / f for f in FOLDERS], out, OPTIONS)
 
 
+def test_the_oracle_built_the_programs(truth: Truth) -> None:
+    """Silence is worth something only where programs were built: a recorder that no longer
+    sees pypto's programs (its front end changed) must not make the comparison pass."""
+    assert truth.summary["programs"] > 0, "the oracle recorded no program"
+    assert not truth.document.get("recorder_errors"), truth.document["recorder_errors"][:3]
+
+
 def test_passlint_agrees_with_the_pass(truth: Truth, pypto_checkout: Path) -> None:
     files = pl_files(pypto_checkout, FOLDERS)
     report = compare(truth, predictions(pypto_checkout, files))
