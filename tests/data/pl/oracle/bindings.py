@@ -1,6 +1,7 @@
-# What binds a symbol and what does not: a physical dimension, an earlier Scalar[INDEX]
-# parameter of the same name (the parser points the symbol at it), a scalar of another dtype
-# with the same name (it does not capture the symbol), and a kernel type the pass skips.
+# What binds a symbol: a physical dimension, an earlier Scalar[INDEX] parameter of the same
+# name (the parser points the symbol at it), and an earlier scalar of another dtype with the
+# same name (pypto's parser reads a valid_shape name as that parameter, while a physical
+# dimension of the same name stays the pl.dynamic symbol); a kernel type the pass skips.
 import pypto.language as pl
 
 PHYS = pl.dynamic("PHYS")
@@ -39,7 +40,7 @@ class Bound:
 
 
 @pl.program
-class NotCaptured:
+class EarlierScalarOfAnotherDtype:
     @pl.function(type=pl.FunctionType.InCore)
     def kernel(
         self,
