@@ -132,14 +132,15 @@ def check_fixes(
     options: tuple[str, ...] = (),
 ) -> tuple[list[str], str]:
     """Fix a copy of ``entries`` of ``root`` in ``target``, run the oracle again on the fixed
-    files and on what builds their programs, and say what it found (also in SUMMARIES):
-    the fixed files and the disagreements' text ("" when there are none)."""
+    files, the files calling their kernels and what builds their programs, and say what it
+    found (also in SUMMARIES): the fixed files and the disagreements' text ("" if none)."""
     changed = fixed_copy(root, entries, target)
     if not changed:
         return [], ""
-    fixed = [target / rel for rel in truth.builders(changed)]
+    judged = truth.affected(changed)  # the fixed files and those calling their kernels
+    fixed = [target / rel for rel in truth.builders(judged)]
     after = record(python, target, fixed, target.parent / f"{target.name}-fixed.json", options)
-    found = compare_fixed(truth, after, changed)
+    found = compare_fixed(truth, after, judged)
     text = "\n".join(map(str, found))
     SUMMARIES.append(
         f"{title} after --fix ({len(changed)} files changed): "

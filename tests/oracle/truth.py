@@ -96,15 +96,22 @@ class Truth:
     def file(self, rel: str) -> FileTruth:
         return self.files.get(rel) or FileTruth()
 
-    def builders(self, files: list[str]) -> list[str]:
-        """``files`` and the files whose running built a program in them or a program
-        calling a kernel of theirs: what to run again to see those programs built."""
+    def affected(self, files: list[str]) -> list[str]:
+        """``files`` and the files holding a program that calls a kernel of theirs."""
         found = set(files)
         for rel, section in self.document["files"].items():
             for program in section["programs"]:
-                kernel_files = {k["file"] for k in program["kernels"]}
-                if rel in files or kernel_files & set(files):
-                    found.update(program.get("built_by", []))
+                if {k["file"] for k in program["kernels"]} & set(files):
+                    found.add(rel)
+        return sorted(found)
+
+    def builders(self, files: list[str]) -> list[str]:
+        """``files`` and the files whose running built their programs: what to run again
+        to see those programs built."""
+        found = set(files)
+        for rel in files:
+            for program in self.document["files"].get(rel, {}).get("programs", []):
+                found.update(program.get("built_by", []))
         return sorted(found)
 
 
