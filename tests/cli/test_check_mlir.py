@@ -118,7 +118,9 @@ def test_json_on_a_mixed_folder(folder: Path) -> None:
             assert set(finding["range"][end]) == {"line", "column"}
             assert finding["range"][end]["line"] >= 1 and finding["range"][end]["column"] >= 1
         fix = finding["fix"]
-        assert fix is None or (set(fix) == {"title", "preferred", "edits"} and isinstance(fix["edits"], list))
+        assert fix is None or (
+            set(fix) == {"title", "preferred", "edits"} and isinstance(fix["edits"], list)
+        )
         for edit in fix["edits"] if fix else []:
             assert set(edit) == {"path", "range", "new_text"}
     first = next(f for f in document["findings"] if f["code"] == "E009")
