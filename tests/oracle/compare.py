@@ -382,14 +382,20 @@ def _built(places: _Places, truth: FileTruth, line: int) -> bool:
     )
 
 
-def compare(truth: Truth, predictions: dict[str, tuple[str, Prediction]]) -> Report:
-    """``predictions``: per file relative to the truth's root, its text and prediction."""
+def sites_by_file(predictions: dict[str, tuple[str, Prediction]]) -> dict[str, list[PredictedSite]]:
+    """Per file (relative), the predicted call sites in it, of kernels of any file."""
     rel_of = {prediction.path: rel for rel, (_, prediction) in predictions.items()}
     sites: dict[str, list[PredictedSite]] = {}
     for _, prediction in predictions.values():
         for site in prediction.sites:
             if site.file in rel_of:
                 sites.setdefault(rel_of[site.file], []).append(site)
+    return sites
+
+
+def compare(truth: Truth, predictions: dict[str, tuple[str, Prediction]]) -> Report:
+    """``predictions``: per file relative to the truth's root, its text and prediction."""
+    sites = sites_by_file(predictions)
     report = Report()
     for rel, (text, prediction) in sorted(predictions.items()):
         report.merge(compare_file(rel, text, truth.file(rel), prediction, sites.get(rel, [])))
