@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from oracle.compare import compare_file, compare_fixed, normalized
+from oracle.compare import compare_file, compare_fixed, normalized, source_name
 from oracle.predict import PredictedKernel, PredictedSite, Prediction
 from oracle.truth import FileTruth, KernelChange, Rejection, SiteChange, Truth, from_document
 
@@ -165,3 +165,9 @@ def test_the_fixed_code_is_judged_by_the_pass_again(tmp_path: Path) -> None:
         "program no longer built after the fix",
         "fix breaks parsing",
     ]
+
+
+def test_names_of_the_ssa_pipeline_are_read_as_the_source_spells_them() -> None:
+    assert source_name("n__ssa_v0") == "n"
+    assert source_name("pl.min(n__ssa_v12, 4)") == "pl.min(n, 4)"
+    assert source_name("DEFER_VALID_ROWS") == "DEFER_VALID_ROWS"

@@ -13,7 +13,7 @@ def build():
         @pl.function(type=pl.FunctionType.Orchestration)
         def main(
             self,
-            x: pl.Tensor[[R, 64], pl.FP32, pl.TensorView(valid_shape=[R, V])],
+            x: pl.Tensor[[R, 64], pl.FP32, pl.TensorView(valid_shape=[R, V], layout=pl.TensorLayout.ND)],
             n: pl.Scalar[pl.INDEX],
         ):
             part = pl.slice(x, [16, 64], [0, 0], valid_shape=[16, n])
