@@ -1,6 +1,11 @@
 """@main's outline: its header, its return and the statements the return reads, found without
 parsing the rest of the module.
 
+Both forms tools print are read: ``func.func @main(%arg0: T, ...) -> ... {`` and the generic
+``"func.func"() <{..., sym_name = "main", ...}> ({`` whose entry block label ``^bb0(%arg0:
+T, ...):`` holds the arguments and whose closing line ``}) {attributes} : () -> ()`` holds
+the attributes (`output_names`).
+
 For a tool-printed module (one op per line, a function's closing brace at the function's own
 indentation) this answers the TensorizerLegalization rules with a few substring searches of
 the text, so an editor can show them before the full parse of a multi-megabyte dump ends. Whenever
@@ -14,15 +19,21 @@ import re
 from dataclasses import dataclass, replace
 
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
+from passlint.analysis.mlir.lexer import Tok
 from passlint.analysis.mlir.lines import normalize, shape_of
 from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
 
 _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
+# The generic form's header line, up to its `sym_name = "main"` property.
+_GENERIC_MAIN_LINE = re.compile(
+    r'([ \t]*)"func\.func"\(\)[ \t]*<\{[^\n]*?\bsym_name[ \t]*=[ \t]*"main"'
+)
+_ENTRY_LABEL = re.compile(r"[ \t]*\^[\w$.\-]+[ \t]*\(")
 _RETURN = re.compile(r'"?(?:func\.)?return"?\b')
 # Substrings of a line that can change the outline anywhere in the text: a chunk separator,
 # another @main header.
-_NEEDLES = frozenset(("// -----", "@main(", '@"main"('))
+_NEEDLES = frozenset(("// -----", "@main(", '@"main"(', '"main"'))
 
 
 @dataclass
@@ -70,13 +81,19 @@ def outline_main(text: str) -> MainOutline | None:
     if header is None:
         return None
     indent = header.group(1)
+    generic = header.re is _GENERIC_MAIN_LINE
     header_end = text.find("\n", header.start())
-    if header_end < 0 or not text[:header_end].rstrip().endswith("{"):
+    if header_end < 0 or not text[:header_end].rstrip().endswith("({" if generic else "{"):
         return None
     close = text.find("\n" + indent + "}", header_end)
     if close < 0:
         return None
     body = (header_end + 1, close + 1)
+    label_end = header_end  # the generic form's entry block label ends the header
+    if generic and _ENTRY_LABEL.match(text, header_end + 1):
+        label_end = text.find("\n", header_end + 1)
+        if label_end < 0 or label_end > close or not text[:label_end].rstrip().endswith(":"):
+            return None
     if text.count("{", *body) != text.count("}", *body) or any(
         text.find("\n" + indent[:cut] + "}", *body) >= 0 for cut in range(len(indent))
     ):
@@ -88,8 +105,11 @@ def outline_main(text: str) -> MainOutline | None:
     body_indent = text[text.rfind("\n", 0, ret_start) + 1 : ret_start]
     if body_indent.strip() or not _RETURN.match(text, ret_start):
         return None
-    main = _header_op(text, header.start(), header_end, indent)
-    above = _statement_line_above(text, body[0], ret_start)
+    if generic:
+        main = _generic_header_op(text, header.start(), label_end, close + 1)
+    else:
+        main = _header_op(text, header.start(), header_end, indent)
+    above = _statement_line_above(text, label_end + 1, ret_start)
     if above[0] < ret_start and not shape_of(normalize(text[above[0] : above[1]])).ends_op:
         return None  # the return would continue the statement above it
     ret = _single_op(parse_chunk(text, ret_start, ret_end, whole=False))
@@ -99,14 +119,15 @@ def outline_main(text: str) -> MainOutline | None:
     # comment there moves the copy fix) to @main's closing brace, and each definition with
     # the line after it.
     spans = [
-        (header.start(), header_end),
+        (header.start(), label_end),
         (
             min(_line_start(text, above[0]), _line_start(text, _line_start(text, ret_start) - 1)),
             _line_end(text, close + 1),
         ),
     ]
     definitions: list[Operation] = []
-    arguments = {arg.name: arg for arg in main.header_arguments}
+    entry = main.regions[0].blocks[0] if main.regions[0].blocks else Block(None, None)
+    arguments = {arg.name: arg for arg in [*main.header_arguments, *entry.arguments]}
     groups = [use.name.split("#", 1)[0] for use in ret.operands]
     for group in groups:
         if group in arguments or any(group in _names(op) for op in definitions):
@@ -116,7 +137,7 @@ def outline_main(text: str) -> MainOutline | None:
             return None
         definitions.append(found[0])
         spans.append(found[1])
-    block = Block(None, None)
+    block = Block(entry.label, entry.label_span, entry.arguments)
     block.operations = [*definitions, ret]
     region = Region(main.regions[0].span, main, [block])
     main.regions = [region]
@@ -149,15 +170,61 @@ def _header_op(text: str, start: int, end: int, indent: str) -> Operation | None
     return op
 
 
+_generic_cache: dict[tuple[int, str, int, str], Operation | None] = {}
+
+
+def _generic_header_op(text: str, start: int, label_end: int, closing: int) -> Operation | None:
+    """The generic form's @main as an op whose region holds only its entry block label,
+    from the header (with the label) at ``start`` and the closing line at ``closing``;
+    cached by their text and place as ``_header_op`` is."""
+    closing_end = _line_end(text, closing)
+    key = (start, text[start:label_end], closing, text[closing:closing_end])
+    if key not in _generic_cache:
+        # Parse the closing line right after the label, then move its tokens back to where
+        # they are in ``text`` (the body between is not read).
+        synthetic = text[:label_end] + "\n" + key[3]
+        if len(_generic_cache) >= 4:
+            _generic_cache.clear()
+        op = _single_op(parse_chunk(synthetic, start, len(synthetic), whole=False))
+        _generic_cache[key] = op and _moved_tail(op, text, label_end + 1, closing - label_end - 1)
+    op = _generic_cache[key]
+    if op is not None and op.regions:
+        region = op.regions[0]
+        entry = [Block(b.label, b.label_span, b.arguments) for b in region.blocks[:1]]
+        op.regions = [Region(region.span, op, entry)]
+    return op
+
+
+def _moved_tail(op: Operation, text: str, cut: int, delta: int) -> Operation:
+    """``op`` parsed from a text that has ``text``'s first ``cut`` characters and then a
+    piece of ``text`` found ``delta`` characters later: its offsets from ``cut`` on moved."""
+
+    def moved(at: int) -> int:
+        return at + delta if at >= cut else at
+
+    op.text = text
+    op.tokens = [Tok(t.kind, moved(t.start), moved(t.end)) for t in op.toks]
+    op.span = (op.span[0], moved(op.span[1]))
+    op.regions = [
+        Region((region.span[0], moved(region.span[1])), op, region.blocks) for region in op.regions
+    ]
+    return op
+
+
 def _main_header(text: str) -> re.Match[str] | None:
-    """The line holding ``func.func ... @main(`` (None when there is not exactly one)."""
+    """The line holding ``func.func ... @main(`` or the generic ``"func.func"() <{...
+    sym_name = "main"`` (None when there is not exactly one)."""
     found = None
-    for needle in ("@main(", '@"main"('):
+    for needle, pattern in (
+        ("@main(", _MAIN_LINE),
+        ('@"main"(', _MAIN_LINE),
+        ('"main"', _GENERIC_MAIN_LINE),
+    ):
         at = text.find(needle)
         while at >= 0:
             line_start = text.rfind("\n", 0, at) + 1
-            match = _MAIN_LINE.match(text, line_start)
-            if match is not None:
+            match = pattern.match(text, line_start)
+            if match is not None and match.end() == at + len(needle):
                 if found is not None:
                     return None
                 found = match
