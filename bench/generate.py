@@ -221,6 +221,79 @@ def constant_module(size_bytes: int, hex_blob: bool) -> str:
     )
 
 
+_LIT_HEADER = "// RUN: stablehlo-opt %s -verify-diagnostics -split-input-file | FileCheck %s\n"
+
+
+def _lit_chunk(rng: random.Random, number: int) -> str:
+    """One `// -----` chunk of an upstream-style lit test: CHECK lines and a function in
+    pretty or generic form, some ops split over lines, a region, or an expected error."""
+    dims = "x".join(str(rng.choice((1, 2, 3, 4, 8, 16))) for _ in range(rng.randint(1, 3)))
+    element = rng.choice(("f32", "f16", "i32", "bf16"))
+    t = f"tensor<{dims}x{element}>"
+    name = f"@case_{number}"
+    kind = rng.randrange(5)
+    lines = [f"// CHECK-LABEL: func {name}", f"func.func {name}(%arg0: {t}, %arg1: {t}) -> {t} {{"]
+    if kind == 0:  # a chain of elementwise ops
+        value = "%arg0"
+        for i in range(rng.randint(2, 12)):
+            op = rng.choice(("add", "subtract", "multiply", "maximum", "minimum"))
+            lines.append(f"  // CHECK: stablehlo.{op}")
+            lines.append(f"  %{i} = stablehlo.{op} {value}, %arg1 : {t}")
+            value = f"%{i}"
+    elif kind == 1:  # the generic form, operands split over lines
+        value = "%arg0"
+        for i in range(rng.randint(2, 8)):
+            op = rng.choice(("add", "multiply", "maximum"))
+            lines.append(f'  %{i} = "stablehlo.{op}"({value},')
+            lines.append(f"      %arg1) : ({t}, {t}) -> {t}")
+            value = f"%{i}"
+    elif kind == 2:  # a reduction with its body
+        scalar = f"tensor<{element}>"
+        zero = "0" if element == "i32" else "0.000000e+00"
+        reduced = f"tensor<{dims.split('x', 1)[1] + 'x' if 'x' in dims else ''}{element}>"
+        lines += [
+            f"  %init = stablehlo.constant dense<{zero}> : {scalar}",
+            f"  %r = stablehlo.reduce(%arg0 init: %init) across dimensions = [0] : ({t}, {scalar})"
+            f" -> {reduced}",
+            f"   reducer(%a: {scalar}, %b: {scalar}) {{",
+            f"    %s = stablehlo.add %a, %b : {scalar}",
+            f"    stablehlo.return %s : {scalar}",
+            "  }",
+        ]
+        value = "%arg1"
+    elif kind == 3:  # what the verifier rejects, as the tests expect it
+        lines += [
+            "  // expected-error @+1 {{requires the same shape for all operands and results}}",
+            f"  %0 = stablehlo.add %arg0, %arg1 : ({t}, {t}) -> tensor<99x{element}>",
+        ]
+        value = "%arg0"
+    else:  # a custom op of a test dialect, in generic form with attributes
+        lines += [
+            f'  %0 = "check.expect_eq"(%arg0, %arg1) {{tolerance = 1.0e-05 : f32}} '
+            f": ({t}, {t}) -> {t}",
+            f"  %1 = stablehlo.abs %0 : {t}",
+        ]
+        value = "%1"
+    lines += [f"  func.return {value} : {t}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def lit_corpus(files: int, size_bytes: int, seed: int = 15) -> dict[str, str]:
+    """``files`` lit-test files of about ``size_bytes`` in all, named by number: a stand-in
+    for the upstream StableHLO/MHLO test files when no checkout is at hand."""
+    rng = random.Random(seed)
+    corpus: dict[str, str] = {}
+    per_file = size_bytes // files
+    for number in range(files):
+        chunks: list[str] = []
+        length, target = len(_LIT_HEADER), per_file * rng.uniform(0.3, 1.7)
+        while length < target:
+            chunks.append(_lit_chunk(rng, len(chunks)))
+            length += len(chunks[-1]) + 9
+        corpus[f"test_{number:03d}.mlir"] = _LIT_HEADER + "\n// -----\n\n".join(chunks)
+    return corpus
+
+
 def layers_for(size_bytes: int, generic: bool = False) -> int:
     """How many layers make a module of about ``size_bytes``."""
     per_layer = len(mlir_module(2, generic)) - len(mlir_module(1, generic))

@@ -108,3 +108,71 @@ def available() -> bool:
     except ImportError:
         return False
     return True
+
+
+_TIMER = r"""
+import json, sys, time
+from jax._src.interpreters import mlir as jax_mlir
+from jaxlib.mlir import ir
+context = jax_mlir.make_ir_context()
+context.allow_unregistered_dialects = True
+for line in sys.stdin:
+    text = json.loads(line)
+    start = time.perf_counter()
+    try:
+        ir.Module.parse(text, context)
+        rejected = False
+    except Exception:
+        rejected = True
+    sys.stdout.write(json.dumps([time.perf_counter() - start, rejected]) + "\n")
+    sys.stdout.flush()
+"""
+
+
+@dataclass(frozen=True)
+class ParseTime:
+    """jaxlib's parse of many texts in one process: the seconds its parser took over all of
+    them, how many it rejected, and how many crashed it (those are left out of the time)."""
+
+    seconds: float
+    texts: int
+    rejected: int
+    crashed: int
+
+
+def parse_time(texts: list[str]) -> ParseTime:
+    """Time jaxlib's parser on each text in a child process (restarted after a crash: a
+    verifier of the upstream tests divides by zero), as ``mlir-opt --split-input-file``
+    parses each chunk of a test file as its own buffer."""
+    seconds, rejected, crashed = 0.0, 0, 0
+    child: subprocess.Popen[str] | None = None
+    try:
+        for text in texts:
+            if child is None:
+                child = subprocess.Popen(
+                    [sys.executable, "-c", _TIMER],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    text=True,
+                )
+            assert child.stdin is not None and child.stdout is not None
+            try:
+                child.stdin.write(json.dumps(text) + "\n")
+                child.stdin.flush()
+                line = child.stdout.readline()
+            except BrokenPipeError:
+                line = ""
+            if not line:
+                child.wait()
+                child, crashed = None, crashed + 1
+                continue
+            took, was_rejected = json.loads(line)
+            seconds += took
+            rejected += was_rejected
+    finally:
+        if child is not None:
+            assert child.stdin is not None
+            child.stdin.close()
+            child.wait()
+    return ParseTime(seconds, len(texts), rejected, crashed)

@@ -16,17 +16,24 @@ Message = dict[str, Any]
 
 
 class LspClient:
-    """Starts ``python -m passlint serve``; sends requests/notifications; records messages."""
+    """Starts ``python -m passlint serve`` (or ``command``, another language server); sends
+    requests/notifications; records messages."""
 
-    def __init__(self, args: list[str] | None = None, capabilities: Message | None = None) -> None:
+    def __init__(
+        self,
+        args: list[str] | None = None,
+        capabilities: Message | None = None,
+        command: list[str] | None = None,
+    ) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "passlint", "serve", *(args or [])],
+            command or [sys.executable, "-m", "passlint", "serve", *(args or [])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         self._next_id = 0
+        self.opened = 0.0  # when the benchmark opened the document it times
         self._messages: list[tuple[float, Message]] = []
         self._cond = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -111,6 +118,20 @@ class LspClient:
         with self._cond:
             return next(stamp for stamp, m in self._messages if m is message)
 
+    def peak_rss(self) -> list[float]:
+        """Peak RSS (MB) of the server process, then of each process it started (its analysis
+        workers), as Linux reports them (``VmHWM``); empty elsewhere."""
+        peaks = []
+        for pid in _process_tree(self.process.pid):
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks.append(int(line.split()[1]) / 1024)
+        return peaks
+
     def close(self) -> None:
         try:
             self.request("shutdown", {}, timeout=10)
@@ -118,6 +139,20 @@ class LspClient:
             self.process.wait(timeout=10)
         except Exception:
             self.process.kill()
+
+
+def _process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants, parents first (Linux ``/proc``)."""
+    tree, at = [pid], 0
+    while at < len(tree):
+        try:
+            tasks = Path(f"/proc/{tree[at]}/task").iterdir()
+            for task in tasks:
+                tree.extend(int(c) for c in (task / "children").read_text().split())
+        except OSError:
+            pass
+        at += 1
+    return tree
 
 
 def uri(path: Path) -> str:

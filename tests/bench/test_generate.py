@@ -10,7 +10,7 @@ import pytest
 from passlint.analysis import engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from generate import constant_module, layers_for, mlir_module
+from generate import constant_module, layers_for, lit_corpus, mlir_module
 
 ir = pytest.importorskip("jaxlib.mlir.ir")
 
@@ -60,3 +60,19 @@ def test_layers_for_hits_the_size() -> None:
         for generic in (False, True):
             got = len(mlir_module(layers_for(size, generic), generic))
             assert abs(got - size) / size < 0.02
+
+
+def test_lit_corpus_chunks_are_valid_but_the_expected_errors(context) -> None:  # type: ignore[no-untyped-def]
+    from passlint.analysis.mlir.parser import split_chunks
+
+    for name, text in lit_corpus(6, 60_000).items():
+        findings = engine.analyze(name, text)
+        for start, end in split_chunks(text):
+            chunk = text[start:end]
+            if "expected-error" in chunk:
+                continue
+            ir.Module.parse(chunk, context)
+            first, last = text.count("\n", 0, start), text.count("\n", 0, end)
+            assert not [
+                f for f in findings if f.code.startswith("E") and first <= f.range.start.line <= last
+            ]
