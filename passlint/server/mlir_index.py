@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lsprotocol import types
@@ -24,11 +25,7 @@ from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding
 from passlint.analysis.mlir.ir import Operation, OpResult, ParsedFile, Value
 from passlint.analysis.source import SourceText
-from passlint.passes.tensorizer_legalization import (
-    ChunkAnalysis,
-    Output,
-    analyze_chunk,
-)
+from passlint.passes.tensorizer_legalization import ChunkAnalysis, Output
 from passlint.server import mlir_reader as read
 
 Span = tuple[int, int]
@@ -230,23 +227,29 @@ class MlirIndex:
 
 
 def build_index(
-    parsed: ParsedFile, source: SourceText, pipeline: str, findings: list[Finding]
+    parsed: ParsedFile,
+    source: SourceText,
+    tensorizer: Sequence[ChunkAnalysis],
+    findings: list[Finding],
 ) -> MlirIndex:
-    """The index of one analysed version: ``parsed`` is the parse its ``findings`` came from."""
+    """The index of one analysed version: ``parsed`` is the parse its ``findings`` came from
+    and ``tensorizer`` the pass's analysis of each of its chunks (the engine's, not redone)."""
     with collector_paused():
-        return _build(parsed, source, pipeline, findings)
+        return _build(parsed, source, tensorizer, findings)
 
 
 def _build(
-    parsed: ParsedFile, source: SourceText, pipeline: str, findings: list[Finding]
+    parsed: ParsedFile,
+    source: SourceText,
+    tensorizer: Sequence[ChunkAnalysis],
+    findings: list[Finding],
 ) -> MlirIndex:
     text = parsed.text
     index = MlirIndex()
     reported = _reported_offsets(findings, source)
     ops_seen: set[str] = set()
-    for number, chunk in enumerate(parsed.chunks):
+    for number, (chunk, analysis) in enumerate(zip(parsed.chunks, tensorizer, strict=True)):
         index.chunks.append((chunk.start, chunk.end))
-        analysis = analyze_chunk(chunk, pipeline)
         builder = _Builder(index, text, number)
         for op in read.top_operations(chunk):
             builder.op(op, -1, -1)
