@@ -54,7 +54,21 @@ def analyze(
     workspace: Workspace | None = None,
 ) -> list[Finding]:
     """All findings for one document, filtered and re-graded by ``settings`` (with its
-    per-file ignores for ``path``)."""
+    per-file ignores for ``path``).
+
+    For .mlir the collector stays paused until the IR is garbage: its first collection then
+    frees the whole IR in one pass, instead of scanning it again and again while it lives
+    (the IR is millions of objects in cycles when `passlint check` reads megabytes)."""
+    if language_of(path, text) != "mlir":
+        return analyze_document(path, text, settings, workspace).findings
+    with collector_paused():
+        return _findings(path, text, settings, workspace)
+
+
+def _findings(
+    path: str, text: str, settings: Settings | None, workspace: Workspace | None
+) -> list[Finding]:
+    """The findings of ``analyze_document``; the rest of its analysis is garbage on return."""
     return analyze_document(path, text, settings, workspace).findings
 
 

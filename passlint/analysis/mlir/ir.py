@@ -16,7 +16,7 @@ from passlint.analysis.mlir.types import ShapedType, parse_shaped_type
 Span = tuple[int, int]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Value:
     """An SSA value: an operation result or a block argument."""
 
@@ -31,12 +31,12 @@ class Value:
         return self.name.split("#", 1)[0]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class OpResult(Value):
     op: Operation | None = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class BlockArgument(Value):
     """A block argument; ``owner`` is the op whose header or region block defines it."""
 
@@ -49,7 +49,7 @@ class BlockArgument(Value):
         return parse_shaped_type(self.type_text) if self.type_text else None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Use:
     name: str
     span: Span
@@ -58,7 +58,7 @@ class Use:
     value: Value | None = None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Block:
     label: str | None
     label_span: Span | None
@@ -66,7 +66,7 @@ class Block:
     operations: list[Operation] = field(default_factory=list)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Region:
     span: Span
     parent: Operation
@@ -98,7 +98,7 @@ class TypeRef:
         return parse_shaped_type(self.text)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Operation:
     """An operation; ``tokens`` may be None for a one-line statement parsed from its line
     shape: they are cut from the text the first time something asks for them."""
@@ -255,7 +255,7 @@ class SyntaxIssue:
     related_note: str = "opened here"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Chunk:
     """One `// -----` piece of a file (the whole file when it is not split)."""
 
@@ -285,7 +285,7 @@ class Chunk:
         return found
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class ParsedFile:
     text: str
     chunks: list[Chunk]
