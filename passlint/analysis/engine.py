@@ -117,7 +117,8 @@ def quick_analyze(
     from passlint.passes import tensorizer_legalization
 
     source = SourceText(text)
-    quick = tensorizer_legalization.quick_check(path, text, source, settings.pipeline)
+    with collector_paused():  # @main's header can be 100,000 tokens: build it in one go
+        quick = tensorizer_legalization.quick_check(path, text, source, settings.pipeline)
     if quick is None:
         if memo is not None:
             memo.keep(text, None)

@@ -64,6 +64,7 @@ _CLOSE_THEN_ELEMENT = re.compile(r"[\])][^,\])]")
 _BAD_ELEMENTS = re.compile(r"\[\s*,|,\s*[,\]]|[\w.)\]]\s+[\w.(\[+-]|\]\s*[\[(\w]|\)\s*[\[(\w]")
 
 _SKIPPED = frozenset(("WS", "COMMENT"))
+_new = tuple.__new__
 
 
 def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
@@ -74,7 +75,7 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     """
     end = len(text) if end is None else end
     toks = [
-        Tok(kind, match.start(), match.end())
+        _new(Tok, (kind, match.start(), match.end()))  # Tok(...) without its Python __new__
         for match in _TOKEN_RE.finditer(text, start, end)
         if (kind := match.lastgroup or "ERROR") not in _SKIPPED
     ]

@@ -15,6 +15,7 @@ What it read is kept with it (``outline_reads``): an edit elsewhere keeps its an
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, replace
 
@@ -29,6 +30,7 @@ _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
 _GENERIC_MAIN_LINE = re.compile(
     r'([ \t]*)"func\.func"\(\)[ \t]*<\{[^\n]*?\bsym_name[ \t]*=[ \t]*"main"'
 )
+_MAIN_NEEDLES = (("@main(", _MAIN_LINE), ('@"main"(', _MAIN_LINE), ('"main"', _GENERIC_MAIN_LINE))
 _ENTRY_LABEL = re.compile(r"[ \t]*\^[\w$.\-]+[ \t]*\(")
 _RETURN = re.compile(r'"?(?:func\.)?return"?\b')
 # Substrings of a line that can change the outline anywhere in the text: a chunk separator,
@@ -202,8 +204,10 @@ def _moved_tail(op: Operation, text: str, cut: int, delta: int) -> Operation:
     def moved(at: int) -> int:
         return at + delta if at >= cut else at
 
+    toks = op.toks
+    first = bisect.bisect_left(toks, cut, key=lambda tok: tok.start)
     op.text = text
-    op.tokens = [Tok(t.kind, moved(t.start), moved(t.end)) for t in op.toks]
+    op.tokens = toks[:first] + [Tok(t.kind, t.start + delta, t.end + delta) for t in toks[first:]]
     op.span = (op.span[0], moved(op.span[1]))
     op.regions = [
         Region((region.span[0], moved(region.span[1])), op, region.blocks) for region in op.regions
@@ -215,20 +219,18 @@ def _main_header(text: str) -> re.Match[str] | None:
     """The line holding ``func.func ... @main(`` or the generic ``"func.func"() <{...
     sym_name = "main"`` (None when there is not exactly one)."""
     found = None
-    for needle, pattern in (
-        ("@main(", _MAIN_LINE),
-        ('@"main"(', _MAIN_LINE),
-        ('"main"', _GENERIC_MAIN_LINE),
-    ):
-        at = text.find(needle)
-        while at >= 0:
-            line_start = text.rfind("\n", 0, at) + 1
-            match = pattern.match(text, line_start)
-            if match is not None and match.end() == at + len(needle):
-                if found is not None:
-                    return None
-                found = match
-            at = text.find(needle, at + 1)
+    at = text.find("main")  # one search for the three spellings
+    while at >= 0:
+        for needle, pattern in _MAIN_NEEDLES:
+            start = at - needle.index("main")
+            if text.startswith(needle, start):
+                line_start = text.rfind("\n", 0, start) + 1
+                match = pattern.match(text, line_start)
+                if match is not None and match.end() == start + len(needle):
+                    if found is not None:
+                        return None
+                    found = match
+        at = text.find("main", at + 1)
     return found
 
 
@@ -308,7 +310,7 @@ def _definition(
     was read from (its own and the next, which must not continue it)."""
     line_start = -1
     for needle in (f"\n{indent}{name} = ", f"\n{indent}{name}:"):
-        at = text.rfind(needle, body[0] - 1, body[1])
+        at = text.rfind(needle, max(body[0] - 1, line_start), body[1])  # the last one counts
         if at >= 0:
             line_start = max(line_start, at + 1)
     if line_start < 0:  # one of several results: `%a, %name = ...`

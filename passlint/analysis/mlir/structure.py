@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LANGLE": "RANGLE", "LBRACE": "RBRACE"}
 _CLOSERS = frozenset(_OPENERS.values())
+# What the statement scanner looks at inside brackets; any other token is simply taken.
+_STRUCTURAL = frozenset(("NL", "RESOURCE_OPEN", *_OPENERS, *_CLOSERS))
+_PLAIN_OPENERS = frozenset(("LPAR", "LSQB", "LANGLE"))
+_PLAIN_CLOSERS = frozenset(("RPAR", "RSQB", "RANGLE"))
 # Tokens after which the operation cannot be complete: an op name that follows one of them
 # belongs to the operation (``applies stablehlo.add``, a type after ``:``).
 _OPEN_ENDED = frozenset(
@@ -390,6 +394,10 @@ class _Scanner:
         broken = False  # errors in the statement's own tokens (not in its regions)
         crossed_line = False  # a newline since the last token taken (for recovery only)
         while self._has(self.pos):
+            if stack and not crossed_line and (run := self._bracketed_run(stack)) > self.pos:
+                out.extend(toks[self.pos : run])
+                self.pos = run
+                continue
             tok = toks[self.pos]
             kind = tok.kind
             if kind == "NL":
@@ -464,6 +472,31 @@ class _Scanner:
         if not out:
             return None
         return StatementSyntax(out, regions, broken=broken)
+
+    def _bracketed_run(self, stack: list[int]) -> int:
+        """Where the run of tokens from ``pos`` inside the brackets of ``stack`` ends: tokens
+        that are not braces, newlines or section markers, with the round, square and angle
+        brackets they open and close in order (``stack`` follows them). The run stops at the
+        bracket that closes ``stack``, and before any token ``_scan_statement`` must look at
+        (a brace, a bracket out of order or too deep)."""
+        toks = self.toks
+        run, count = self.pos, len(toks)
+        while run < count:
+            kind = toks[run].kind
+            if kind in _PLAIN_OPENERS:
+                if len(stack) >= MAX_BRACKET_DEPTH:
+                    break
+                stack.append(run)
+            elif kind in _PLAIN_CLOSERS:
+                if _OPENERS[toks[stack[-1]].kind] != kind:
+                    break
+                stack.pop()
+                if not stack:
+                    return run + 1
+            elif kind in _STRUCTURAL:
+                break
+            run += 1
+        return run
 
     def _unclosed(self, stack: list[int]) -> bool:
         """Report the innermost bracket left open where the statement is cut.
