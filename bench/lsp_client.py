@@ -118,19 +118,35 @@ class LspClient:
         with self._cond:
             return next(stamp for stamp, m in self._messages if m is message)
 
-    def peak_rss(self) -> list[float]:
-        """Peak RSS (MB) of the server process, then of each process it started (its analysis
-        workers), as Linux reports them (``VmHWM``); empty elsewhere."""
-        peaks = []
-        for pid in _process_tree(self.process.pid):
-            try:
-                status = Path(f"/proc/{pid}/status").read_text()
-            except OSError:
-                continue
-            for line in status.splitlines():
-                if line.startswith("VmHWM:"):
-                    peaks.append(int(line.split()[1]) / 1024)
-        return peaks
+    def watch_rss(self, interval: float = 0.05) -> None:
+        """Sample the resident memory of the server and the processes it starts (its
+        analysis workers, which it may stop and start again) until ``close``: Linux
+        ``/proc`` only. ``peak_rss`` then gives the peaks."""
+        self._peaks: dict[str, float] = {}
+
+        def sample() -> None:
+            while self.process.poll() is None:
+                for role, pid in zip(("server",), (self.process.pid,), strict=True):
+                    self._sample(role, pid)
+                for pid in _process_tree(self.process.pid)[1:]:
+                    self._sample("worker", pid)
+                time.sleep(interval)
+
+        threading.Thread(target=sample, daemon=True).start()
+
+    def _sample(self, role: str, pid: int) -> None:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):  # the process's own peak so far
+                peak = int(line.split()[1]) / 1024
+                self._peaks[role] = max(self._peaks.get(role, 0.0), peak)
+
+    def peak_rss(self) -> dict[str, float]:
+        """Peak RSS (MB) of the server process and of its largest worker while watched."""
+        return dict(getattr(self, "_peaks", {}))
 
     def close(self) -> None:
         try:

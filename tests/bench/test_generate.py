@@ -74,5 +74,7 @@ def test_lit_corpus_chunks_are_valid_but_the_expected_errors(context) -> None:  
             ir.Module.parse(chunk, context)
             first, last = text.count("\n", 0, start), text.count("\n", 0, end)
             assert not [
-                f for f in findings if f.code.startswith("E") and first <= f.range.start.line <= last
+                f
+                for f in findings
+                if f.code.startswith("E") and first <= f.range.start.line <= last
             ]

@@ -107,3 +107,19 @@ def test_copy_fix_keeps_a_suppression_comment_next_to_the_return() -> None:
         "}\n"
     )
     assert engine.analyze("/f/a.mlir", fixed["/f/a.mlir"], EVERYTHING) == []
+
+
+def test_a_numbered_value_followed_by_a_letter_is_two_tokens_on_both_paths() -> None:
+    # `%1é` is the value `%1` and the character `é`; its line shape read `%vé` as one value.
+    text = "    %18 = stablehlo.add %15, %1\u00e9 : tensor<64x512xf32>\n"
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+    assert any("Unexpected character" in error.message for error in fast.errors)
+
+
+def test_a_unicode_line_separator_is_no_blank() -> None:
+    # str.strip() removed U+2028, which no token starts with: the line looked blank.
+    text = '   \u2028  "stablehlo.return"(%4) : (tensor<f32>) -> ()\n'
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+    assert any("Unexpected character" in error.message for error in fast.errors)

@@ -25,13 +25,19 @@ from passlint.analysis.mlir.structure import (
 
 _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # unrolled: linear on huge blobs
 _SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
+# Named values become ``%v``; numbered ones keep their digits for ``_DIGITS``: ``%1a`` is the
+# value ``%1`` and the word ``a`` (a letter may not follow digits in a name), ``%va`` is one.
+_NAMED_SSA = re.compile(r"%[A-Za-z_$.\-][\w$.\-]*")
 # Digit runs other than a lone ``0`` (which may start a ``0x`` hex number) become ``1``: a
 # ``0`` made from ``8`` would turn ``8xf32`` (an integer and a word) into a hex number.
 _DIGITS = re.compile(r"(?:[1-9]|0\d)\d*")
 _STATEMENT_STARTS = frozenset(("VALUE_ID", "BARE_ID", "STRING"))
-_NOT_SIMPLE = frozenset(
-    ("ERROR", "BAD_STRING", "RESOURCE_OPEN", "RESOURCE_CLOSE", "CARET_ID", "LBRACE", "RBRACE")
-)
+# Braces are allowed: a line whose statement scans alone with no region and no error holds
+# dictionaries only (the generic form's `<{properties}>` and `{attributes}`).
+_NOT_SIMPLE = frozenset(("ERROR", "BAD_STRING", "RESOURCE_OPEN", "RESOURCE_CLOSE", "CARET_ID"))
+# The white space between tokens (the lexer's ``WS``): other Unicode spaces such as U+2028
+# are characters no token starts with, never blanks.
+SPACE = " \t\r\f\v"
 _SHAPE_LIMIT = 50_000
 # Longer lines (a constant of megabytes) are neither cached nor parsed from their shape:
 # where a statement starts and ends is read from their first and last tokens.
@@ -55,7 +61,7 @@ _shapes: dict[str, LineShape] = {}
 
 def normalize(text: str) -> str:
     """Strings, SSA names and digit runs abstracted; lines and token kinds are preserved."""
-    return _DIGITS.sub("1", _SSA.sub("%v", _STRING.sub('""', text)))
+    return _DIGITS.sub("1", _NAMED_SSA.sub("%v", _STRING.sub('""', text)))
 
 
 def shape_of(key: str) -> LineShape:
@@ -117,11 +123,14 @@ class LineTable:
         self.ends = [s + len(line) for s, line in zip(self.starts, raw, strict=True)]
         # Where each line's text begins and ends, without surrounding white space.
         self.text_starts = [
-            s + len(line) - len(line.lstrip()) for s, line in zip(self.starts, raw, strict=True)
+            s + len(line) - len(line.lstrip(SPACE))
+            for s, line in zip(self.starts, raw, strict=True)
         ]
-        self.text_ends = [s + len(line.rstrip()) for s, line in zip(self.starts, raw, strict=True)]
+        self.text_ends = [
+            s + len(line.rstrip(SPACE)) for s, line in zip(self.starts, raw, strict=True)
+        ]
         self.ok = len(normalized) == len(raw)
-        self.shapes = [shape_of(line.strip()) for line in normalized] if self.ok else []
+        self.shapes = [shape_of(line.strip(SPACE)) for line in normalized] if self.ok else []
 
     def __len__(self) -> int:
         return len(self.starts)

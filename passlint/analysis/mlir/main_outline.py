@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
 from passlint.analysis.mlir.lexer import Tok
-from passlint.analysis.mlir.lines import normalize, shape_of
+from passlint.analysis.mlir.lines import SPACE, normalize, shape_of
 from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
 
@@ -261,7 +261,7 @@ def _statement_line_above(text: str, start: int, at: int) -> tuple[int, int]:
         line = _last_line(text, start, end)
         if line is None:
             return at, at
-        if not shape_of(normalize(text[line[0] : line[1]]).strip()).blank:
+        if not shape_of(normalize(text[line[0] : line[1]]).strip(SPACE)).blank:
             return line
         end = _line_start(text, line[0])
 
@@ -273,9 +273,9 @@ def _last_line(text: str, start: int, end: int) -> tuple[int, int] | None:
         line_start = text.rfind("\n", start, stop - 1) + 1
         line_start = max(line_start, start)
         line = text[line_start:stop]
-        if line.strip():
-            lead = len(line) - len(line.lstrip())
-            return line_start + lead, line_start + len(line.rstrip())
+        if line.strip(SPACE + "\n"):
+            lead = len(line) - len(line.lstrip(SPACE + "\n"))
+            return line_start + lead, line_start + len(line.rstrip(SPACE + "\n"))
         stop = line_start - 1 if line_start > start else start
     return None
 
@@ -290,11 +290,11 @@ def _next_line_shape(text: str, start: int) -> tuple[str, int]:
 def _next_statement_line(text: str, line_start: int, line_end: int, stop: int) -> int | None:
     """Where the first non-blank line after a one-line statement ends, when that line starts
     a new statement (newlines mean nothing: it could continue the statement); else None."""
-    ends_op = shape_of(normalize(text[line_start:line_end]).strip()).ends_op
+    ends_op = shape_of(normalize(text[line_start:line_end]).strip(SPACE)).ends_op
     at = line_end
     while at < stop:
         line, end = _next_line_shape(text, at + 1)
-        shape = shape_of(normalize(line).strip())
+        shape = shape_of(normalize(line).strip(SPACE))
         if not shape.blank:
             if shape.start == "always" or (shape.start == "after-op" and ends_op):
                 return end
@@ -332,7 +332,7 @@ def _definition(
     if following_end is None:
         return None
     start = line_start + len(indent)
-    end = start + len(text[start:line_end].rstrip())
+    end = start + len(text[start:line_end].rstrip(SPACE))
     op = _single_op(chunk := parse_chunk(text, start, end, whole=False))
     if op is None or chunk.errors or op.regions:
         return None

@@ -419,33 +419,43 @@ def resolve_uses(operations: list[Operation], outer: dict[str, Value]) -> None:
     A region's own definitions shadow the outer ones of the same name (an outer value
     defined after the region, as MLIR allows); within one region the first definition wins.
     """
+    _resolve(operations, [outer] if outer else [])
+
+
+def _resolve(operations: list[Operation], outer: list[dict[str, Value]]) -> None:
+    """``resolve_uses`` with the enclosing scopes as a chain, innermost last (a region
+    nested in a 50,000-op body reads that body's names without copying them)."""
     own: dict[str, Value] = {}
     for op in operations:
         for result in op.results:
             own.setdefault(result.name, result)
             if result.name.endswith("#0"):
                 own.setdefault(result.group_name, result)
-    scope = {**outer, **own}
+    chain = [*outer, own]
     for op in operations:
         for use in op.operands:
-            value = scope.get(use.name)
+            value = _lookup(chain, use.name)
             if value is None and use.name.endswith("#0"):
-                value = scope.get(use.name[:-2])  # `%0#0` of a single-result op
+                value = _lookup(chain, use.name[:-2])  # `%0#0` of a single-result op
             if value is not None:
                 use.value = value
                 value.uses.append(use)
         if not op.regions:
             continue
-        inner = {} if op.name in _ISOLATED else scope
+        inner = [] if op.name in _ISOLATED else chain
         if op.header_arguments:
-            inner = dict(inner)
-            for argument in op.header_arguments:
-                inner[argument.name] = argument
+            inner = [*inner, {argument.name: argument for argument in op.header_arguments}]
         for region in op.regions:
-            region_scope = inner
             block_args = [arg for block in region.blocks for arg in block.arguments]
+            region_chain = inner
             if block_args:
-                region_scope = dict(inner)
-                for argument in block_args:
-                    region_scope[argument.name] = argument
-            resolve_uses(region.operations, region_scope)
+                region_chain = [*inner, {argument.name: argument for argument in block_args}]
+            _resolve(region.operations, region_chain)
+
+
+def _lookup(chain: list[dict[str, Value]], name: str) -> Value | None:
+    for scope in reversed(chain):
+        value = scope.get(name)
+        if value is not None:
+            return value
+    return None

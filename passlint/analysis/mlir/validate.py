@@ -55,7 +55,7 @@ def validate_chunk(text: str, chunk: Chunk) -> list[SyntaxIssue]:
             if op.template.recovered
             for use in op.operands
         }
-    checker.scope(chunk.operations, {}, graph=True, entry_arguments=[])
+    checker.scope(chunk.operations, [], graph=True, entry_arguments=[])
     checker.aliases(chunk)
     return checker.issues
 
@@ -82,13 +82,14 @@ class _Checker:
     def scope(
         self,
         operations: list[Operation],
-        visible: dict[str, Value],
+        visible: list[dict[str, Value]],
         graph: bool,
         entry_arguments: list[BlockArgument],
         region: Region | None = None,
     ) -> None:
         """Check one region (its ops, and nested regions): ``visible`` holds the names
-        defined by enclosing regions of the same isolated scope."""
+        defined by enclosing regions of the same isolated scope, a chain innermost last (a
+        region nested in a 50,000-op body reads that body's names without copying them)."""
         own: dict[str, Value] = {}
         for argument in entry_arguments:
             self.define(argument, visible, own, entry=True)
@@ -103,7 +104,7 @@ class _Checker:
                 for use in op.operands:
                     self.use(use, op, graph)
             if op.regions:
-                inner = {} if op.name in _ISOLATED else {**visible, **own}
+                inner = [] if op.name in _ISOLATED else [*visible, own]
                 for nested in op.regions:
                     self.scope(
                         nested.operations,
@@ -121,10 +122,13 @@ class _Checker:
                 self.counts(op)
 
     def define(
-        self, value: Value, visible: dict[str, Value], own: dict[str, Value], entry: bool
+        self, value: Value, visible: list[dict[str, Value]], own: dict[str, Value], entry: bool
     ) -> None:
         name = value.group_name
-        first = own.get(name) or visible.get(name)
+        first = own.get(name) or next(
+            (found for scope in reversed(visible) if (found := scope.get(name)) is not None),
+            None,
+        )
         if first is not None and first is not value:
             message = (
                 f"Region entry argument `{name}` is already in use; rename one of them."
@@ -135,7 +139,9 @@ class _Checker:
             return
         own[name] = value
 
-    def blocks(self, region: Region, visible: dict[str, Value], own: dict[str, Value]) -> None:
+    def blocks(
+        self, region: Region, visible: list[dict[str, Value]], own: dict[str, Value]
+    ) -> None:
         """Block arguments and labels of a region: each label once, each successor known."""
         labels: dict[str, tuple[int, int]] = {}
         for block in region.blocks:
