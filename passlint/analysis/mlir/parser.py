@@ -248,16 +248,16 @@ class _Builder:
             if count_index >= 0:
                 count_match = _COUNT.match(text, match.end())
                 count = _count(count_match.group(1)) if count_match else 1
-            span = match.span()
+            at = match.start()
             if count == 1:
-                op.results.append(OpResult(base, span, index, op=op))
+                op.results.append(OpResult(base, at, index, op=op))
                 index += 1
             else:
                 for k in range(count):
-                    op.results.append(OpResult(f"{base}#{k}", span, index, op=op))
+                    op.results.append(OpResult(f"{base}#{k}", at, index, op=op))
                     index += 1
         op.operands = [
-            Use(value_at[i].group(), value_at[i].span(), op, n)
+            Use(value_at[i].group(), value_at[i].start(), op, n)
             for n, i in enumerate(template.operands)
         ]
         return op
@@ -323,21 +323,23 @@ class _Builder:
             count = 1 if count_index < 0 else _count(self._tok(toks[count_index]))
             names = [base] if count == 1 else [f"{base}#{k}" for k in range(count)]
             for result_name in names:
-                op.results.append(OpResult(result_name, (tok.start, tok.end), index, op=op))
+                op.results.append(OpResult(result_name, tok.start, index, op=op))
                 index += 1
         op.operands = [
-            Use(self._tok(toks[i]), (toks[i].start, toks[i].end), op, n)
-            for n, i in enumerate(template.operands)
+            Use(self._tok(toks[i]), toks[i].start, op, n) for n, i in enumerate(template.operands)
         ]
-        op.header_arguments = [
+        arguments = [
             self._argument(toks, argument.value, n, argument.type, op)
             for n, argument in enumerate(template.arguments)
         ]
-        op.header_arguments += [
-            self._argument(toks, i, len(op.header_arguments) + n, None, op)
+        arguments += [
+            self._argument(toks, i, len(arguments) + n, None, op)
             for n, i in enumerate(template.bindings)
         ]
-        op.regions = [self._region(region, op) for region in statement.regions]
+        if arguments:
+            op.header_arguments = arguments
+        if statement.regions:
+            op.regions = [self._region(region, op) for region in statement.regions]
         return op
 
     def _argument(
@@ -349,7 +351,7 @@ class _Builder:
         owner: Operation | None,
     ) -> BlockArgument:
         tok = toks[value]
-        argument = BlockArgument(self._tok(tok), (tok.start, tok.end), index, owner=owner)
+        argument = BlockArgument(self._tok(tok), tok.start, index, owner=owner)
         if type_span is not None:
             start, end = toks[type_span[0]].start, toks[type_span[1]].end
             argument.type_span = (start, end)

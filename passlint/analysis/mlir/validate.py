@@ -19,6 +19,7 @@ defined); every other region is an SSACFG region, as for unregistered ops in MLI
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from passlint.analysis.mlir.ir import (
     BlockArgument,
@@ -84,7 +85,7 @@ class _Checker:
         operations: list[Operation],
         visible: list[dict[str, Value]],
         graph: bool,
-        entry_arguments: list[BlockArgument],
+        entry_arguments: Sequence[BlockArgument],
         region: Region | None = None,
     ) -> None:
         """Check one region (its ops, and nested regions): ``visible`` holds the names

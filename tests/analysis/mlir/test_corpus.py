@@ -75,8 +75,15 @@ def snapshot(text: str, parsed: ParsedFile) -> list[dict[str, object]]:
                 "uses": uses,
                 "arguments": [
                     f"{a.name}: {a.type_text}@{where(text, a.span[0])}"
-                    for a in op.header_arguments
-                    + [arg for region in op.regions for b in region.blocks for arg in b.arguments]
+                    for a in [
+                        *op.header_arguments,
+                        *(
+                            arg
+                            for region in op.regions
+                            for b in region.blocks
+                            for arg in b.arguments
+                        ),
+                    ]
                 ],
                 "regions": [
                     f"{where(text, r.span[0])}-{where(text, r.span[1])}" for r in op.regions
