@@ -188,15 +188,18 @@ class _Scanner:
     def _has(self, index: int) -> bool:
         """Is there a token at ``index``? Tokenizes further lines as needed."""
         toks = self.toks
+        if index < len(toks):
+            return True
         lines = self.lines
         if lines is not None:
-            while index >= len(toks) and self.next_line < len(lines):
+            count = len(lines)
+            while index >= len(toks) and self.next_line < count:
                 line = self.next_line
                 self.next_line += 1
                 start, end = lines.starts[line], lines.ends[line]
                 if not lines.shapes[line].blank:
                     toks.extend(tokenize(self.text, start, end))
-                if line + 1 < len(lines):
+                if line + 1 < count:
                     toks.append(Tok("NL", end, end + 1))
         return index < len(toks)
 
