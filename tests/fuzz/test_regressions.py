@@ -123,3 +123,27 @@ def test_a_unicode_line_separator_is_no_blank() -> None:
     fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
     assert dump(fast) == dump(slow)
     assert any("Unexpected character" in error.message for error in fast.errors)
+
+
+def test_a_value_named_like_a_type_word_keeps_the_dims_token_on_both_paths() -> None:
+    # `%arg1tensor<8xf32>`: `8x` is a DIMS token after `tensor<`; the line shape made the name
+    # `%v`, and `1x` an integer and a word.
+    text = "    %0 = stablehlo.multiply %arg0, %arg1tensor<8xf32>\n"
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+
+
+def test_the_first_statement_of_a_region_is_read_from_its_line_shape() -> None:
+    # A `{` ending its line is decided from the next line's shape: that line is not cut into
+    # tokens beforehand, so it can be a one-line statement (no tokens kept).
+    text = (
+        "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %0 = stablehlo.abs %a : tensor<4xf32>\n"
+        "  return %0 : tensor<4xf32>\n"
+        "}\n"
+    )
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+    (function,) = fast.chunks[0].operations
+    first = function.regions[0].blocks[0].operations[0]
+    assert first.name == "stablehlo.abs" and first.tokens is None

@@ -258,6 +258,9 @@ class _Scanner:
         toks = self.toks
         if index > 0 and toks[index - 1].kind == "LANGLE":
             return False
+        by_shape = self._region_by_next_line(index)
+        if by_shape is not None:
+            return by_shape
         nxt = index + 1
         same_line = self._has(nxt) and toks[nxt].kind != "NL"
         nxt = self._peek_significant(nxt)
@@ -280,6 +283,35 @@ class _Scanner:
                 return has_after and toks[after].kind == "LPAR"
             return not same_line or not has_after or toks[after].kind != "NL"
         return False
+
+    def _region_by_next_line(self, index: int) -> bool | None:
+        """``_is_region_brace`` for a ``{`` that ends its line, read from the shape of the
+        next line without cutting its tokens (so the region's first statement can be taken
+        from its line shape too); None when the shape does not settle it."""
+        lines, toks = self.lines, self.toks
+        if lines is None or index + 2 != len(toks) or toks[index + 1].kind != "NL":
+            return None
+        line = self.next_line
+        while line < len(lines) and lines.shapes[line].blank:
+            line += 1
+        if line >= len(lines):
+            return None
+        shape = lines.shapes[line]
+        if not shape.head:
+            return None
+        kind = shape.head[0]
+        if kind in ("VALUE_ID", "CARET_ID", "RBRACE"):
+            return True  # (a `}` on a later line: an empty region)
+        if kind not in ("BARE_ID", "STRING"):
+            return False
+        if kind == "BARE_ID" and shape.first_word == "return":
+            return True
+        if len(shape.head) < 2:
+            return None
+        after = shape.head[1]
+        if after in _DICT_KEY_FOLLOWERS:
+            return False
+        return after == "LPAR" if kind == "STRING" else True
 
     @staticmethod
     def _is_generic(out: list[Tok]) -> bool:
