@@ -142,8 +142,8 @@ def test_the_first_statement_of_a_region_is_read_from_its_line_shape() -> None:
         "  return %0 : tensor<4xf32>\n"
         "}\n"
     )
-    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
-    assert dump(fast) == dump(slow)
+    fast = parse_file(text, fast=True)
     (function,) = fast.chunks[0].operations
     first = function.regions[0].blocks[0].operations[0]
-    assert first.name == "stablehlo.abs" and first.tokens is None
+    assert first.name == "stablehlo.abs" and first.tokens is None  # (a dump cuts them)
+    assert dump(fast) == dump(parse_file(text, fast=False))

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 from itertools import accumulate
+from typing import Any
 
 from passlint.analysis.mlir.lexer import Tok, tokenize
 from passlint.analysis.mlir.statements import StatementError, Template, parse_statement
