@@ -158,6 +158,8 @@ def p1_p2(path: Path, text: str, runs: int, edits: int) -> tuple[float, float, d
             target = path.with_name(f"open{run}_{path.name}")
             target.write_text(text)
             opens.append(open_document(client, target, text, wait_tl=True))
+            if run < runs - 1:  # one such module open at a time (the P9 column)
+                client.notify("textDocument/didClose", {"textDocument": {"uri": uri(target)}})
         document = uri(path.with_name(f"open{runs - 1}_{path.name}"))
         lines = text.split("\n")
         rng = random.Random(8)

@@ -37,6 +37,12 @@ _RESOURCE = re.compile(r"^\{-#", re.MULTILINE)
 _SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
 
 
+def _offsets() -> array[int]:
+    """An array of offsets or numbers: 4 bytes each (the index of a 5 MB module holds
+    ~700,000 of them, and crosses a process boundary)."""
+    return array("i")
+
+
 @dataclass(frozen=True)
 class OutputNote:
     """One output of @main as hover shows it; ``reported``: the code of the diagnostic on
@@ -82,29 +88,29 @@ class MlirIndex:
     # named things: SSA value groups, block labels, @symbols (per chunk)
     names: list[str] = field(default_factory=list)
     kinds: bytearray = field(default_factory=bytearray)
-    definitions: array[int] = field(default_factory=lambda: array("q"))  # start, -1: none
-    definition_ends: array[int] = field(default_factory=lambda: array("q"))
-    entity_chunks: array[int] = field(default_factory=lambda: array("q"))
-    scopes: array[int] = field(default_factory=lambda: array("q"))  # block of a value / label
-    visible_from: array[int] = field(default_factory=lambda: array("q"))  # where a value is
+    definitions: array[int] = field(default_factory=_offsets)  # start, -1: none
+    definition_ends: array[int] = field(default_factory=_offsets)
+    entity_chunks: array[int] = field(default_factory=_offsets)
+    scopes: array[int] = field(default_factory=_offsets)  # block of a value / label
+    visible_from: array[int] = field(default_factory=_offsets)  # where a value is
     # occurrences of named things, by start
-    starts: array[int] = field(default_factory=lambda: array("q"))
-    ends: array[int] = field(default_factory=lambda: array("q"))
-    entities: array[int] = field(default_factory=lambda: array("q"))
+    starts: array[int] = field(default_factory=_offsets)
+    ends: array[int] = field(default_factory=_offsets)
+    entities: array[int] = field(default_factory=_offsets)
     is_definition: bytearray = field(default_factory=bytearray)
     # blocks (pre-order): span, parent block, whether its region is isolated from above
-    block_starts: array[int] = field(default_factory=lambda: array("q"))
-    block_ends: array[int] = field(default_factory=lambda: array("q"))
-    block_parents: array[int] = field(default_factory=lambda: array("q"))
+    block_starts: array[int] = field(default_factory=_offsets)
+    block_ends: array[int] = field(default_factory=_offsets)
+    block_parents: array[int] = field(default_factory=_offsets)
     block_isolated: bytearray = field(default_factory=bytearray)
-    block_regions: array[int] = field(default_factory=lambda: array("q"))  # region number
+    block_regions: array[int] = field(default_factory=_offsets)  # region number
     # operations (pre-order): span, name start, parent op, trailing loc(...) start (-1: none)
-    op_starts: array[int] = field(default_factory=lambda: array("q"))
-    op_ends: array[int] = field(default_factory=lambda: array("q"))
-    op_names: array[int] = field(default_factory=lambda: array("q"))
-    op_parents: array[int] = field(default_factory=lambda: array("q"))
-    op_locations: array[int] = field(default_factory=lambda: array("q"))
-    op_name_lengths: array[int] = field(default_factory=lambda: array("q"))
+    op_starts: array[int] = field(default_factory=_offsets)
+    op_ends: array[int] = field(default_factory=_offsets)
+    op_names: array[int] = field(default_factory=_offsets)
+    op_parents: array[int] = field(default_factory=_offsets)
+    op_locations: array[int] = field(default_factory=_offsets)
+    op_name_lengths: array[int] = field(default_factory=_offsets)
     # pass results and what the other features show
     value_hovers: dict[int, Hover] = field(default_factory=dict)  # entity -> hover
     op_hovers: dict[Span, Hover] = field(default_factory=dict)  # op name span -> hover
@@ -246,6 +252,10 @@ def _build(
 ) -> MlirIndex:
     text = parsed.text
     index = MlirIndex()
+    if len(text) >= 2**31:  # beyond 4-byte offsets (far above max-file-size's default)
+        for name, value in vars(index).items():
+            if isinstance(value, array):
+                setattr(index, name, array("q"))
     reported = _reported_offsets(findings, source)
     ops_seen: set[str] = set()
     for number, (chunk, analysis) in enumerate(zip(parsed.chunks, tensorizer, strict=True)):
@@ -406,9 +416,10 @@ class _Builder:
 
 def _order_occurrences(index: MlirIndex) -> None:
     order = sorted(range(len(index.starts)), key=index.starts.__getitem__)
-    index.starts = array("q", (index.starts[i] for i in order))
-    index.ends = array("q", (index.ends[i] for i in order))
-    index.entities = array("q", (index.entities[i] for i in order))
+    code = index.starts.typecode
+    index.starts = array(code, (index.starts[i] for i in order))
+    index.ends = array(code, (index.ends[i] for i in order))
+    index.entities = array(code, (index.entities[i] for i in order))
     index.is_definition = bytearray(index.is_definition[i] for i in order)
 
 
