@@ -147,3 +147,20 @@ def test_the_first_statement_of_a_region_is_read_from_its_line_shape() -> None:
     first = function.regions[0].blocks[0].operations[0]
     assert first.name == "stablehlo.abs" and first.tokens is None  # (a dump cuts them)
     assert dump(fast) == dump(parse_file(text, fast=False))
+
+
+def test_a_generic_op_name_alone_on_its_line_still_opens_the_region_before_it() -> None:
+    # `({` then `"func.func"` alone on the next line and `() <{...}> ({` on the one after: the
+    # `{` opens a region (a generic op name followed by `(`, across the line break), which
+    # jaxlib's parser accepts; it was read as a dictionary (a false E001).
+    text = (
+        '"builtin.module"() ({\n'
+        '  "func.func"\n'
+        '() <{function_type = () -> (), sym_name = "main"}> ({\n'
+        '    "func.return"() : () -> ()\n'
+        "  }) : () -> ()\n"
+        "}) : () -> ()\n"
+    )
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+    assert fast.errors == []

@@ -277,10 +277,13 @@ class _Scanner:
             has_after = self._has(after)
             if kind == "BARE_ID" and self._word(nxt) == "return":
                 return True  # a terminator without operands (`{ return }`)
-            if has_after and toks[after].kind in _DICT_KEY_FOLLOWERS:
+            # What follows the word, on whichever line (`"func.func"` then `() <{...}>`).
+            following = self._peek_significant(after)
+            has_following = self._has(following)
+            if has_following and toks[following].kind in _DICT_KEY_FOLLOWERS:
                 return False
             if kind == "STRING":
-                return has_after and toks[after].kind == "LPAR"
+                return has_following and toks[following].kind == "LPAR"
             return not same_line or not has_after or toks[after].kind != "NL"
         return False
 
