@@ -40,8 +40,9 @@ _GRAPH = frozenset(("module", "builtin.module"))
 _ALIAS_USE = re.compile(
     r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*|(?<![\w$.\-#!])([#!][A-Za-z_][\w$\-]*)(?![\w$.\-<])'
 )
-# The third alternative alone: a chunk without a match has no alias use (most lit tests).
-_ALIAS_LIKE = re.compile(r"(?<![\w$.\-#!])[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])")
+# The third alternative alone, its look-behind moved after the first character so a search
+# skips to `#` and `!` at C speed: a chunk without a match has no alias use (most lit tests).
+_ALIAS_LIKE = re.compile(r"[#!](?<![\w$.\-#!][#!])[A-Za-z_][\w$\-]*(?![\w$.\-<])")
 
 
 def validate_chunk(text: str, chunk: Chunk) -> list[SyntaxIssue]:
