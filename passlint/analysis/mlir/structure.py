@@ -206,16 +206,22 @@ class _Scanner:
     def _next_line_starts_statement(self, last: Tok) -> bool:
         """At a newline that ends the tokens cut so far: does the next non-blank line's shape
         say a statement starts there, after ``last``? (Answered without tokenizing that line.)"""
-        lines = self.lines
-        if lines is None or self.pos + 1 < len(self.toks):
+        if self.lines is None or self.pos + 1 < len(self.toks):
             return False
+        shape = self._next_shape()
+        if shape is None:
+            return True
+        start = shape.start
+        return start == "always" or (start == "after-op" and ends_operation(self.text, last))
+
+    def _next_shape(self) -> LineShape | None:
+        """The shape of the first non-blank line not cut into tokens yet (None: none)."""
+        lines = self.lines
+        assert lines is not None
         line = self.next_line
         while line < len(lines) and lines.shapes[line].blank:
             line += 1
-        if line >= len(lines):
-            return True
-        start = lines.shapes[line].start
-        return start == "always" or (start == "after-op" and ends_operation(self.text, last))
+        return lines.shapes[line] if line < len(lines) else None
 
     def _end_of_input(self) -> int:
         return self.lines.ends[-1] if self.lines is not None else self.end
@@ -291,16 +297,11 @@ class _Scanner:
         """``_is_region_brace`` for a ``{`` that ends its line, read from the shape of the
         next line without cutting its tokens (so the region's first statement can be taken
         from its line shape too); None when the shape does not settle it."""
-        lines, toks = self.lines, self.toks
-        if lines is None or index + 2 != len(toks) or toks[index + 1].kind != "NL":
+        toks = self.toks
+        if self.lines is None or index + 2 != len(toks) or toks[index + 1].kind != "NL":
             return None
-        line = self.next_line
-        while line < len(lines) and lines.shapes[line].blank:
-            line += 1
-        if line >= len(lines):
-            return None
-        shape = lines.shapes[line]
-        if not shape.head:
+        shape = self._next_shape()
+        if shape is None or not shape.head:
             return None
         kind = shape.head[0]
         if kind in ("VALUE_ID", "CARET_ID", "RBRACE"):
