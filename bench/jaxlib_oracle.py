@@ -18,6 +18,7 @@ import json
 import subprocess
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 _CHILD = r"""
 import json, re, sys
@@ -58,48 +59,64 @@ class Verdict:
         return self.kind != "ok"
 
 
+class _Child:
+    """A long-lived child process running ``script`` (one JSON line in, one out), started
+    again after a crash."""
+
+    def __init__(self, script: str) -> None:
+        self.script = script
+        self._process: subprocess.Popen[str] | None = None
+
+    def ask(self, text: str) -> Any:
+        """The child's answer for ``text``, or None when the child died on it."""
+        if self._process is None or self._process.poll() is not None:
+            self._process = subprocess.Popen(
+                [sys.executable, "-c", self.script],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+        process = self._process
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            process.stdin.write(json.dumps(text) + "\n")
+            process.stdin.flush()
+            line = process.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:
+            process.wait()
+            self._process = None
+            return None
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self._process is not None:
+            assert self._process.stdin is not None
+            self._process.stdin.close()
+            self._process.wait()
+            self._process = None
+
+
 class Oracle:
     """A long-lived child process running jaxlib's parser, restarted after a crash."""
 
     def __init__(self) -> None:
-        self._child: subprocess.Popen[str] | None = None
-
-    def _start(self) -> subprocess.Popen[str]:
-        return subprocess.Popen(
-            [sys.executable, "-c", _CHILD],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
+        self._child = _Child(_CHILD)
 
     def verdict(self, text: str) -> Verdict:
-        if self._child is None or self._child.poll() is not None:
-            self._child = self._start()
-        child = self._child
-        assert child.stdin is not None and child.stdout is not None
-        try:
-            child.stdin.write(json.dumps(text) + "\n")
-            child.stdin.flush()
-            line = child.stdout.readline()
-        except BrokenPipeError:
-            line = ""
-        if not line:
-            child.wait()
-            self._child = None
+        answer = self._child.ask(text)
+        if answer is None:
             return Verdict("crash")
-        kind, message, where = json.loads(line)
+        kind, message, where = answer
         return Verdict(kind, message, where)
 
     def verdicts(self, texts: list[str]) -> list[Verdict]:
         return [self.verdict(text) for text in texts]
 
     def close(self) -> None:
-        if self._child is not None:
-            assert self._child.stdin is not None
-            self._child.stdin.close()
-            self._child.wait()
-            self._child = None
+        self._child.close()
 
 
 def available() -> bool:
@@ -108,3 +125,52 @@ def available() -> bool:
     except ImportError:
         return False
     return True
+
+
+_TIMER = r"""
+import json, sys, time
+from jax._src.interpreters import mlir as jax_mlir
+from jaxlib.mlir import ir
+context = jax_mlir.make_ir_context()
+context.allow_unregistered_dialects = True
+for line in sys.stdin:
+    text = json.loads(line)
+    start = time.perf_counter()
+    try:
+        ir.Module.parse(text, context)
+        rejected = False
+    except Exception:
+        rejected = True
+    sys.stdout.write(json.dumps([time.perf_counter() - start, rejected]) + "\n")
+    sys.stdout.flush()
+"""
+
+
+@dataclass(frozen=True)
+class ParseTime:
+    """jaxlib's parse of many texts in one process: the seconds its parser took over all of
+    them, how many it rejected, and how many crashed it (those are left out of the time)."""
+
+    seconds: float
+    texts: int
+    rejected: int
+    crashed: int
+
+
+def parse_time(texts: list[str]) -> ParseTime:
+    """Time jaxlib's parser on each text in a child process (restarted after a crash: a
+    verifier of the upstream tests divides by zero), as ``mlir-opt --split-input-file``
+    parses each chunk of a test file as its own buffer."""
+    seconds, rejected, crashed = 0.0, 0, 0
+    child = _Child(_TIMER)
+    try:
+        for text in texts:
+            answer = child.ask(text)
+            if answer is None:
+                crashed += 1
+                continue
+            seconds += answer[0]
+            rejected += answer[1]
+    finally:
+        child.close()
+    return ParseTime(seconds, len(texts), rejected, crashed)

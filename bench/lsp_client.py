@@ -16,17 +16,24 @@ Message = dict[str, Any]
 
 
 class LspClient:
-    """Starts ``python -m passlint serve``; sends requests/notifications; records messages."""
+    """Starts ``python -m passlint serve`` (or ``command``, another language server); sends
+    requests/notifications; records messages."""
 
-    def __init__(self, args: list[str] | None = None, capabilities: Message | None = None) -> None:
+    def __init__(
+        self,
+        args: list[str] | None = None,
+        capabilities: Message | None = None,
+        command: list[str] | None = None,
+    ) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "passlint", "serve", *(args or [])],
+            command or [sys.executable, "-m", "passlint", "serve", *(args or [])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         self._next_id = 0
+        self.opened = 0.0  # when the benchmark opened the document it times
         self._messages: list[tuple[float, Message]] = []
         self._cond = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -111,6 +118,36 @@ class LspClient:
         with self._cond:
             return next(stamp for stamp, m in self._messages if m is message)
 
+    def watch_rss(self, interval: float = 0.05) -> None:
+        """Sample the resident memory of the server and the processes it starts (its
+        analysis workers, which it may stop and start again) until ``close``: Linux
+        ``/proc`` only. ``peak_rss`` then gives the peaks."""
+        self._peaks: dict[str, float] = {}
+
+        def sample() -> None:
+            while self.process.poll() is None:
+                for role, pid in zip(("server",), (self.process.pid,), strict=True):
+                    self._sample(role, pid)
+                for pid in _process_tree(self.process.pid)[1:]:
+                    self._sample("worker", pid)
+                time.sleep(interval)
+
+        threading.Thread(target=sample, daemon=True).start()
+
+    def _sample(self, role: str, pid: int) -> None:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):  # the process's own peak so far
+                peak = int(line.split()[1]) / 1024
+                self._peaks[role] = max(self._peaks.get(role, 0.0), peak)
+
+    def peak_rss(self) -> dict[str, float]:
+        """Peak RSS (MB) of the server process and of its largest worker while watched."""
+        return dict(getattr(self, "_peaks", {}))
+
     def close(self) -> None:
         try:
             self.request("shutdown", {}, timeout=10)
@@ -118,6 +155,20 @@ class LspClient:
             self.process.wait(timeout=10)
         except Exception:
             self.process.kill()
+
+
+def _process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants, parents first (Linux ``/proc``)."""
+    tree, at = [pid], 0
+    while at < len(tree):
+        try:
+            tasks = Path(f"/proc/{tree[at]}/task").iterdir()
+            for task in tasks:
+                tree.extend(int(c) for c in (task / "children").read_text().split())
+        except OSError:
+            pass
+        at += 1
+    return tree
 
 
 def uri(path: Path) -> str:

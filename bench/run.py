@@ -22,8 +22,10 @@ printed as a ratio to that reference measured in this run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -35,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generate import constant_module, layers_for, mlir_module, pl_module
+from generate import constant_module, layers_for, lit_corpus, mlir_module, pl_module
 from lsp_client import LspClient, uri
 
 BIG = Path(__file__).resolve().parent.parent.parent / "shared/corpus/big/jax_transformer_560L.mlir"
@@ -81,18 +83,18 @@ print(time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(st
 """
 
 
-def check_process(path: Path) -> tuple[float, float]:
-    """Wall time and peak RSS (MB) of `passlint check PATH` in a fresh process."""
+def check_process(*arguments: Path | str) -> tuple[float, float]:
+    """Wall time and peak RSS (MB) of `passlint check ARGUMENTS` in a fresh process."""
     command = [sys.executable, "-m", "passlint", "check", "--exit-zero", "--format", "json"]
     report = subprocess.run(
-        [sys.executable, "-c", _MEASURE, *command, str(path)],
+        [sys.executable, "-c", _MEASURE, *command, *map(str, arguments)],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.split()
     elapsed, peak, status = float(report[0]), int(report[1]), int(report[2])
     if status not in (0, 1):
-        raise RuntimeError(f"passlint check failed on {path}")
+        raise RuntimeError(f"passlint check failed on {' '.join(map(str, arguments))}")
     return elapsed, peak / 1024
 
 
@@ -133,9 +135,11 @@ def has_tl(message: dict) -> bool:
     return any(d.get("code") in TL_CODES for d in message["params"]["diagnostics"])
 
 
-def p1_p2(path: Path, text: str, runs: int, edits: int) -> tuple[float, float]:
-    """Median open -> TL diagnostics, and one-line edit -> diagnostics of that version."""
+def p1_p2(path: Path, text: str, runs: int, edits: int) -> tuple[float, float, dict[str, float]]:
+    """Median open -> TL diagnostics, one-line edit -> diagnostics of that version, and the
+    peak RSS of the server and its worker (MB) meanwhile."""
     client = LspClient(["--debounce", "0"])
+    client.watch_rss()
     try:
         warm = path.with_name("warm_" + path.name)
         warm.write_text(
@@ -154,6 +158,8 @@ def p1_p2(path: Path, text: str, runs: int, edits: int) -> tuple[float, float]:
             target = path.with_name(f"open{run}_{path.name}")
             target.write_text(text)
             opens.append(open_document(client, target, text, wait_tl=True))
+            if run < runs - 1:  # one such module open at a time (the P9 column)
+                client.notify("textDocument/didClose", {"textDocument": {"uri": uri(target)}})
         document = uri(path.with_name(f"open{runs - 1}_{path.name}"))
         lines = text.split("\n")
         rng = random.Random(8)
@@ -170,7 +176,7 @@ def p1_p2(path: Path, text: str, runs: int, edits: int) -> tuple[float, float]:
             change_line(client, document, version, line, 0, len(old), new)
             arrived = client.wait_stamp(diagnostics_for(document, version), sent)
             first.append(arrived - sent)
-        return statistics.median(opens), statistics.median(first)
+        return statistics.median(opens), statistics.median(first), client.peak_rss()
     finally:
         client.close()
 
@@ -320,6 +326,223 @@ def memory_rows(workdir: Path) -> None:
         )
 
 
+# -- P6: the generic-form module in the server, beside mlir-lsp-server ------------------------
+
+MLIR_LSP = "mlir-lsp-server-22"  # Debian's mlir-22-tools
+GENERIC_SIZE = 7_680_000  # the transformer in generic form, when it has to be generated
+
+
+def generic_module(big: Path) -> tuple[str, str]:
+    """P6's input and how it was made: the corpus transformer printed in generic form by
+    jaxlib (`mlir-opt --mlir-print-op-generic` cannot read it: no stablehlo dialect), else a
+    generated module of the same size in generic form."""
+    if big.is_file():
+        try:
+            from jax._src.interpreters import mlir as jax_mlir
+            from jaxlib.mlir import ir
+
+            context = jax_mlir.make_ir_context()
+            context.allow_unregistered_dialects = True
+            module = ir.Module.parse(big.read_text(), context)
+            text = module.operation.get_asm(print_generic_op_form=True)
+            ir.Module.parse(text, context)  # jaxlib's parser accepts what it printed
+            return text, f"{big.name} printed in generic form by jaxlib"
+        except ImportError:
+            pass
+    generic = True
+    return mlir_module(layers_for(GENERIC_SIZE, generic), generic), "generated, generic form"
+
+
+def _cold_open(command: list[str] | None, path: Path, text: str) -> tuple[LspClient, float]:
+    """A fresh server (passlint's, or ``command``) warmed on a small module, then ``path``
+    opened: the server and the seconds to its first diagnostics (with TL findings for
+    passlint; mlir-lsp-server reports syntax and verifier errors only)."""
+    client = LspClient(["--debounce", "0"], command=command)
+    client.watch_rss()
+    warm = path.with_name("warm_" + path.name)
+    small = (
+        "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n"
+    )
+    warm.write_text(small)
+    open_document(client, warm, small, wait_tl=command is None)
+    client.opened = time.perf_counter()
+    return client, open_document(client, path, text, wait_tl=command is None)
+
+
+def _edits(client: LspClient, path: Path, text: str, edits: int, whole: bool) -> list[float]:
+    """Seconds from each one-line edit to the diagnostics of its version (``whole``: the
+    change sends the whole text, for a server that only syncs so)."""
+    document = uri(path)
+    lines = text.split("\n")
+    rng = random.Random(6)
+    candidates = [i for i, line in enumerate(lines) if " = " in line and len(line) < 400]
+    times = []
+    for version in range(2, edits + 2):
+        line = rng.choice(candidates)
+        old = lines[line]
+        lines[line] = old.replace(" = ", " =  ", 1)
+        sent = time.perf_counter()
+        if whole:
+            client.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": document, "version": version},
+                    "contentChanges": [{"text": "\n".join(lines)}],
+                },
+            )
+        else:
+            change_line(client, document, version, line, 0, len(old), lines[line])
+        times.append(client.wait_stamp(diagnostics_for(document, version), sent) - sent)
+    return times
+
+
+def _second_publish(client: LspClient, path: Path, since: float) -> float:
+    """When the second diagnostics of version 1 of ``path`` since ``since`` arrived."""
+    first = client.wait(diagnostics_for(uri(path), 1), since=since)
+    return client.wait_stamp(
+        lambda m: diagnostics_for(uri(path), 1)(m) and m is not first, since, 300
+    )
+
+
+def p6_rows(workdir: Path, big: Path, runs: int, edits: int) -> None:
+    """P6 (and its P9 memory): the generic-form transformer in passlint's server and in
+    mlir-lsp-server, each started fresh for every cold open."""
+    text, origin = generic_module(big)
+    path = workdir / "generic_transformer.mlir"
+    path.write_text(text)
+    megabytes = len(text.encode()) / 1e6
+    print(f"\nP6 input: {origin} ({megabytes:.2f} MB, {text.count(chr(10))} lines)")
+    reference = shutil.which(MLIR_LSP)
+    theirs_cold: list[float] = []
+    theirs_edit: list[float] = []
+    if reference is None:
+        print(f"  {MLIR_LSP} is not installed (Debian: mlir-22-tools): cold open not compared")
+    else:
+        for _ in range(runs):
+            client, cold = _cold_open([reference], path, text)
+            theirs_cold.append(cold)
+            client.close()
+        client, _ = _cold_open([reference], path, text)
+        try:
+            theirs_edit = _edits(client, path, text, edits, whole=True)
+        finally:
+            client.close()
+    ours_cold: list[float] = []
+    complete: list[float] = []
+    peaks: dict[str, float] = {}
+    for run in range(runs):
+        client, cold = _cold_open(None, path, text)
+        ours_cold.append(cold)
+        with contextlib.suppress(TimeoutError):  # the full analysis' diagnostics follow
+            complete.append(_second_publish(client, path, client.opened) - client.opened)
+        if run < runs - 1:
+            _merge(peaks, client.peak_rss())
+            client.close()
+    try:
+        ours_edit = _edits(client, path, text, edits, whole=False)
+    finally:
+        _merge(peaks, client.peak_rss())
+        client.close()
+    cold, edit = statistics.median(ours_cold), statistics.median(ours_edit)
+    if theirs_cold:
+        goal = statistics.median(theirs_cold)
+        print(
+            row(
+                "P6 cold open -> diagnostics (median)",
+                f"{goal:.2f} s",
+                f"{cold:.3f} s",
+                f"{cold / goal:.2f} x mlir-lsp",
+                cold <= goal,
+            )
+        )
+        print(row(f"P6 {MLIR_LSP} cold open (median)", "", f"{goal:.3f} s", "", None))
+    else:
+        print(row("P6 cold open -> diagnostics (median)", "", f"{cold:.3f} s", "", None))
+    print(row("P6 edit -> diagnostics (median)", "0.050 s", f"{edit:.3f} s", "", edit <= 0.05))
+    if theirs_edit:
+        median = statistics.median(theirs_edit)
+        print(row(f"P6 {MLIR_LSP} edit (whole text; median)", "", f"{median:.3f} s", "", None))
+    if complete:
+        median = statistics.median(complete)
+        print(row("P6 complete analysis after open (information)", "", f"{median:.2f} s", "", None))
+    memory_row("P6", megabytes, peaks)
+
+
+def _merge(peaks: dict[str, float], more: dict[str, float]) -> None:
+    for role, peak in more.items():
+        peaks[role] = max(peaks.get(role, 0.0), peak)
+
+
+def memory_row(name: str, megabytes: float, peaks: dict[str, float]) -> None:
+    """P9 for a server row: the peak RSS of the server process and of its analysis worker
+    (each at most 3x the input + 100 MB)."""
+    if not peaks:
+        print(row(f"P9 {name} peak RSS: not measured here (no /proc)", "", "", "", None))
+        return
+    goal = 3 * megabytes + 100
+    roles = [role for role in ("server", "worker") if role in peaks]
+    shown = " / ".join(f"{peaks[role]:.0f}" for role in roles)
+    print(
+        row(
+            f"P9 {name} peak RSS, {' / '.join(roles)}",
+            f"{goal:.0f} MB",
+            f"{shown} MB",
+            "",
+            max(peaks.values()) <= goal,
+        )
+    )
+
+
+# -- P8: the upstream StableHLO/MHLO test files, beside jaxlib's parse ------------------------
+
+UPSTREAM = Path(__file__).resolve().parent.parent.parent / "stablehlo-src/stablehlo/tests"
+
+
+def p8_rows(workdir: Path, upstream: list[Path], runs: int) -> None:
+    """P8 (and its P9 memory): `passlint check` of the upstream lit tests in one process,
+    beside jaxlib's parser reading each of their `// -----` chunks, in one process."""
+    from jaxlib_oracle import available, parse_time
+
+    from passlint.analysis.mlir.parser import split_chunks
+
+    folders = [folder for folder in upstream if folder.is_dir()]
+    if folders:
+        paths = sorted(p for folder in folders for p in folder.glob("**/*.mlir"))
+        origin = ", ".join(str(folder) for folder in folders)
+    else:
+        corpus = workdir / "upstream"
+        corpus.mkdir()
+        for name, text in lit_corpus(306, 11_000_000).items():
+            (corpus / name).write_text(text)
+        folders, paths = [corpus], sorted(corpus.glob("*.mlir"))
+        origin = "generated lit tests (no upstream checkout)"
+    texts = [path.read_text(encoding="utf-8") for path in paths]
+    megabytes = sum(len(text.encode()) for text in texts) / 1e6
+    print(f"\nP8 input: {len(paths)} files, {megabytes:.2f} MB: {origin}")
+    checks = [check_process("--jobs", "1", *folders) for _ in range(runs)]
+    wall, peak = statistics.median(t for t, _ in checks), max(r for _, r in checks)
+    if available():
+        chunks = [text[a:b] for text in texts for a, b in split_chunks(text)]
+        timed = min((parse_time(chunks) for _ in range(runs)), key=lambda t: t.seconds)
+        print(
+            f"  jaxlib parsed {timed.texts} chunks in {timed.seconds:.3f} s (best of {runs}), "
+            f"rejected {timed.rejected}, crashed on {timed.crashed} (left out)"
+        )
+        print(
+            row(
+                "P8 passlint check, one process (median)",
+                f"{10 * timed.seconds:.2f} s",
+                f"{wall:.3f} s",
+                f"{wall / timed.seconds:.1f} x jaxlib",
+                wall <= 10 * timed.seconds,
+            )
+        )
+    else:
+        print(row("P8 passlint check, one process (no jaxlib)", "", f"{wall:.3f} s", "", None))
+    goal = 3 * megabytes + 100
+    print(row("P9 P8 peak RSS", f"{goal:.0f} MB", f"{peak:.0f} MB", "", peak <= goal))
+
+
 def row(name: str, goal: str, value: str, ratio: str, met: bool | None) -> str:
     verdict = "" if met is None else ("met" if met else "NOT MET")
     return f"{name:<46} {goal:>10} {value:>12} {ratio:>14} {verdict:>8}"
@@ -334,7 +557,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--big", type=Path, default=BIG)
     parser.add_argument("--series", default="1,2,4,8")
     parser.add_argument("--quick", action="store_true", help="fewer runs, 1x-2x series only")
-    parser.add_argument("--rows", default="P1,P2,P3,P4,P7,M,series", help="rows to run")
+    parser.add_argument("--rows", default="P1,P2,P3,P4,P6,P7,P8,M,series", help="rows to run")
+    parser.add_argument(
+        "--upstream",
+        type=Path,
+        action="append",
+        help="P8's folders of upstream .mlir tests (default: an openxla/stablehlo checkout's "
+        "stablehlo/tests beside this one, else generated lit tests)",
+    )
     args = parser.parse_args(argv)
     rows = set(args.rows.upper().split(","))
     if args.quick:
@@ -357,7 +587,7 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * 92)
 
     if rows & {"P1", "P2"}:
-        p1, p2 = p1_p2(big, big_text, args.runs, args.edits)
+        p1, p2, peaks = p1_p2(big, big_text, args.runs, args.edits)
         print(
             row("P1 open -> TL diagnostics", "0.50 s", f"{p1:.3f} s", f"{p1 / ref:.2f}", p1 <= 0.5)
         )
@@ -370,12 +600,17 @@ def main(argv: list[str] | None = None) -> int:
                 p2 <= 0.05,
             )
         )
+        # (Its worker's runs are superseded by the next open or edit: P3 and P6 show the
+        # peak of a complete analysis.)
+        memory_row("P1/P2", size_mb, {"server": peaks.get("server", 0.0)})
     if "P3" in rows:
         times = [check_process(big) for _ in range(args.runs)]
         wall = statistics.median(t for t, _ in times)
         rss = max(r for _, r in times)
         print(row("P3 passlint check", "3.00 s", f"{wall:.3f} s", f"{wall / ref:.2f}", wall <= 3.0))
         print(row("P3 peak RSS", "300 MB", f"{rss:.0f} MB", "", rss <= 300))
+        goal = 3 * size_mb + 100
+        print(row("P9 P3 peak RSS", f"{goal:.0f} MB", f"{rss:.0f} MB", "", rss <= goal))
     if "M" in rows:
         memory_rows(workdir)
     if "P4" in rows:
@@ -412,6 +647,10 @@ def main(argv: list[str] | None = None) -> int:
                 pl_edit <= 0.03,
             )
         )
+    if "P6" in rows:
+        p6_rows(workdir, args.big, args.runs, args.edits)
+    if "P8" in rows:
+        p8_rows(workdir, args.upstream or [UPSTREAM], args.runs)
     if "P7" in rows:
         for name, values in p7_features(big, big_text, max(args.edits, 20)).items():
             median, tail = statistics.median(values), p95(values)

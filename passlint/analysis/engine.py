@@ -16,6 +16,7 @@ from passlint.config import Settings
 if TYPE_CHECKING:  # imported where used: a check on the command line has no memo
     from passlint.analysis.mlir.ir import ParsedFile
     from passlint.analysis.quick_memo import QuickMemo
+    from passlint.passes.tensorizer_legalization import ChunkAnalysis
 
 Language = Literal["mlir", "pl"]
 
@@ -37,11 +38,13 @@ def language_of(path: str, text: str) -> Language | None:
 
 @dataclass(frozen=True)
 class DocumentAnalysis:
-    """One analysis of a document: its findings and, for .mlir, the parse they came from
-    (what the editor features read, so they need not parse the document again)."""
+    """One analysis of a document: its findings and, for .mlir, the parse and the
+    TensorizerLegalization analysis of each chunk they came from (what the editor features
+    read, so nothing is parsed or analysed again)."""
 
     findings: list[Finding]
     parsed: ParsedFile | None = None
+    tensorizer: tuple[ChunkAnalysis, ...] = ()
 
 
 def analyze(
@@ -51,7 +54,21 @@ def analyze(
     workspace: Workspace | None = None,
 ) -> list[Finding]:
     """All findings for one document, filtered and re-graded by ``settings`` (with its
-    per-file ignores for ``path``)."""
+    per-file ignores for ``path``).
+
+    For .mlir the collector stays paused until the IR is garbage: its first collection then
+    frees the whole IR in one pass, instead of scanning it again and again while it lives
+    (the IR is millions of objects in cycles when `passlint check` reads megabytes)."""
+    if language_of(path, text) != "mlir":
+        return analyze_document(path, text, settings, workspace).findings
+    with collector_paused():
+        return _findings(path, text, settings, workspace)
+
+
+def _findings(
+    path: str, text: str, settings: Settings | None, workspace: Workspace | None
+) -> list[Finding]:
+    """The findings of ``analyze_document``; the rest of its analysis is garbage on return."""
     return analyze_document(path, text, settings, workspace).findings
 
 
@@ -67,8 +84,9 @@ def analyze_document(
     if language is not None and (size := oversize(text, settings.max_file_size)) is not None:
         return DocumentAnalysis(_too_large(path, size, settings))
     if language == "mlir":
-        raw, parsed = _mlir_findings(path, text, settings)
-        return DocumentAnalysis(_postprocess(raw, SourceText(text), settings, path), parsed)
+        raw, parsed, tensorizer = _mlir_findings(path, text, settings)
+        findings = _postprocess(raw, SourceText(text), settings, path)
+        return DocumentAnalysis(findings, parsed, tensorizer)
     if language == "pl":
         from passlint.passes import materialize_valid_shape_symbols
 
@@ -99,7 +117,8 @@ def quick_analyze(
     from passlint.passes import tensorizer_legalization
 
     source = SourceText(text)
-    quick = tensorizer_legalization.quick_check(path, text, source, settings.pipeline)
+    with collector_paused():  # @main's header can be 100,000 tokens: build it in one go
+        quick = tensorizer_legalization.quick_check(path, text, source, settings.pipeline)
     if quick is None:
         if memo is not None:
             memo.keep(text, None)
@@ -149,17 +168,20 @@ def _too_large(path: str, size: int, settings: Settings) -> list[Finding]:
     ]
 
 
-def _mlir_findings(path: str, text: str, settings: Settings) -> tuple[list[Finding], ParsedFile]:
+def _mlir_findings(
+    path: str, text: str, settings: Settings
+) -> tuple[list[Finding], ParsedFile, tuple[ChunkAnalysis, ...]]:
     from passlint.analysis.mlir.parser import parse_file
     from passlint.analysis.mlir.syntax_findings import syntax_findings
     from passlint.passes import tensorizer_legalization
 
     parsed = parse_file(text)
     source = SourceText(text)
+    tensorizer = tensorizer_legalization.analyze_file(parsed, settings.pipeline)
     findings = syntax_findings(path, parsed, source) + tensorizer_legalization.check(
-        path, parsed, source, settings.pipeline
+        path, tensorizer, source
     )
-    return findings, parsed
+    return findings, parsed, tensorizer
 
 
 def _postprocess(

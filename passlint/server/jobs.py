@@ -186,7 +186,7 @@ def run_job(job: Job) -> Result:
         index = None
         if analysis.parsed is not None:
             source = files.source(job.path) or SourceText(job.text)
-            index = build_index(analysis.parsed, source, job.settings.pipeline, findings)
+            index = build_index(analysis.parsed, source, analysis.tensorizer, findings)
         return Result(job.uri, job.version, tuple(findings), diagnostics, text, index=index)
     except Exception as error:
         log.exception("internal error while analysing %s (version %s)", job.path, job.version)

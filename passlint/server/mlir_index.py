@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lsprotocol import types
@@ -24,11 +25,7 @@ from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding
 from passlint.analysis.mlir.ir import Operation, OpResult, ParsedFile, Value
 from passlint.analysis.source import SourceText
-from passlint.passes.tensorizer_legalization import (
-    ChunkAnalysis,
-    Output,
-    analyze_chunk,
-)
+from passlint.passes.tensorizer_legalization import ChunkAnalysis, Output
 from passlint.server import mlir_reader as read
 
 Span = tuple[int, int]
@@ -38,6 +35,12 @@ _LABEL = re.compile(r"\^[\w$.\-]+")
 _TYPE = re.compile(r"\b(?:tensor|memref|vector|complex|tuple)<[^<>\n]*(?:<[^<>\n]*>[^<>\n]*)*>")
 _RESOURCE = re.compile(r"^\{-#", re.MULTILINE)
 _SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
+
+
+def _offsets() -> array[int]:
+    """An array of offsets or numbers: 4 bytes each (the index of a 5 MB module holds
+    ~700,000 of them, and crosses a process boundary)."""
+    return array("i")
 
 
 @dataclass(frozen=True)
@@ -85,29 +88,29 @@ class MlirIndex:
     # named things: SSA value groups, block labels, @symbols (per chunk)
     names: list[str] = field(default_factory=list)
     kinds: bytearray = field(default_factory=bytearray)
-    definitions: array[int] = field(default_factory=lambda: array("q"))  # start, -1: none
-    definition_ends: array[int] = field(default_factory=lambda: array("q"))
-    entity_chunks: array[int] = field(default_factory=lambda: array("q"))
-    scopes: array[int] = field(default_factory=lambda: array("q"))  # block of a value / label
-    visible_from: array[int] = field(default_factory=lambda: array("q"))  # where a value is
+    definitions: array[int] = field(default_factory=_offsets)  # start, -1: none
+    definition_ends: array[int] = field(default_factory=_offsets)
+    entity_chunks: array[int] = field(default_factory=_offsets)
+    scopes: array[int] = field(default_factory=_offsets)  # block of a value / label
+    visible_from: array[int] = field(default_factory=_offsets)  # where a value is
     # occurrences of named things, by start
-    starts: array[int] = field(default_factory=lambda: array("q"))
-    ends: array[int] = field(default_factory=lambda: array("q"))
-    entities: array[int] = field(default_factory=lambda: array("q"))
+    starts: array[int] = field(default_factory=_offsets)
+    ends: array[int] = field(default_factory=_offsets)
+    entities: array[int] = field(default_factory=_offsets)
     is_definition: bytearray = field(default_factory=bytearray)
     # blocks (pre-order): span, parent block, whether its region is isolated from above
-    block_starts: array[int] = field(default_factory=lambda: array("q"))
-    block_ends: array[int] = field(default_factory=lambda: array("q"))
-    block_parents: array[int] = field(default_factory=lambda: array("q"))
+    block_starts: array[int] = field(default_factory=_offsets)
+    block_ends: array[int] = field(default_factory=_offsets)
+    block_parents: array[int] = field(default_factory=_offsets)
     block_isolated: bytearray = field(default_factory=bytearray)
-    block_regions: array[int] = field(default_factory=lambda: array("q"))  # region number
+    block_regions: array[int] = field(default_factory=_offsets)  # region number
     # operations (pre-order): span, name start, parent op, trailing loc(...) start (-1: none)
-    op_starts: array[int] = field(default_factory=lambda: array("q"))
-    op_ends: array[int] = field(default_factory=lambda: array("q"))
-    op_names: array[int] = field(default_factory=lambda: array("q"))
-    op_parents: array[int] = field(default_factory=lambda: array("q"))
-    op_locations: array[int] = field(default_factory=lambda: array("q"))
-    op_name_lengths: array[int] = field(default_factory=lambda: array("q"))
+    op_starts: array[int] = field(default_factory=_offsets)
+    op_ends: array[int] = field(default_factory=_offsets)
+    op_names: array[int] = field(default_factory=_offsets)
+    op_parents: array[int] = field(default_factory=_offsets)
+    op_locations: array[int] = field(default_factory=_offsets)
+    op_name_lengths: array[int] = field(default_factory=_offsets)
     # pass results and what the other features show
     value_hovers: dict[int, Hover] = field(default_factory=dict)  # entity -> hover
     op_hovers: dict[Span, Hover] = field(default_factory=dict)  # op name span -> hover
@@ -230,23 +233,33 @@ class MlirIndex:
 
 
 def build_index(
-    parsed: ParsedFile, source: SourceText, pipeline: str, findings: list[Finding]
+    parsed: ParsedFile,
+    source: SourceText,
+    tensorizer: Sequence[ChunkAnalysis],
+    findings: list[Finding],
 ) -> MlirIndex:
-    """The index of one analysed version: ``parsed`` is the parse its ``findings`` came from."""
+    """The index of one analysed version: ``parsed`` is the parse its ``findings`` came from
+    and ``tensorizer`` the pass's analysis of each of its chunks (the engine's, not redone)."""
     with collector_paused():
-        return _build(parsed, source, pipeline, findings)
+        return _build(parsed, source, tensorizer, findings)
 
 
 def _build(
-    parsed: ParsedFile, source: SourceText, pipeline: str, findings: list[Finding]
+    parsed: ParsedFile,
+    source: SourceText,
+    tensorizer: Sequence[ChunkAnalysis],
+    findings: list[Finding],
 ) -> MlirIndex:
     text = parsed.text
     index = MlirIndex()
+    if len(text) >= 2**31:  # beyond 4-byte offsets (far above max-file-size's default)
+        for name, value in vars(index).items():
+            if isinstance(value, array):
+                setattr(index, name, array("q"))
     reported = _reported_offsets(findings, source)
     ops_seen: set[str] = set()
-    for number, chunk in enumerate(parsed.chunks):
+    for number, (chunk, analysis) in enumerate(zip(parsed.chunks, tensorizer, strict=True)):
         index.chunks.append((chunk.start, chunk.end))
-        analysis = analyze_chunk(chunk, pipeline)
         builder = _Builder(index, text, number)
         for op in read.top_operations(chunk):
             builder.op(op, -1, -1)
@@ -403,9 +416,10 @@ class _Builder:
 
 def _order_occurrences(index: MlirIndex) -> None:
     order = sorted(range(len(index.starts)), key=index.starts.__getitem__)
-    index.starts = array("q", (index.starts[i] for i in order))
-    index.ends = array("q", (index.ends[i] for i in order))
-    index.entities = array("q", (index.entities[i] for i in order))
+    code = index.starts.typecode
+    index.starts = array(code, (index.starts[i] for i in order))
+    index.ends = array(code, (index.ends[i] for i in order))
+    index.entities = array(code, (index.entities[i] for i in order))
     index.is_definition = bytearray(index.is_definition[i] for i in order)
 
 

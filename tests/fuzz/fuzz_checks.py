@@ -154,7 +154,7 @@ def check_features(target: str, path: str, text: str) -> None:
         if analysis.parsed is None:
             return
         source = SourceText(text)
-        index = build_index(analysis.parsed, source, "auto", analysis.findings)
+        index = build_index(analysis.parsed, source, analysis.tensorizer, analysis.findings)
         view = MlirView(index, Shift(), source)
         symbols.to_lsp(source, symbols.mlir_symbols(view))
         inlay.mlir_hints(view, 0, len(text))

@@ -121,3 +121,60 @@ def test_legalizing_a_splat_constant_whose_result_list_is_broken() -> None:
         "}\n"
     )
     assert "stablehlo.constant dense<0.0> : tensor<f32>\n" in legalize_text(text)
+
+
+def test_a_numbered_value_followed_by_a_letter_is_two_tokens_on_both_paths() -> None:
+    # `%1é` is the value `%1` and the character `é`; its line shape read `%vé` as one value.
+    text = "    %18 = stablehlo.add %15, %1\u00e9 : tensor<64x512xf32>\n"
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+    assert any("Unexpected character" in error.message for error in fast.errors)
+
+
+def test_a_unicode_line_separator_is_no_blank() -> None:
+    # str.strip() removed U+2028, which no token starts with: the line looked blank.
+    text = '   \u2028  "stablehlo.return"(%4) : (tensor<f32>) -> ()\n'
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+    assert any("Unexpected character" in error.message for error in fast.errors)
+
+
+def test_a_value_named_like_a_type_word_keeps_the_dims_token_on_both_paths() -> None:
+    # `%arg1tensor<8xf32>`: `8x` is a DIMS token after `tensor<`; the line shape made the name
+    # `%v`, and `1x` an integer and a word.
+    text = "    %0 = stablehlo.multiply %arg0, %arg1tensor<8xf32>\n"
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+
+
+def test_the_first_statement_of_a_region_is_read_from_its_line_shape() -> None:
+    # A `{` ending its line is decided from the next line's shape: that line is not cut into
+    # tokens beforehand, so it can be a one-line statement (no tokens kept).
+    text = (
+        "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %0 = stablehlo.abs %a : tensor<4xf32>\n"
+        "  return %0 : tensor<4xf32>\n"
+        "}\n"
+    )
+    fast = parse_file(text, fast=True)
+    (function,) = fast.chunks[0].operations
+    first = function.regions[0].blocks[0].operations[0]
+    assert first.name == "stablehlo.abs" and first.tokens is None  # (a dump cuts them)
+    assert dump(fast) == dump(parse_file(text, fast=False))
+
+
+def test_a_generic_op_name_alone_on_its_line_still_opens_the_region_before_it() -> None:
+    # `({` then `"func.func"` alone on the next line and `() <{...}> ({` on the one after: the
+    # `{` opens a region (a generic op name followed by `(`, across the line break), which
+    # jaxlib's parser accepts; it was read as a dictionary (a false E001).
+    text = (
+        '"builtin.module"() ({\n'
+        '  "func.func"\n'
+        '() <{function_type = () -> (), sym_name = "main"}> ({\n'
+        '    "func.return"() : () -> ()\n'
+        "  }) : () -> ()\n"
+        "}) : () -> ()\n"
+    )
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)
+    assert fast.errors == []

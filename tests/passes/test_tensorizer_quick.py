@@ -35,6 +35,40 @@ def test_quick_answer_matches_the_full_check(name: str) -> None:
         assert quick == tl(engine.analyze(name, text))
 
 
+GENERIC = DATA / "generic"  # the samples as jaxlib prints them in generic form
+GENERIC_DECLINED = DECLINED | {"jax__reduce_argmax.mlir"}  # an output defined with a region
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in GENERIC.glob("*.mlir")))
+def test_quick_answer_in_generic_form(name: str) -> None:
+    """@main printed generically (`"func.func"() <{...}> ({ ^bb0(...): ... }) : () -> ()`) is
+    outlined too, with the same findings as the sample in its pretty form."""
+    text = (GENERIC / name).read_text()
+    quick = engine.quick_analyze(name, text)
+    full = tl(engine.analyze(name, text))
+    assert [f.code for f in full] == [
+        f.code for f in tl(engine.analyze(name, (DATA / name).read_text()))
+    ]
+    if name in GENERIC_DECLINED:
+        assert quick is None
+    else:
+        assert quick == full
+
+
+def test_generic_output_names_on_the_closing_line() -> None:
+    """The generic form writes `output_names` after @main's region: the quick answer reads it
+    there, at its place in the text."""
+    text = (GENERIC / "jax__return_input_and_compute.mlir").read_text()
+    text = text.replace("  }) : () -> ()", '  }) {output_names = ["only"]} : () -> ()', 1)
+    quick = engine.quick_analyze("g.mlir", text)
+    full = tl(engine.analyze("g.mlir", text))
+    assert quick is not None and quick == full
+    tl004 = next(f for f in quick if f.code == "TL004")
+    line = text.split("\n")[tl004.range.start.line]
+    assert line[tl004.range.start.column : tl004.range.end.column] == '["only"]'
+    assert "'only'" in next(f for f in quick if f.code == "TL001").message
+
+
 @pytest.mark.parametrize("generic", [False, True])
 def test_quick_answer_on_a_generated_dump(generic: bool) -> None:
     text = mlir_module(40, generic)

@@ -22,7 +22,7 @@ TEXT = (DATA / "mlir" / "handmade__mhlo_fusion_hybrid.mlir").read_text()
 def index_of(text: str) -> MlirIndex:
     analysis = engine.analyze_document("x.mlir", text)
     assert analysis.parsed is not None
-    return build_index(analysis.parsed, SourceText(text), "auto", analysis.findings)
+    return build_index(analysis.parsed, SourceText(text), analysis.tensorizer, analysis.findings)
 
 
 def edited(text: str, line: int, inserted: str) -> tuple[str, Shift]:

@@ -19,17 +19,31 @@ _SUFFIX_ID = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
 # linear time and constant memory.
 _STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 
+# The alternatives are tried in order at each position. The common tokens come first, as
+# far as no earlier alternative can start with their first character (a word, a value, the
+# brackets and separators MLIR is mostly made of); the rest keep the order that settles
+# their overlaps (DIMS before numbers, `->` before `-`, `{-#` before `{`, HEX before INT...).
 _TOKENS = r"""
     (?P<NL>\n)
   | (?P<WS>[ \t\r\f\v]+)
+  | (?P<BARE_ID>[A-Za-z_][\w$.]*)
+  | (?P<VALUE_ID>%SUFFIX_ID(?:\#\d+)?)
+  | (?P<LPAR>\()
+  | (?P<RPAR>\))
+  | (?P<COMMA>,)
+  | (?P<LANGLE><)
+  | (?P<RANGLE>>)
+  | (?P<EQUAL>=)
+  | (?P<COLON>:)
+  | (?P<RSQB>\])
+  | (?P<RBRACE>\})
+  | (?P<STRING>STRING_RE)
   | (?P<COMMENT>//[^\n]*)
   | (?P<DIMS>(?:(?<=tensor<)|(?<=vector<)|(?<=memref<))(?:(?:\d+|\?|\*|\[\d+\])x)+)
   | (?P<RESOURCE_OPEN>\{-\#)
   | (?P<RESOURCE_CLOSE>\#-\})
   ELEMENTS_RE
   | (?P<ARROW>->)
-  | (?P<STRING>STRING_RE)
-  | (?P<VALUE_ID>%SUFFIX_ID(?:\#\d+)?)
   | (?P<CARET_ID>\^SUFFIX_ID)
   | (?P<SYMBOL>@(?:[A-Za-z_$.\-][\w$.\-]*|STRING_RE))
   | (?P<HASH_ID>\#SUFFIX_ID)
@@ -37,18 +51,8 @@ _TOKENS = r"""
   | (?P<HEX>0x[0-9A-Fa-f]+)
   | (?P<FLOAT>[-+]?\d+\.\d*(?:[eE][-+]?\d+)?)
   | (?P<INT>[-+]?\d+)
-  | (?P<BARE_ID>[A-Za-z_][\w$.]*)
-  | (?P<LPAR>\()
-  | (?P<RPAR>\))
   | (?P<LSQB>\[)
-  | (?P<RSQB>\])
   | (?P<LBRACE>\{)
-  | (?P<RBRACE>\})
-  | (?P<LANGLE><)
-  | (?P<RANGLE>>)
-  | (?P<EQUAL>=)
-  | (?P<COMMA>,)
-  | (?P<COLON>:)
   | (?P<PUNCT>::|\.\.\.|[*?+|!/&~.;\-])
   | (?P<BAD_STRING>"[^\n]*)
   | (?P<ERROR>.)
@@ -64,6 +68,7 @@ _CLOSE_THEN_ELEMENT = re.compile(r"[\])][^,\])]")
 _BAD_ELEMENTS = re.compile(r"\[\s*,|,\s*[,\]]|[\w.)\]]\s+[\w.(\[+-]|\]\s*[\[(\w]|\)\s*[\[(\w]")
 
 _SKIPPED = frozenset(("WS", "COMMENT"))
+_new = tuple.__new__
 
 
 def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
@@ -74,7 +79,7 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     """
     end = len(text) if end is None else end
     toks = [
-        Tok(kind, match.start(), match.end())
+        _new(Tok, (kind, match.start(), match.end()))  # Tok(...) without its Python __new__
         for match in _TOKEN_RE.finditer(text, start, end)
         if (kind := match.lastgroup or "ERROR") not in _SKIPPED
     ]

@@ -10,10 +10,11 @@ without tokenizing it. Everything else goes through the token-level scanner.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import accumulate
+from typing import Any
 
-from passlint.analysis.mlir.lexer import tokenize
+from passlint.analysis.mlir.lexer import Tok, tokenize
 from passlint.analysis.mlir.statements import StatementError, Template, parse_statement
 from passlint.analysis.mlir.structure import (
     Start,
@@ -25,13 +26,20 @@ from passlint.analysis.mlir.structure import (
 
 _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # unrolled: linear on huge blobs
 _SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
+# Named values become ``%v``; numbered ones keep their digits for ``_DIGITS``: ``%1a`` is the
+# value ``%1`` and the word ``a`` (a letter may not follow digits in a name), ``%va`` is one.
+# A name ending like a shaped type's word stays: ``%xtensor<8xf32>`` has a ``DIMS`` token.
+_NAMED_SSA = re.compile(r"%[A-Za-z_$.\-][\w$.\-]*+(?<!tensor)(?<!vector)(?<!memref)")
 # Digit runs other than a lone ``0`` (which may start a ``0x`` hex number) become ``1``: a
 # ``0`` made from ``8`` would turn ``8xf32`` (an integer and a word) into a hex number.
 _DIGITS = re.compile(r"(?:[1-9]|0\d)\d*")
 _STATEMENT_STARTS = frozenset(("VALUE_ID", "BARE_ID", "STRING"))
-_NOT_SIMPLE = frozenset(
-    ("ERROR", "BAD_STRING", "RESOURCE_OPEN", "RESOURCE_CLOSE", "CARET_ID", "LBRACE", "RBRACE")
-)
+# Braces are allowed: a line whose statement scans alone with no region and no error holds
+# dictionaries only (the generic form's `<{properties}>` and `{attributes}`).
+_NOT_SIMPLE = frozenset(("ERROR", "BAD_STRING", "RESOURCE_OPEN", "RESOURCE_CLOSE", "CARET_ID"))
+# The white space between tokens (the lexer's ``WS``): other Unicode spaces such as U+2028
+# are characters no token starts with, never blanks.
+SPACE = " \t\r\f\v"
 _SHAPE_LIMIT = 50_000
 # Longer lines (a constant of megabytes) are neither cached nor parsed from their shape:
 # where a statement starts and ends is read from their first and last tokens.
@@ -48,6 +56,8 @@ class LineShape:
     template: Template | None = None  # set when the line is a complete one-line operation
     values: int = 0  # how many SSA value tokens the line has
     value_tokens: tuple[int, ...] = ()  # token index of each SSA value, in order
+    head: tuple[str, ...] = ()  # the kinds of its first two tokens
+    first_word: str = ""  # its first token's text when that is a word
 
 
 _shapes: dict[str, LineShape] = {}
@@ -55,7 +65,7 @@ _shapes: dict[str, LineShape] = {}
 
 def normalize(text: str) -> str:
     """Strings, SSA names and digit runs abstracted; lines and token kinds are preserved."""
-    return _DIGITS.sub("1", _SSA.sub("%v", _STRING.sub('""', text)))
+    return _DIGITS.sub("1", _NAMED_SSA.sub("%v", _STRING.sub('""', text)))
 
 
 def shape_of(key: str) -> LineShape:
@@ -76,7 +86,7 @@ def _long_shape(key: str) -> LineShape:
     if not head or not tail:
         return LineShape(blank=False)
     start = statement_start(key, head, 0, len(head).__gt__)
-    return LineShape(False, start, ends_operation(key, tail[-1]))
+    return LineShape(False, start, ends_operation(key, tail[-1]), **_head(key, head))
 
 
 def _compute_shape(key: str) -> LineShape:
@@ -86,7 +96,7 @@ def _compute_shape(key: str) -> LineShape:
         return LineShape(blank=True)
     kinds = [tok.kind for tok in toks]
     start = statement_start(key, toks, 0, len(toks).__gt__)
-    plain = LineShape(False, start, ends_operation(key, toks[-1]))
+    plain = LineShape(False, start, ends_operation(key, toks[-1]), **_head(key, toks))
     if start == "never" or kinds[0] not in _STATEMENT_STARTS or _NOT_SIMPLE & set(kinds):
         return plain
     if "//" in key:
@@ -103,7 +113,15 @@ def _compute_shape(key: str) -> LineShape:
     if template.arguments or template.bindings:
         return plain
     value_tokens = tuple(i for i, kind in enumerate(kinds) if kind == "VALUE_ID")
-    return LineShape(False, start, plain.ends_op, template, len(value_tokens), value_tokens)
+    return replace(plain, template=template, values=len(value_tokens), value_tokens=value_tokens)
+
+
+def _head(key: str, toks: list[Tok]) -> dict[str, Any]:
+    """``head`` and ``first_word`` of a line's shape (what decides whether a ``{`` ending the
+    line before opens a region)."""
+    first = toks[0]
+    word = key[first.start : first.end] if first.kind == "BARE_ID" else ""
+    return {"head": tuple(tok.kind for tok in toks[:2]), "first_word": word}
 
 
 class LineTable:
@@ -117,11 +135,14 @@ class LineTable:
         self.ends = [s + len(line) for s, line in zip(self.starts, raw, strict=True)]
         # Where each line's text begins and ends, without surrounding white space.
         self.text_starts = [
-            s + len(line) - len(line.lstrip()) for s, line in zip(self.starts, raw, strict=True)
+            s + len(line) - len(line.lstrip(SPACE))
+            for s, line in zip(self.starts, raw, strict=True)
         ]
-        self.text_ends = [s + len(line.rstrip()) for s, line in zip(self.starts, raw, strict=True)]
+        self.text_ends = [
+            s + len(line.rstrip(SPACE)) for s, line in zip(self.starts, raw, strict=True)
+        ]
         self.ok = len(normalized) == len(raw)
-        self.shapes = [shape_of(line.strip()) for line in normalized] if self.ok else []
+        self.shapes = [shape_of(line.strip(SPACE)) for line in normalized] if self.ok else []
 
     def __len__(self) -> int:
         return len(self.starts)

@@ -1,6 +1,11 @@
 """@main's outline: its header, its return and the statements the return reads, found without
 parsing the rest of the module.
 
+Both forms tools print are read: ``func.func @main(%arg0: T, ...) -> ... {`` and the generic
+``"func.func"() <{..., sym_name = "main", ...}> ({`` whose entry block label ``^bb0(%arg0:
+T, ...):`` holds the arguments and whose closing line ``}) {attributes} : () -> ()`` holds
+the attributes (`output_names`).
+
 For a tool-printed module (one op per line, a function's closing brace at the function's own
 indentation) this answers the TensorizerLegalization rules with a few substring searches of
 the text, so an editor can show them before the full parse of a multi-megabyte dump ends. Whenever
@@ -10,19 +15,27 @@ What it read is kept with it (``outline_reads``): an edit elsewhere keeps its an
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, replace
 
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
-from passlint.analysis.mlir.lines import normalize, shape_of
+from passlint.analysis.mlir.lexer import Tok
+from passlint.analysis.mlir.lines import SPACE, normalize, shape_of
 from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
 
 _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
+# The generic form's header line, up to its `sym_name = "main"` property.
+_GENERIC_MAIN_LINE = re.compile(
+    r'([ \t]*)"func\.func"\(\)[ \t]*<\{[^\n]*?\bsym_name[ \t]*=[ \t]*"main"'
+)
+_MAIN_NEEDLES = (("@main(", _MAIN_LINE), ('@"main"(', _MAIN_LINE), ('"main"', _GENERIC_MAIN_LINE))
+_ENTRY_LABEL = re.compile(r"[ \t]*\^[\w$.\-]+[ \t]*\(")
 _RETURN = re.compile(r'"?(?:func\.)?return"?\b')
 # Substrings of a line that can change the outline anywhere in the text: a chunk separator,
 # another @main header.
-_NEEDLES = frozenset(("// -----", "@main(", '@"main"('))
+_NEEDLES = frozenset(("// -----", "@main(", '@"main"(', '"main"'))
 
 
 @dataclass
@@ -70,13 +83,19 @@ def outline_main(text: str) -> MainOutline | None:
     if header is None:
         return None
     indent = header.group(1)
+    generic = header.re is _GENERIC_MAIN_LINE
     header_end = text.find("\n", header.start())
-    if header_end < 0 or not text[:header_end].rstrip().endswith("{"):
+    if header_end < 0 or not text[:header_end].rstrip().endswith("({" if generic else "{"):
         return None
     close = text.find("\n" + indent + "}", header_end)
     if close < 0:
         return None
     body = (header_end + 1, close + 1)
+    label_end = header_end  # the generic form's entry block label ends the header
+    if generic and _ENTRY_LABEL.match(text, header_end + 1):
+        label_end = text.find("\n", header_end + 1)
+        if label_end < 0 or label_end > close or not text[:label_end].rstrip().endswith(":"):
+            return None
     if text.count("{", *body) != text.count("}", *body) or any(
         text.find("\n" + indent[:cut] + "}", *body) >= 0 for cut in range(len(indent))
     ):
@@ -88,8 +107,11 @@ def outline_main(text: str) -> MainOutline | None:
     body_indent = text[text.rfind("\n", 0, ret_start) + 1 : ret_start]
     if body_indent.strip() or not _RETURN.match(text, ret_start):
         return None
-    main = _header_op(text, header.start(), header_end, indent)
-    above = _statement_line_above(text, body[0], ret_start)
+    if generic:
+        main = _generic_header_op(text, header.start(), label_end, close + 1)
+    else:
+        main = _header_op(text, header.start(), header_end, indent)
+    above = _statement_line_above(text, label_end + 1, ret_start)
     if above[0] < ret_start and not shape_of(normalize(text[above[0] : above[1]])).ends_op:
         return None  # the return would continue the statement above it
     ret = _single_op(parse_chunk(text, ret_start, ret_end, whole=False))
@@ -99,14 +121,15 @@ def outline_main(text: str) -> MainOutline | None:
     # comment there moves the copy fix) to @main's closing brace, and each definition with
     # the line after it.
     spans = [
-        (header.start(), header_end),
+        (header.start(), label_end),
         (
             min(_line_start(text, above[0]), _line_start(text, _line_start(text, ret_start) - 1)),
             _line_end(text, close + 1),
         ),
     ]
     definitions: list[Operation] = []
-    arguments = {arg.name: arg for arg in main.header_arguments}
+    entry = main.regions[0].blocks[0] if main.regions[0].blocks else Block(None, None)
+    arguments = {arg.name: arg for arg in [*main.header_arguments, *entry.arguments]}
     groups = [use.name.split("#", 1)[0] for use in ret.operands]
     for group in groups:
         if group in arguments or any(group in _names(op) for op in definitions):
@@ -116,7 +139,7 @@ def outline_main(text: str) -> MainOutline | None:
             return None
         definitions.append(found[0])
         spans.append(found[1])
-    block = Block(None, None)
+    block = Block(entry.label, entry.label_span, entry.arguments)
     block.operations = [*definitions, ret]
     region = Region(main.regions[0].span, main, [block])
     main.regions = [region]
@@ -149,19 +172,65 @@ def _header_op(text: str, start: int, end: int, indent: str) -> Operation | None
     return op
 
 
+_generic_cache: dict[tuple[int, str, int, str], Operation | None] = {}
+
+
+def _generic_header_op(text: str, start: int, label_end: int, closing: int) -> Operation | None:
+    """The generic form's @main as an op whose region holds only its entry block label,
+    from the header (with the label) at ``start`` and the closing line at ``closing``;
+    cached by their text and place as ``_header_op`` is."""
+    closing_end = _line_end(text, closing)
+    key = (start, text[start:label_end], closing, text[closing:closing_end])
+    if key not in _generic_cache:
+        # Parse the closing line right after the label, then move its tokens back to where
+        # they are in ``text`` (the body between is not read).
+        synthetic = text[:label_end] + "\n" + key[3]
+        if len(_generic_cache) >= 4:
+            _generic_cache.clear()
+        op = _single_op(parse_chunk(synthetic, start, len(synthetic), whole=False))
+        _generic_cache[key] = op and _moved_tail(op, text, label_end + 1, closing - label_end - 1)
+    op = _generic_cache[key]
+    if op is not None and op.regions:
+        region = op.regions[0]
+        entry = [Block(b.label, b.label_span, b.arguments) for b in region.blocks[:1]]
+        op.regions = [Region(region.span, op, entry)]
+    return op
+
+
+def _moved_tail(op: Operation, text: str, cut: int, delta: int) -> Operation:
+    """``op`` parsed from a text that has ``text``'s first ``cut`` characters and then a
+    piece of ``text`` found ``delta`` characters later: its offsets from ``cut`` on moved."""
+
+    def moved(at: int) -> int:
+        return at + delta if at >= cut else at
+
+    toks = op.toks
+    first = bisect.bisect_left(toks, cut, key=lambda tok: tok.start)
+    op.text = text
+    op.tokens = toks[:first] + [Tok(t.kind, t.start + delta, t.end + delta) for t in toks[first:]]
+    op.span = (op.span[0], moved(op.span[1]))
+    op.regions = [
+        Region((region.span[0], moved(region.span[1])), op, region.blocks) for region in op.regions
+    ]
+    return op
+
+
 def _main_header(text: str) -> re.Match[str] | None:
-    """The line holding ``func.func ... @main(`` (None when there is not exactly one)."""
+    """The line holding ``func.func ... @main(`` or the generic ``"func.func"() <{...
+    sym_name = "main"`` (None when there is not exactly one)."""
     found = None
-    for needle in ("@main(", '@"main"('):
-        at = text.find(needle)
-        while at >= 0:
-            line_start = text.rfind("\n", 0, at) + 1
-            match = _MAIN_LINE.match(text, line_start)
-            if match is not None:
-                if found is not None:
-                    return None
-                found = match
-            at = text.find(needle, at + 1)
+    at = text.find("main")  # one search for the three spellings
+    while at >= 0:
+        for needle, pattern in _MAIN_NEEDLES:
+            start = at - needle.index("main")
+            if text.startswith(needle, start):
+                line_start = text.rfind("\n", 0, start) + 1
+                match = pattern.match(text, line_start)
+                if match is not None and match.end() == start + len(needle):
+                    if found is not None:
+                        return None
+                    found = match
+        at = text.find("main", at + 1)
     return found
 
 
@@ -192,7 +261,7 @@ def _statement_line_above(text: str, start: int, at: int) -> tuple[int, int]:
         line = _last_line(text, start, end)
         if line is None:
             return at, at
-        if not shape_of(normalize(text[line[0] : line[1]]).strip()).blank:
+        if not shape_of(normalize(text[line[0] : line[1]]).strip(SPACE)).blank:
             return line
         end = _line_start(text, line[0])
 
@@ -204,9 +273,9 @@ def _last_line(text: str, start: int, end: int) -> tuple[int, int] | None:
         line_start = text.rfind("\n", start, stop - 1) + 1
         line_start = max(line_start, start)
         line = text[line_start:stop]
-        if line.strip():
-            lead = len(line) - len(line.lstrip())
-            return line_start + lead, line_start + len(line.rstrip())
+        if line.strip(SPACE + "\n"):
+            lead = len(line) - len(line.lstrip(SPACE + "\n"))
+            return line_start + lead, line_start + len(line.rstrip(SPACE + "\n"))
         stop = line_start - 1 if line_start > start else start
     return None
 
@@ -221,11 +290,11 @@ def _next_line_shape(text: str, start: int) -> tuple[str, int]:
 def _next_statement_line(text: str, line_start: int, line_end: int, stop: int) -> int | None:
     """Where the first non-blank line after a one-line statement ends, when that line starts
     a new statement (newlines mean nothing: it could continue the statement); else None."""
-    ends_op = shape_of(normalize(text[line_start:line_end]).strip()).ends_op
+    ends_op = shape_of(normalize(text[line_start:line_end]).strip(SPACE)).ends_op
     at = line_end
     while at < stop:
         line, end = _next_line_shape(text, at + 1)
-        shape = shape_of(normalize(line).strip())
+        shape = shape_of(normalize(line).strip(SPACE))
         if not shape.blank:
             if shape.start == "always" or (shape.start == "after-op" and ends_op):
                 return end
@@ -241,7 +310,7 @@ def _definition(
     was read from (its own and the next, which must not continue it)."""
     line_start = -1
     for needle in (f"\n{indent}{name} = ", f"\n{indent}{name}:"):
-        at = text.rfind(needle, body[0] - 1, body[1])
+        at = text.rfind(needle, max(body[0] - 1, line_start), body[1])  # the last one counts
         if at >= 0:
             line_start = max(line_start, at + 1)
     if line_start < 0:  # one of several results: `%a, %name = ...`
@@ -263,7 +332,7 @@ def _definition(
     if following_end is None:
         return None
     start = line_start + len(indent)
-    end = start + len(text[start:line_end].rstrip())
+    end = start + len(text[start:line_end].rstrip(SPACE))
     op = _single_op(chunk := parse_chunk(text, start, end, whole=False))
     if op is None or chunk.errors or op.regions:
         return None

@@ -27,12 +27,17 @@ def dialect_witness(text: str, dialect: str) -> int | None:
     Ops are spelled after their results (``= d.op``, ``= "d.op"``) or, without results, as
     terminators (``d.return``); found with plain substring searches, each within one line.
     """
-    for needle in (f"= {dialect}.", f'= "{dialect}.', f"{dialect}.return"):
-        at = text.find(needle)
-        while at >= 0:
-            if not text.startswith("copy", at + len(needle)):
-                return at
-            at = text.find(needle, at + 1)
+    name = f"{dialect}."
+    at = text.find(name)  # one search: every needle holds the dialect's name
+    while at >= 0:
+        after = at + len(name)
+        if text.startswith("return", after):
+            return at
+        if not text.startswith("copy", after):
+            for before in ("= ", '= "'):
+                if text.startswith(before, at - len(before)):
+                    return at - len(before)
+        at = text.find(name, after)
     return None
 
 

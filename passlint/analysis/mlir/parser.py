@@ -248,16 +248,16 @@ class _Builder:
             if count_index >= 0:
                 count_match = _COUNT.match(text, match.end())
                 count = _count(count_match.group(1)) if count_match else 1
-            span = match.span()
+            at = match.start()
             if count == 1:
-                op.results.append(OpResult(base, span, index, op=op))
+                op.results.append(OpResult(base, at, index, op=op))
                 index += 1
             else:
                 for k in range(count):
-                    op.results.append(OpResult(f"{base}#{k}", span, index, op=op))
+                    op.results.append(OpResult(f"{base}#{k}", at, index, op=op))
                     index += 1
         op.operands = [
-            Use(value_at[i].group(), value_at[i].span(), op, n)
+            Use(value_at[i].group(), value_at[i].start(), op, n)
             for n, i in enumerate(template.operands)
         ]
         return op
@@ -323,21 +323,23 @@ class _Builder:
             count = 1 if count_index < 0 else _count(self._tok(toks[count_index]))
             names = [base] if count == 1 else [f"{base}#{k}" for k in range(count)]
             for result_name in names:
-                op.results.append(OpResult(result_name, (tok.start, tok.end), index, op=op))
+                op.results.append(OpResult(result_name, tok.start, index, op=op))
                 index += 1
         op.operands = [
-            Use(self._tok(toks[i]), (toks[i].start, toks[i].end), op, n)
-            for n, i in enumerate(template.operands)
+            Use(self._tok(toks[i]), toks[i].start, op, n) for n, i in enumerate(template.operands)
         ]
-        op.header_arguments = [
+        arguments = [
             self._argument(toks, argument.value, n, argument.type, op)
             for n, argument in enumerate(template.arguments)
         ]
-        op.header_arguments += [
-            self._argument(toks, i, len(op.header_arguments) + n, None, op)
+        arguments += [
+            self._argument(toks, i, len(arguments) + n, None, op)
             for n, i in enumerate(template.bindings)
         ]
-        op.regions = [self._region(region, op) for region in statement.regions]
+        if arguments:
+            op.header_arguments = arguments
+        if statement.regions:
+            op.regions = [self._region(region, op) for region in statement.regions]
         return op
 
     def _argument(
@@ -349,7 +351,7 @@ class _Builder:
         owner: Operation | None,
     ) -> BlockArgument:
         tok = toks[value]
-        argument = BlockArgument(self._tok(tok), (tok.start, tok.end), index, owner=owner)
+        argument = BlockArgument(self._tok(tok), tok.start, index, owner=owner)
         if type_span is not None:
             start, end = toks[type_span[0]].start, toks[type_span[1]].end
             argument.type_span = (start, end)
@@ -419,33 +421,43 @@ def resolve_uses(operations: list[Operation], outer: dict[str, Value]) -> None:
     A region's own definitions shadow the outer ones of the same name (an outer value
     defined after the region, as MLIR allows); within one region the first definition wins.
     """
+    _resolve(operations, [outer] if outer else [])
+
+
+def _resolve(operations: list[Operation], outer: list[dict[str, Value]]) -> None:
+    """``resolve_uses`` with the enclosing scopes as a chain, innermost last (a region
+    nested in a 50,000-op body reads that body's names without copying them)."""
     own: dict[str, Value] = {}
     for op in operations:
         for result in op.results:
             own.setdefault(result.name, result)
             if result.name.endswith("#0"):
                 own.setdefault(result.group_name, result)
-    scope = {**outer, **own}
+    chain = [*outer, own]
     for op in operations:
         for use in op.operands:
-            value = scope.get(use.name)
+            value = _lookup(chain, use.name)
             if value is None and use.name.endswith("#0"):
-                value = scope.get(use.name[:-2])  # `%0#0` of a single-result op
+                value = _lookup(chain, use.name[:-2])  # `%0#0` of a single-result op
             if value is not None:
                 use.value = value
                 value.uses.append(use)
         if not op.regions:
             continue
-        inner = {} if op.name in _ISOLATED else scope
+        inner = [] if op.name in _ISOLATED else chain
         if op.header_arguments:
-            inner = dict(inner)
-            for argument in op.header_arguments:
-                inner[argument.name] = argument
+            inner = [*inner, {argument.name: argument for argument in op.header_arguments}]
         for region in op.regions:
-            region_scope = inner
             block_args = [arg for block in region.blocks for arg in block.arguments]
+            region_chain = inner
             if block_args:
-                region_scope = dict(inner)
-                for argument in block_args:
-                    region_scope[argument.name] = argument
-            resolve_uses(region.operations, region_scope)
+                region_chain = [*inner, {argument.name: argument for argument in block_args}]
+            _resolve(region.operations, region_chain)
+
+
+def _lookup(chain: list[dict[str, Value]], name: str) -> Value | None:
+    for scope in reversed(chain):
+        value = scope.get(name)
+        if value is not None:
+            return value
+    return None

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LANGLE": "RANGLE", "LBRACE": "RBRACE"}
 _CLOSERS = frozenset(_OPENERS.values())
+# What the statement scanner looks at inside brackets; any other token is simply taken.
+_STRUCTURAL = frozenset(("NL", "RESOURCE_OPEN", *_OPENERS, *_CLOSERS))
+_PLAIN_OPENERS = frozenset(("LPAR", "LSQB", "LANGLE"))
+_PLAIN_CLOSERS = frozenset(("RPAR", "RSQB", "RANGLE"))
 # Tokens after which the operation cannot be complete: an op name that follows one of them
 # belongs to the operation (``applies stablehlo.add``, a type after ``:``).
 _OPEN_ENDED = frozenset(
@@ -184,31 +188,40 @@ class _Scanner:
     def _has(self, index: int) -> bool:
         """Is there a token at ``index``? Tokenizes further lines as needed."""
         toks = self.toks
+        if index < len(toks):
+            return True
         lines = self.lines
         if lines is not None:
-            while index >= len(toks) and self.next_line < len(lines):
+            count = len(lines)
+            while index >= len(toks) and self.next_line < count:
                 line = self.next_line
                 self.next_line += 1
                 start, end = lines.starts[line], lines.ends[line]
                 if not lines.shapes[line].blank:
                     toks.extend(tokenize(self.text, start, end))
-                if line + 1 < len(lines):
+                if line + 1 < count:
                     toks.append(Tok("NL", end, end + 1))
         return index < len(toks)
 
     def _next_line_starts_statement(self, last: Tok) -> bool:
         """At a newline that ends the tokens cut so far: does the next non-blank line's shape
         say a statement starts there, after ``last``? (Answered without tokenizing that line.)"""
-        lines = self.lines
-        if lines is None or self.pos + 1 < len(self.toks):
+        if self.lines is None or self.pos + 1 < len(self.toks):
             return False
+        shape = self._next_shape()
+        if shape is None:
+            return True
+        start = shape.start
+        return start == "always" or (start == "after-op" and ends_operation(self.text, last))
+
+    def _next_shape(self) -> LineShape | None:
+        """The shape of the first non-blank line not cut into tokens yet (None: none)."""
+        lines = self.lines
+        assert lines is not None
         line = self.next_line
         while line < len(lines) and lines.shapes[line].blank:
             line += 1
-        if line >= len(lines):
-            return True
-        start = lines.shapes[line].start
-        return start == "always" or (start == "after-op" and ends_operation(self.text, last))
+        return lines.shapes[line] if line < len(lines) else None
 
     def _end_of_input(self) -> int:
         return self.lines.ends[-1] if self.lines is not None else self.end
@@ -251,6 +264,9 @@ class _Scanner:
         toks = self.toks
         if index > 0 and toks[index - 1].kind == "LANGLE":
             return False
+        by_shape = self._region_by_next_line(index)
+        if by_shape is not None:
+            return by_shape
         nxt = index + 1
         same_line = self._has(nxt) and toks[nxt].kind != "NL"
         nxt = self._peek_significant(nxt)
@@ -267,12 +283,39 @@ class _Scanner:
             has_after = self._has(after)
             if kind == "BARE_ID" and self._word(nxt) == "return":
                 return True  # a terminator without operands (`{ return }`)
-            if has_after and toks[after].kind in _DICT_KEY_FOLLOWERS:
+            # What follows the word, on whichever line (`"func.func"` then `() <{...}>`).
+            following = self._peek_significant(after)
+            has_following = self._has(following)
+            if has_following and toks[following].kind in _DICT_KEY_FOLLOWERS:
                 return False
             if kind == "STRING":
-                return has_after and toks[after].kind == "LPAR"
+                return has_following and toks[following].kind == "LPAR"
             return not same_line or not has_after or toks[after].kind != "NL"
         return False
+
+    def _region_by_next_line(self, index: int) -> bool | None:
+        """``_is_region_brace`` for a ``{`` that ends its line, read from the shape of the
+        next line without cutting its tokens (so the region's first statement can be taken
+        from its line shape too); None when the shape does not settle it."""
+        toks = self.toks
+        if self.lines is None or index + 2 != len(toks) or toks[index + 1].kind != "NL":
+            return None
+        shape = self._next_shape()
+        if shape is None or not shape.head:
+            return None
+        kind = shape.head[0]
+        if kind in ("VALUE_ID", "CARET_ID", "RBRACE"):
+            return True  # (a `}` on a later line: an empty region)
+        if kind not in ("BARE_ID", "STRING"):
+            return False
+        if kind == "BARE_ID" and shape.first_word == "return":
+            return True
+        if len(shape.head) < 2:
+            return None
+        after = shape.head[1]
+        if after in _DICT_KEY_FOLLOWERS:
+            return False
+        return after == "LPAR" if kind == "STRING" else True
 
     @staticmethod
     def _is_generic(out: list[Tok]) -> bool:
@@ -390,6 +433,10 @@ class _Scanner:
         broken = False  # errors in the statement's own tokens (not in its regions)
         crossed_line = False  # a newline since the last token taken (for recovery only)
         while self._has(self.pos):
+            if stack and not crossed_line and (run := self._bracketed_run(stack)) > self.pos:
+                out.extend(toks[self.pos : run])
+                self.pos = run
+                continue
             tok = toks[self.pos]
             kind = tok.kind
             if kind == "NL":
@@ -464,6 +511,31 @@ class _Scanner:
         if not out:
             return None
         return StatementSyntax(out, regions, broken=broken)
+
+    def _bracketed_run(self, stack: list[int]) -> int:
+        """Where the run of tokens from ``pos`` inside the brackets of ``stack`` ends: tokens
+        that are not braces, newlines or section markers, with the round, square and angle
+        brackets they open and close in order (``stack`` follows them). The run stops at the
+        bracket that closes ``stack``, and before any token ``_scan_statement`` must look at
+        (a brace, a bracket out of order or too deep)."""
+        toks = self.toks
+        run, count = self.pos, len(toks)
+        while run < count:
+            kind = toks[run].kind
+            if kind in _PLAIN_OPENERS:
+                if len(stack) >= MAX_BRACKET_DEPTH:
+                    break
+                stack.append(run)
+            elif kind in _PLAIN_CLOSERS:
+                if _OPENERS[toks[stack[-1]].kind] != kind:
+                    break
+                stack.pop()
+                if not stack:
+                    return run + 1
+            elif kind in _STRUCTURAL:
+                break
+            run += 1
+        return run
 
     def _unclosed(self, stack: list[int]) -> bool:
         """Report the innermost bracket left open where the statement is cut.

@@ -10,6 +10,7 @@ from passlint.passes.tensorizer_legalization.analysis import (
     ChunkAnalysis,
     Output,
     analyze_chunk,
+    analyze_file,
     names_in_function,
     variant_of,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "ChunkAnalysis",
     "Output",
     "analyze_chunk",
+    "analyze_file",
     "check",
     "copy_statement",
     "legalize_text",

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from passlint.analysis.mlir.attribute_text import split_top_level
-from passlint.analysis.mlir.ir import Attribute, BlockArgument, Chunk, Operation, Use, Value
+from passlint.analysis.mlir.ir import (
+    Attribute,
+    BlockArgument,
+    Chunk,
+    Operation,
+    ParsedFile,
+    Use,
+    Value,
+)
 from passlint.analysis.mlir.types import ShapedType, parse_shaped_type
 
 if TYPE_CHECKING:
@@ -78,6 +86,11 @@ def variant_of(chunk: Chunk, pipeline: str) -> Variant:
         op.dialect for top in chunk.operations for op in top.walk() if op.name != "mhlo.copy"
     }
     return "mhlo" if "mhlo" in dialects and "stablehlo" not in dialects else "stablehlo"
+
+
+def analyze_file(parsed: ParsedFile, pipeline: str = "auto") -> tuple[ChunkAnalysis, ...]:
+    """Every chunk's analysis: what findings, hover, inlay hints and symbols all read."""
+    return tuple(analyze_chunk(chunk, pipeline) for chunk in parsed.chunks)
 
 
 def analyze_chunk(

@@ -5,9 +5,10 @@ names) and TL005 (no @main). ``quick_check`` gives them from @main's outline alo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from passlint.analysis.findings import Finding, Fix, Location, Severity, TextEdit
-from passlint.analysis.mlir.ir import BlockArgument, OpResult, ParsedFile
+from passlint.analysis.mlir.ir import BlockArgument, OpResult
 from passlint.analysis.mlir.main_outline import outline_main, used_names
 from passlint.analysis.mlir.outline_reads import Reads
 from passlint.analysis.source import SourceText
@@ -43,11 +44,11 @@ def quick_check(
     return chunk_findings(path, analysis, source), outline.read
 
 
-def check(path: str, parsed: ParsedFile, source: SourceText, pipeline: str) -> list[Finding]:
-    """Findings of the pass for every chunk of a parsed .mlir file."""
+def check(path: str, analyses: Iterable[ChunkAnalysis], source: SourceText) -> list[Finding]:
+    """Findings of the pass for every chunk of a .mlir file (``analyze_file``'s analyses)."""
     findings: list[Finding] = []
-    for chunk in parsed.chunks:
-        findings.extend(chunk_findings(path, analyze_chunk(chunk, pipeline), source))
+    for analysis in analyses:
+        findings.extend(chunk_findings(path, analysis, source))
     return findings
 
 

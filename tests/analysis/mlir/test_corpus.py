@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -14,6 +15,9 @@ from mlir_testing import CONSTRUCTS, DATA, SHARED_CORPUS, at, lc, ops, read
 
 from passlint.analysis.mlir.ir import BlockArgument, OpResult, ParsedFile
 from passlint.analysis.mlir.parser import parse_file
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+from generate import mlir_module
 
 CORPUS = sorted(p.name for p in DATA.glob("*.mlir"))
 REPRESENTATIVE = [
@@ -71,8 +75,15 @@ def snapshot(text: str, parsed: ParsedFile) -> list[dict[str, object]]:
                 "uses": uses,
                 "arguments": [
                     f"{a.name}: {a.type_text}@{where(text, a.span[0])}"
-                    for a in op.header_arguments
-                    + [arg for region in op.regions for b in region.blocks for arg in b.arguments]
+                    for a in [
+                        *op.header_arguments,
+                        *(
+                            arg
+                            for region in op.regions
+                            for b in region.blocks
+                            for arg in b.arguments
+                        ),
+                    ]
                 ],
                 "regions": [
                     f"{where(text, r.span[0])}-{where(text, r.span[1])}" for r in op.regions
@@ -198,13 +209,20 @@ FAST_PATH_FILES = [
     *sorted(p.name for p in DATA.glob("*.mlir")),
     *sorted(str(p.relative_to(DATA)) for p in CONSTRUCTS.glob("*.mlir")),
     *sorted(str(p.relative_to(DATA)) for p in (DATA / "invalid").glob("*.mlir")),
+    *sorted(str(p.relative_to(DATA)) for p in (DATA / "generic").glob("*.mlir")),
     "generated",
+    "generated-generic",
 ]
 
 
 @pytest.mark.parametrize("name", FAST_PATH_FILES)
 def test_line_shape_fast_path_gives_the_same_ir_as_tokens(name: str) -> None:
-    text = generated_model(60) if name == "generated" else (DATA / name).read_text()
+    if name == "generated-generic":
+        text = mlir_module(6, generic=True)
+    elif name == "generated":
+        text = generated_model(60)
+    else:
+        text = (DATA / name).read_text()
     assert dump(parse_file(text, fast=True)) == dump(parse_file(text, fast=False))
 
 

@@ -441,7 +441,7 @@ def test_lone_dictionary_on_its_own_line() -> None:
     parsed = parse_file(text)
     assert parsed.errors == []
     call = op_named(parsed, "mhlo.custom_call")
-    assert call.regions == []
+    assert len(call.regions) == 0
     assert [(a.key, a.value) for a in call.attributes] == [
         ("call_target_name", '"foo"'),
         ("backend_config", '""'),
@@ -449,9 +449,9 @@ def test_lone_dictionary_on_its_own_line() -> None:
     (group,) = call.attribute_group_spans()
     assert lc(text, group[0]) == (3, 3) and lc(text, group[1]) == (6, 4)
     unit = op_named(parsed, "test.unit")
-    assert unit.regions == []
+    assert len(unit.regions) == 0
     assert [(a.key, a.value, a.value_span) for a in unit.attributes] == [("flag", None, None)]
-    assert op_named(parsed, "test.empty").regions == []
+    assert len(op_named(parsed, "test.empty").regions) == 0
     assert len(op_named(parsed, "test.region").regions) == 1
     assert len(op_named(parsed, "test.region2").regions) == 1
     assert len(op_named(parsed, "stablehlo.case").regions) == 2
