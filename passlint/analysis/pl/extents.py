@@ -230,7 +230,10 @@ class ExtentReader:
         out: list[Extent | None] = []
         for dim, extent in enumerate(window):
             physical = source.shape[dim]
-            src_valid = source.valid[dim] if source.valid is not None else physical
+            if source.valid is None:
+                src_valid: Extent | None = physical
+            else:  # a valid_shape shorter than the shape says nothing of the rest
+                src_valid = source.valid[dim] if dim < len(source.valid) else None
             asked = requested[dim] if requested is not None and dim < len(requested) else None
             if src_valid is None or physical is None or extent is None:
                 out.append(asked if not clamp and source.valid is None else None)
