@@ -19,7 +19,6 @@ from passlint.analysis.pl.frontend import pl_name
 from passlint.analysis.pl.index import workspace_index
 from passlint.analysis.pl.model import CallSite, Function, ImportRef, Module, Param
 from passlint.analysis.pl.resolve import Resolver, RFunction
-from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols.model import (
     Conflict,
@@ -43,6 +42,7 @@ class CallSites:
         self._callees: dict[int, RFunction | None] = {}
         self._foreign_callees: set[int] = set()
         self._by_name: dict[int, dict[str, list[CallSite]]] = {}
+        self._escapes: dict[int, dict[str, list[_Escape]]] = {}  # per module
 
     def callee(self, site: CallSite, module: Module) -> RFunction | None:
         """The function ``site`` launches (memoised per site)."""
@@ -82,11 +82,19 @@ class CallSites:
     def value_uses(self, kernel: Function, module: Module) -> list[ValueUse]:
         """Uses of ``kernel`` as a value (an argument, an assigned or returned value, an
         element of a literal) in its module and the workspace files that import it."""
-        uses = _value_uses(kernel, module, {kernel.name}, self.resolver)
+        uses = self._value_uses(kernel, module, {kernel.name})
         if _importable(kernel) and self.workspace is not None:
             for other, names in self._importers(kernel, module):
-                uses.extend(_value_uses(kernel, other, names, self.resolver))
+                uses.extend(self._value_uses(kernel, other, names))
         return uses
+
+    def _value_uses(self, kernel: Function, module: Module, names: set[str]) -> list[ValueUse]:
+        if not any(name in module.text for name in names):
+            return []
+        escapes = self._escapes.get(id(module))
+        if escapes is None:
+            escapes = self._escapes[id(module)] = _escapes(module)
+        return _value_uses(kernel, module, names, self.resolver, escapes)
 
     def _calls_to(self, kernel: Function, module: Module, names: set[str]) -> list[CallSite]:
         sites: list[CallSite] = []
@@ -194,40 +202,69 @@ def _argument(site: CallSite, param: Param) -> ast.expr | None:
 
 
 _ESCAPES = (ast.Call, ast.Assign, ast.AnnAssign, ast.Return, ast.List, ast.Tuple, ast.Dict)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+# A Name read as a value where a kernel may be called later, with the innermost function
+# whose body holds it (None: the module's top level).
+_Escape = tuple[ast.Name, Function | None]
 
 
 def _value_uses(
-    kernel: Function, module: Module, names: set[str], resolver: Resolver
+    kernel: Function,
+    module: Module,
+    names: set[str],
+    resolver: Resolver,
+    escapes: dict[str, list[_Escape]],
 ) -> list[ValueUse]:
-    """``names`` read as a value where it may be called later, resolving to ``kernel``."""
-    if not any(name in module.text for name in names):
-        return []
-    owners: dict[int, Function] = {}
-    for function in module.functions:  # parents first: inner functions overwrite
-        for node in nodes_below(function.node.body):
-            if type(node) is ast.Name and node.id in names:
-                owners[id(node)] = function
-    launches: set[int] = set()  # call targets and submitted kernels: call sites, not values
+    """``names`` read as a value where it may be called later, resolving to ``kernel``
+    (``escapes``: the module's names read so, from ``_escapes``)."""
     uses: list[ValueUse] = []
-    holders = [n for n in nodes_below(module.tree.body) if isinstance(n, _ESCAPES)]
-    for holder in holders:
-        if isinstance(holder, ast.Call):
-            launches.add(id(holder.func))
-            if holder.args and _is_submit(holder, module):
-                launches.add(id(holder.args[0]))
-    for holder in holders:
-        for node in _held(holder):
-            if type(node) is not ast.Name or node.id not in names or id(node) in launches:
-                continue
-            if not isinstance(node.ctx, ast.Load):
-                continue
-            owner = owners.get(id(node))
+    for name in names:
+        for node, owner in escapes.get(name, ()):
             point = (node.lineno, node.col_offset)
             resolved = resolver.resolve(node.id, module, owner, point)
             if isinstance(resolved, RFunction) and resolved.function is kernel:
                 uses.append(ValueUse(node, module))
     uses.sort(key=lambda u: (u.node.lineno, u.node.col_offset))
     return uses
+
+
+def _escapes(module: Module) -> dict[str, list[_Escape]]:
+    """Every Name of ``module`` read as a value that escapes (an argument, an assigned or
+    returned value, an element of a literal) and is not a call's target or a submitted
+    kernel, by name, with its owner: the innermost modelled function whose body holds it
+    (decorators, defaults and annotations of a def belong to the function around it)."""
+    functions = {id(f.node): f for f in module.functions}
+    launches: set[int] = set()  # call targets and submitted kernels: call sites, not values
+    holders: list[tuple[ast.AST, Function | None]] = []
+    owners: dict[int, Function | None] = {}
+    stack: list[tuple[ast.AST, Function | None]] = [(s, None) for s in module.tree.body]
+    while stack:
+        node, owner = stack.pop()
+        if type(node) is ast.Name:
+            owners[id(node)] = owner
+            continue
+        if isinstance(node, _ESCAPES):
+            holders.append((node, owner))
+            if isinstance(node, ast.Call):
+                launches.add(id(node.func))
+                if node.args and _is_submit(node, module):
+                    launches.add(id(node.args[0]))
+        inner = functions.get(id(node), owner) if isinstance(node, _DEFS) else owner
+        for field, value in ast.iter_fields(node):
+            below = inner if field == "body" else owner
+            if type(value) is list:
+                stack.extend((item, below) for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST) and field != "ctx":
+                stack.append((value, below))
+    found: dict[str, list[_Escape]] = {}
+    for holder, _ in holders:
+        for node in _held(holder):
+            if type(node) is not ast.Name or id(node) in launches:
+                continue
+            if isinstance(node.ctx, ast.Load):
+                found.setdefault(node.id, []).append((node, owners.get(id(node))))
+    return found
 
 
 def _held(holder: ast.AST) -> list[ast.AST]:
