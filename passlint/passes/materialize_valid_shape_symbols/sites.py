@@ -13,6 +13,7 @@ complete.
 from __future__ import annotations
 
 import ast
+import re
 
 from passlint.analysis.pl.extents import Extent, ExtentReader
 from passlint.analysis.pl.frontend import pl_name
@@ -43,6 +44,8 @@ class CallSites:
         self._foreign_callees: set[int] = set()
         self._by_name: dict[int, dict[str, list[CallSite]]] = {}
         self._escapes: dict[int, dict[str, list[_Escape]]] = {}  # per module
+        self._importing: dict[int, list[tuple[Module, set[str]]]] = {}  # per kernel
+        self._called: dict[tuple[int, str], bool] = {}  # ``_only_called`` per module, name
 
     def callee(self, site: CallSite, module: Module) -> RFunction | None:
         """The function ``site`` launches (memoised per site)."""
@@ -89,12 +92,19 @@ class CallSites:
         return uses
 
     def _value_uses(self, kernel: Function, module: Module, names: set[str]) -> list[ValueUse]:
-        if not any(name in module.text for name in names):
+        if all(self._only_called(module, name) for name in names):
             return []
         escapes = self._escapes.get(id(module))
         if escapes is None:
             escapes = self._escapes[id(module)] = _escapes(module)
         return _value_uses(kernel, module, names, self.resolver, escapes)
+
+    def _only_called(self, module: Module, name: str) -> bool:
+        key = (id(module), name)
+        found = self._called.get(key)
+        if found is None:
+            found = self._called[key] = _only_called(module.text, name)
+        return found
 
     def _calls_to(self, kernel: Function, module: Module, names: set[str]) -> list[CallSite]:
         sites: list[CallSite] = []
@@ -112,8 +122,15 @@ class CallSites:
         they may call it by."""
         assert self.workspace is not None
         self.resolver.foreign += 1  # the workspace's files
+        found = self._importing.get(id(kernel))
+        if found is None:
+            found = self._importing[id(kernel)] = self._find_importers(kernel, module)
+        return found
+
+    def _find_importers(self, kernel: Function, module: Module) -> list[tuple[Module, set[str]]]:
+        assert self.workspace is not None
         out: list[tuple[Module, set[str]]] = []
-        for path in workspace_index(self.workspace).files_naming(kernel.name):
+        for path in workspace_index(self.workspace).importers(kernel.name, module.path):
             if self.resolver.same_file(path, module.path):
                 continue
             other = self.resolver.module_at(path)
@@ -207,6 +224,30 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # A Name read as a value where a kernel may be called later, with the innermost function
 # whose body holds it (None: the module's top level).
 _Escape = tuple[ast.Name, Function | None]
+
+
+def _only_called(text: str, name: str) -> bool:
+    """Is every mention of ``name`` in ``text`` a call (``name(`` on one line) or a
+    definition (``def name``)? Then no Name node of it is read as a value: a Name followed
+    on its line by ``(`` is the function of a call."""
+    size = len(name)
+    at = text.find(name)
+    while at >= 0:
+        end = at + size
+        if _IDENTIFIER_CHAR.match(text, end) is None and (
+            at == 0 or _IDENTIFIER_OR_DOT.match(text, at - 1) is None
+        ):
+            called = _CALLED.match(text, end) is not None
+            if not called and not _DEF_BEFORE.search(text, max(0, at - 64), at):
+                return False
+        at = text.find(name, end)
+    return True
+
+
+_IDENTIFIER_CHAR = re.compile(r"\w")
+_IDENTIFIER_OR_DOT = re.compile(r"[\w.]")
+_CALLED = re.compile(r"[ \t]*\(")
+_DEF_BEFORE = re.compile(r"\bdef[ \t]+\Z")
 
 
 def _value_uses(
