@@ -2,10 +2,11 @@
 
 Cross-file call-site resolution asks "which files may call kernel ``k`` of file ``G``?".
 Such a file imports it, so its text names ``k`` (an import names the original, a call the
-alias it imported) and it can reach ``G`` by imports: it names ``G``'s module (the file's
-stem, or its folder's name for an ``__init__.py``), lies in ``G``'s package (``from .
-import k``), or names a module that reaches ``G`` in turn. The index keeps the text of every
-workspace file that mentions ``pypto`` (read once through the workspace's shared
+alias it imported) and it can reach ``G`` by imports: an import statement of it names
+``G``'s module (the file's stem, or its folder's name for an ``__init__.py``), it lies in
+``G``'s package (``from . import k``), or it imports such a file in turn (which names ``k``
+too, as it imports it: a chain that renames ``k`` twice is not followed). The index keeps
+the text of every workspace file that mentions ``pypto`` (read once through the shared
 ``DiskFiles``), answers from memory, and updates the one file an unsaved edit changes; the
 files it names are then parsed (through the module cache) and their calls resolved.
 """
@@ -57,19 +58,41 @@ class WorkspaceIndex:
     def importers(self, name: str, path: str) -> list[str]:
         """The files other than ``path`` that name ``name`` and may reach the module at
         ``path`` by imports (directly or through other modules), in path order."""
+        named = self._named(name)
         reach = {path}
         todo = [path]
         while todo:
             module = todo.pop()
             stem, package = _module_word(module)
-            found = set(self._named(stem))
+            found = self._importing(stem) & named
             if package is not None:
-                found.update(p for p in self._texts if p.startswith(package))
+                found |= {p for p in named if p.startswith(package)}
             for other in found - reach:
                 reach.add(other)
                 todo.append(other)
-        named = self._named(name)
-        return sorted(p for p in reach if p != path and p in named)
+        return sorted(reach - {path})
+
+    def _importing(self, stem: str) -> frozenset[str]:
+        """The files with an import statement that may name the module ``stem``."""
+        key = "import " + stem
+        found = self._naming.get(key)
+        if found is None:
+            statement = re.compile(_IMPORT_STATEMENT.replace("STEM", re.escape(stem)), re.M)
+            found = frozenset(p for p in self._named(stem) if statement.search(self._texts[p]))
+            self._naming[key] = found
+        return found
+
+
+# An import statement that may name module STEM: ``import a.STEM``, ``from a.STEM import
+# k``, ``from a import STEM`` (also in parentheses over lines). It starts a line or follows
+# ``;`` or ``:``; more matches than statements only cost time.
+_IMPORT_STATEMENT = (
+    r"(?:^|[;:])[ \t]*(?:"
+    r"import[ \t\\](?:[^\n;#]|\\\n)*?(?<!\w)STEM(?!\w)"
+    r"|from[ \t\\](?:[.\w \t]|\\\n)*?(?<!\w)STEM(?!\w)"
+    r"|from[ \t\\](?:[.\w \t]|\\\n)*?import[ \t]*(?:\([^)]*?|(?:[^\n;#]|\\\n)*?)(?<!\w)STEM(?!\w)"
+    r")"
+)
 
 
 def _module_word(path: str) -> tuple[str, str | None]:

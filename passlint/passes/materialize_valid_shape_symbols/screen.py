@@ -1,0 +1,430 @@
+"""Which pl files can hold a finding of the pass, told from their text without parsing
+them in full: a batch check of a workspace analyses only those (``may_have_findings``).
+
+A file has no finding when it parses and has none of what every finding needs:
+
+* a device kernel whose header may read a valid_shape symbol (VS001, VS002, VS006: a
+  ``TensorView(...)`` with ``valid_shape`` in it, or a tensor whose third item is a name,
+  which may hold a view) or declares an ``INDEX`` scalar parameter whose name an earlier
+  annotation reads (VS005). A kernel's decorator names its type (``FunctionType.InCore``,
+  ``AIC``, ``AIV``, ``Spmd``); its header is that of the next ``def`` in code (the first
+  one after the type, and the first one after it outside triple-quoted strings, by their
+  count), read alone with ``ast``. A text that may spell the types otherwise (an aliased
+  ``FunctionType`` member) is analysed;
+* a ``CORE_GROUP`` ``pl.at`` scope in a function that declares a valid extent anywhere
+  (``valid_shape``, ``set_validshape``, ``slice``, ``TensorView``, a view variable: VS007).
+  The function is the text from the nearest ``def`` around the scope to the first line
+  indented no deeper, taken only when its brackets and triple quotes balance;
+* a call of such a kernel (VS003, VS004): the file names a kernel that the first point
+  picks out in any workspace file (``Screens``, built once per run);
+* a syntax error (E002), or nesting deeper than the analysis follows: ``symtable`` runs
+  CPython's parser (without building the tree) with less stack than the analysis has.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+import symtable
+import sys
+import warnings
+from dataclasses import dataclass
+from functools import cache
+
+from passlint.analysis.pl.index import workspace_index
+from passlint.analysis.pl.walk import nodes_below
+from passlint.analysis.workspace import Workspace
+
+_DEVICE = re.compile(r"InCore|AIC|AIV|Spmd")
+_DEF = re.compile(r"def[ \t]+(\w+)")
+_ASYNC = re.compile(r"[ \t]*(?:async[ \t]+)?\Z")
+_ALIASED_TYPES = re.compile(r"FunctionType[\s\\]*(?:import\b|\.[\s\\]*\w+[\s\\]+as\b)")
+_EXTENT_WORDS = re.compile(r"valid_shape|set_validshape|TensorView")
+_SLICE = re.compile(r"\bslice[ \t]*\(")
+_TENSOR_TYPES = frozenset({"Tensor", "DistributedTensor"})
+_WORD_CHAR = re.compile(r"\w")
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What a text shows: ``own``, a kernel or a ``pl.at`` scope of it may have findings;
+    ``kernels``, those of its module-level kernels (the ones other files can import) whose
+    calls may have findings, by name. None instead: it cannot tell."""
+
+    own: bool
+    kernels: frozenset[str]
+
+
+def may_have_findings(path: str, text: str, workspace: Workspace) -> bool:
+    """Whether the pass may report anything for the pl source ``text`` (False: it reports
+    nothing, as its full analysis would)."""
+    screens = workspace_screens(workspace)
+    own = screens.of(path, text)
+    if own is None or own.own:
+        return True
+    if screens.may_call(path):
+        return True
+    return not parses(path, text)
+
+
+class Screens:
+    """The screen of every pl file of a workspace (through its index), and the files that
+    may call the kernels they pick out (whose calls may have findings)."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self._index = workspace_index(workspace)
+        self._screens: dict[str, Screen | None] = {}
+        for path in self._index.paths():
+            self.file_changed(path, self._index.text(path))
+
+    def file_changed(self, path: str, text: str | None) -> None:
+        self._screens.pop(path, None)
+        if text is not None and "pypto" in text:
+            self._screens[path] = screen(text)
+        self._callers: frozenset[str] | None = None
+
+    def of(self, path: str, text: str) -> Screen | None:
+        if path in self._screens:
+            return self._screens[path]
+        return screen(text)  # a file outside the workspace
+
+    def may_call(self, path: str) -> bool:
+        """May the file at ``path`` call a kernel some file's screen picked out?"""
+        if self._callers is None:
+            found: set[str] = set()
+            for where, item in self._screens.items():
+                for name in item.kernels if item is not None else ():
+                    found.update(self._index.importers(name, where))
+            self._callers = frozenset(found)
+        return path in self._callers
+
+
+def workspace_screens(workspace: Workspace) -> Screens:
+    return workspace.derived("vs.screens", lambda: Screens(workspace))
+
+
+# -- syntax -----------------------------------------------------------------------------------
+
+# ``symtable`` is called this many frames below the recursion limit: the nesting CPython's
+# parser then accepts (about three levels a frame) is less than what the analysis can
+# follow in Python, so a text nested too deep for it is analysed (and reported so).
+_HEADROOM = 300
+
+
+def parses(path: str, text: str) -> bool:
+    """Whether ``text`` is valid Python nested no deeper than the analysis can follow."""
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return _parses_at(max(0, sys.getrecursionlimit() - _HEADROOM - depth), path, text)
+
+
+def _parses_at(frames: int, path: str, text: str) -> bool:
+    if frames > 0:
+        return _parses_at(frames - 1, path, text)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            symtable.symtable(text, path, "exec")
+    except Exception:  # SyntaxError, ValueError (NUL), RecursionError, MemoryError ...
+        return False
+    return True
+
+
+# -- the text ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Def:
+    """A ``def`` at the start of a line: the line's offset, its indentation, the name."""
+
+    line: int
+    indent: int
+    name: str
+
+
+class _Quotes:
+    """Where a text's triple quotes are: two offsets with as many of each before them, mod
+    2, are both in code or both in strings."""
+
+    def __init__(self, text: str) -> None:
+        self._at = [[m.start() for m in re.finditer(q, text)] for q in ('"""', "'''")]
+
+    def parity(self, offset: int) -> tuple[int, int]:
+        double, single = self._at
+        return bisect.bisect_left(double, offset) % 2, bisect.bisect_left(single, offset) % 2
+
+
+def screen(text: str) -> Screen | None:
+    """What the text shows of the findings its file may have (see the module docstring)."""
+    if _ALIASED_TYPES.search(text):
+        return None
+    devices = [m for m in _DEVICE.finditer(text) if _whole_word(text, *m.span())]
+    has_scope = "CORE_GROUP" in text
+    if not devices and not has_scope:
+        return Screen(False, frozenset())
+    defs = _def_lines(text)
+    starts = [d.line for d in defs]
+    quotes = _Quotes(text)
+    by_parity: dict[tuple[int, int], list[int]] = {}
+    for index, item in enumerate(defs):
+        by_parity.setdefault(quotes.parity(item.line), []).append(index)
+    examined: dict[int, None] = {}  # the defs after a kernel type, in order
+    for match in devices:
+        # the first def after the type, and the first with as many triple quotes before it
+        # (mod 2): the first in code, when the type is
+        first = bisect.bisect_left(starts, match.end())
+        if first < len(defs):
+            examined[first] = None
+            same = by_parity.get(quotes.parity(match.end()), [])
+            at = bisect.bisect_left(same, first)
+            if at < len(same):
+                examined[same[at]] = None
+    kernels: set[str] = set()
+    triggered = False
+    heads = {index: _header_text(text, defs[index].line) for index in examined}
+    heads = {index: head for index, head in heads.items() if head is None or _may_read(head)}
+    headers = _parsed([head for head in heads.values() if head is not None])
+    for index, head in heads.items():
+        header = headers.pop(0) if head is not None else None
+        if header is None or _reads_symbols(header):
+            triggered = True
+            if _importable(text, defs[index]):
+                kernels.add(defs[index].name)
+    own = triggered or (has_scope and _outlined_extents(text, defs, starts))
+    return Screen(own, frozenset(kernels))
+
+
+def _whole_word(text: str, start: int, end: int) -> bool:
+    return not (start and _WORD_CHAR.match(text, start - 1)) and not _WORD_CHAR.match(text, end)
+
+
+def _def_lines(text: str) -> list[_Def]:
+    found: list[_Def] = []
+    for match in _DEF.finditer(text):
+        start = match.start()
+        line = text.rfind("\n", 0, start) + 1
+        if _ASYNC.match(text, line, start) is None:
+            continue  # ``def`` not at the start of its line (a word, a string)
+        indent = len(text[line:start]) - len(text[line:start].lstrip())
+        found.append(_Def(line, indent, match.group(1)))
+    return found
+
+
+def _importable(text: str, item: _Def) -> bool:
+    """May the ``def`` be a module-level function (one other files can import)? Yes unless
+    the nearest line above it with code at column 0 (and as many triple quotes before as
+    before the ``def``, so not in a string) starts a def, a class or a decorator."""
+    if item.indent == 0:
+        return True
+    end = item.line
+    while end > 0:
+        start = text.rfind("\n", 0, end - 1) + 1
+        first = text[start : start + 1]
+        if first and first not in _NOT_CODE:
+            between = text[start : item.line]
+            if between.count('"""') % 2 == 0 and between.count("'''") % 2 == 0:
+                return not _DEFINITION.match(text, start)
+        end = start
+    return True
+
+
+_NOT_CODE = frozenset(" \t\r\f\n#)]}")
+_DEFINITION = re.compile(r"(?:async[ \t]+)?def\b|class\b|@")
+
+
+def _header_text(text: str, start: int) -> str | None:
+    """The ``def`` header whose line starts at ``start``, to the ``:`` where its brackets
+    balance, as a statement of its own (None: no such ``:``)."""
+    at = start
+    while True:
+        colon = text.find(":", at)
+        if colon < 0:
+            return None
+        head = text[start:colon]
+        if (
+            head.count("(") == head.count(")")
+            and head.count("[") == head.count("]")
+            and head.count("{") == head.count("}")
+        ):
+            return head.lstrip() + ":\n pass\n"
+        at = colon + 1
+
+
+_Header = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _may_read(head: str) -> bool:
+    """Can the header text read a symbol at all: does it name ``TensorView`` or ``INDEX``,
+    or end a subscript with a bare name (``Tensor[shape, dtype, NAME]``)? Headers with a
+    comment are read in full."""
+    return "#" in head or _SYMBOL_WORDS.search(head) is not None
+
+
+_SYMBOL_WORDS = re.compile(r"TensorView|INDEX|,\s*[A-Za-z_]\w*\s*(?:,\s*)?\]")
+
+
+def _parsed(heads: list[str]) -> list[_Header | None]:
+    """Header statements parsed (None: one does not parse alone); together when they all
+    parse, else one by one."""
+    if not heads:
+        return []
+    body = _parse("".join(heads))
+    if body is not None and len(body) == len(heads):
+        return [node if isinstance(node, _Header) else None for node in body]
+    out: list[_Header | None] = []
+    for head in heads:
+        body = _parse(head)
+        node = body[0] if body is not None and len(body) == 1 else None
+        out.append(node if isinstance(node, _Header) else None)
+    return out
+
+
+def _parse(source: str) -> list[ast.stmt] | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source).body
+    except Exception:
+        return None
+
+
+def _header(text: str, start: int) -> _Header | None:
+    head = _header_text(text, start)
+    return _parsed([head])[0] if head is not None else None
+
+
+def _reads_symbols(node: _Header) -> bool:
+    """May the kernel with this header read a valid_shape symbol or declare a late
+    ``INDEX`` scalar?"""
+    args = node.args
+    read: set[str] = set()  # the names earlier annotations read
+    for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+        if arg.annotation is None:
+            continue
+        names: set[str] = set()
+        for below in nodes_below((arg.annotation,)):
+            if isinstance(below, ast.Name):
+                names.add(below.id)
+                if below.id == "INDEX" and arg.arg in read:
+                    return True
+            elif isinstance(below, ast.Attribute):
+                if below.attr == "INDEX" and arg.arg in read:
+                    return True
+            elif isinstance(below, ast.Call):
+                if _word(below.func) == "TensorView" and any(
+                    k.arg in ("valid_shape", None) for k in below.keywords
+                ):
+                    return True
+            elif isinstance(below, ast.Subscript) and _view_name(below):
+                return True
+        read |= names
+    return False
+
+
+def _word(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _view_name(node: ast.Subscript) -> bool:
+    """``Tensor[shape, dtype, NAME]``: the name may hold a ``TensorView``."""
+    if _word(node.value) not in _TENSOR_TYPES or not isinstance(node.slice, ast.Tuple):
+        return False
+    items = node.slice.elts
+    return len(items) > 2 and isinstance(items[2], ast.Name)
+
+
+def _outlined_extents(text: str, defs: list[_Def], starts: list[int]) -> bool:
+    """Is a ``CORE_GROUP`` scope in a function that declares a valid extent?"""
+    if "\t" in text or "\\\n" in text:
+        return True  # indentation and lines may not mean what they seem
+    seen: set[int] = set()
+    at = text.find("CORE_GROUP")
+    while at >= 0:
+        region = _function_around(text, at, defs, starts)
+        if region is None:
+            return True
+        if region[1] > region[0] and region[0] not in seen:
+            seen.add(region[0])
+            body = text[region[0] : region[1]]
+            if _EXTENT_WORDS.search(body) or _long_slice(body) or _has_view_name(body):
+                return True
+        at = text.find("CORE_GROUP", at + 1)
+    return False
+
+
+def _function_around(
+    text: str, at: int, defs: list[_Def], starts: list[int]
+) -> tuple[int, int] | None:
+    """The span of the innermost function around offset ``at`` ((0, 0) when none holds
+    it); None when it cannot be told (brackets or triple quotes that do not balance)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    depth = len(text[line_start:at]) - len(text[line_start:at].lstrip())
+    for index in range(bisect.bisect_left(starts, line_start) - 1, -1, -1):
+        item = defs[index]
+        if item.indent >= depth:
+            continue
+        end = _block_end(item.indent).search(text, item.line)
+        stop = end.start() if end is not None else len(text)
+        if stop < at:
+            continue
+        region = text[item.line : stop]
+        if (
+            region.count('"""') % 2
+            or region.count("'''") % 2
+            or region.count("(") != region.count(")")
+            or region.count("[") != region.count("]")
+            or region.count("{") != region.count("}")
+        ):
+            return None
+        return item.line, stop
+    return 0, 0
+
+
+def _long_slice(region: str) -> bool:
+    """Is there a ``slice(...)`` call with a fourth positional argument (a valid shape), or
+    one that cannot be read alone?"""
+    for match in _SLICE.finditer(region):
+        depth, at = 0, match.end() - 1
+        for at in range(match.end() - 1, len(region)):
+            char = region[at]
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                depth -= 1
+                if depth == 0:
+                    break
+        try:
+            call = ast.parse(region[match.start() : at + 1], mode="eval").body
+        except Exception:
+            return True
+        if not isinstance(call, ast.Call) or len(call.args) > 3:
+            return True
+        if any(isinstance(arg, ast.Starred) for arg in call.args):
+            return True
+    return False
+
+
+@cache
+def _block_end(indent: int) -> re.Pattern[str]:
+    """The end of a line followed by one with code indented ``indent`` or less (a closing
+    bracket or a comment does not count)."""
+    return re.compile(rf"\n(?=[ ]{{0,{indent}}}[^ \t\r\f\n#)\]}}])")
+
+
+def _has_view_name(region: str) -> bool:
+    """Does the header of the function ``region`` starts with have a tensor whose third
+    item is a name (a view variable, maybe)?"""
+    node = _header(region, 0)
+    if node is None:
+        return True
+    args = node.args
+    return any(
+        isinstance(below, ast.Subscript) and _view_name(below)
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)
+        if arg.annotation is not None
+        for below in nodes_below((arg.annotation,))
+    )
