@@ -1,6 +1,8 @@
-"""passlint benchmarks P1-P4 (issue 8), measured side by side with a reference in one run.
+"""passlint benchmarks P1-P5, P7 and P9 (issues 8, 15), measured side by side with a
+reference in one run.
 
     python bench/run.py [--runs N] [--big FILE] [--series 1,2,4,8] [--quick]
+                        [--pypto PATH] [--pl-only]
 
 P1  open a ~5 MB module in the server -> first diagnostics with the TL findings
 P2  a one-line edit anywhere in it -> fresh diagnostics (median)
@@ -9,6 +11,11 @@ P4  a 5,000-line pl module: check (the analysis in a fresh process, as `passlint
     runs it; the whole command for information) and an edit in the server (median)
 P7  right after each one-line edit of the ~5 MB module: hover, code action, document
     symbols, inlay hints, definition (median and p95 of each)
+P5, P4b, P9  pl at workspace scale (``pl_workspace.py``): `passlint check .` of a pl
+    workspace beside a bare `ast.parse` of its files, the P4 and softmax files checked with
+    it as the working folder, peak RSS. `--pypto PATH` names a checkout of
+    hw-native-sys/pypto to use as the workspace (else one is generated in its shape);
+    `--pl-only` runs the pl rows (P4, P4b, P5) alone.
 
 The reference is jaxlib's C++ MLIR parser when it is importable (the optional `bench`
 extra), else one compiled-regex tokenisation pass over the same text; every figure is also
@@ -31,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import pl_workspace
 from generate import layers_for, mlir_module, pl_module
 from lsp_client import LspClient, uri
 
@@ -299,6 +307,54 @@ def row(name: str, goal: str, value: str, ratio: str, met: bool | None) -> str:
     return f"{name:<46} {goal:>10} {value:>12} {ratio:>14} {verdict:>8}"
 
 
+def pl_rows(args: argparse.Namespace, workdir: Path, ref: float | None) -> int:
+    """P4 (one pl file: check, edit), then P5, P4b and their P9 (``pl_workspace``); ratios
+    to the MLIR reference ``ref`` when it was measured."""
+    if ref is None:
+        print(row("metric", "goal", "measured", "x reference", ""))
+        print("-" * 92)
+    pl_text = pl_module(5000)
+    pl_path = workdir / "big_kernels.py"
+    pl_path.write_text(pl_text)
+    pl_check = statistics.median(pl_analysis(pl_path) for _ in range(args.runs))
+    print(
+        row(
+            f"P4 pl check ({pl_text.count(chr(10))} lines, analysis)",
+            "0.100 s",
+            f"{pl_check:.3f} s",
+            ratio(pl_check, ref),
+            pl_check <= 0.1,
+        )
+    )
+    pl_process = statistics.median(check_process(pl_path)[0] for _ in range(args.runs))
+    print(
+        row(
+            "P4 pl: passlint check in a fresh process (information)",
+            "",
+            f"{pl_process:.3f} s",
+            ratio(pl_process, ref),
+            None,
+        )
+    )
+    pl_edit = p4_server(pl_path, pl_text, args.edits)
+    print(
+        row(
+            "P4 pl edit -> diagnostics (median)",
+            "0.030 s",
+            f"{pl_edit:.3f} s",
+            ratio(pl_edit, ref),
+            pl_edit <= 0.03,
+        )
+    )
+    for line in pl_workspace.rows(args.pypto, args.runs, row):
+        print(line)
+    return 0
+
+
+def ratio(value: float, ref: float | None) -> str:
+    return "" if ref is None else f"{value / ref:.2f}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -308,9 +364,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--big", type=Path, default=BIG)
     parser.add_argument("--series", default="1,2,4,8")
     parser.add_argument("--quick", action="store_true", help="fewer runs, 1x-2x series only")
+    parser.add_argument("--pypto", type=Path, help="a checkout of hw-native-sys/pypto (P5)")
+    parser.add_argument("--pl-only", action="store_true", help="the pl rows only (P4, P4b, P5)")
     args = parser.parse_args(argv)
     if args.quick:
         args.runs, args.edits, args.series = 3, 7, "1,2"
+    if args.pl_only:
+        return pl_rows(args, Path(tempfile.mkdtemp(prefix="passlint-bench-")), None)
 
     workdir = Path(tempfile.mkdtemp(prefix="passlint-bench-"))
     if args.big.is_file():
@@ -345,39 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     rss = max(r for _, r in times)
     print(row("P3 passlint check", "3.00 s", f"{wall:.3f} s", f"{wall / ref:.2f}", wall <= 3.0))
     print(row("P3 peak RSS", "300 MB", f"{rss:.0f} MB", "", rss <= 300))
-    pl_text = pl_module(5000)
-    pl_path = workdir / "big_kernels.py"
-    pl_path.write_text(pl_text)
-    pl_check = statistics.median(pl_analysis(pl_path) for _ in range(args.runs))
-    print(
-        row(
-            f"P4 pl check ({pl_text.count(chr(10))} lines, analysis)",
-            "0.100 s",
-            f"{pl_check:.3f} s",
-            f"{pl_check / ref:.2f}",
-            pl_check <= 0.1,
-        )
-    )
-    pl_process = statistics.median(check_process(pl_path)[0] for _ in range(args.runs))
-    print(
-        row(
-            "P4 pl: passlint check in a fresh process (information)",
-            "",
-            f"{pl_process:.3f} s",
-            f"{pl_process / ref:.2f}",
-            None,
-        )
-    )
-    pl_edit = p4_server(pl_path, pl_text, args.edits)
-    print(
-        row(
-            "P4 pl edit -> diagnostics (median)",
-            "0.030 s",
-            f"{pl_edit:.3f} s",
-            f"{pl_edit / ref:.2f}",
-            pl_edit <= 0.03,
-        )
-    )
+    pl_rows(args, workdir, ref)
     for name, values in p7_features(big, big_text, max(args.edits, 20)).items():
         median, tail = statistics.median(values), p95(values)
         print(

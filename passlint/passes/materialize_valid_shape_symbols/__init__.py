@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl.model import SyntaxProblem
-from passlint.analysis.pl.resolve import load_module
+from passlint.analysis.pl.resolve import forget_statements, load_module
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
@@ -67,9 +67,17 @@ _TOO_DEEP = "nesting too deep to analyse (more than Python's recursion limit)"
 def check_text(path: str, text: str, workspace: Workspace | None) -> list[Finding]:
     """Findings of the pass for one pl source (non-pl text gives none). In a batch run
     (``workspace.screen``), a text that shows it cannot have any is not parsed."""
-    screening = workspace is not None and workspace.screen
-    if screening and not screen.may_have_findings(path, text, workspace):  # type: ignore[arg-type]
+    if workspace is None or not workspace.screen:
+        return _check_text(path, text, workspace)
+    if not screen.may_have_findings(path, text, workspace):
         return []
+    try:
+        return _check_text(path, text, workspace)
+    finally:
+        forget_statements()
+
+
+def _check_text(path: str, text: str, workspace: Workspace | None) -> list[Finding]:
     try:
         loaded = load_module(path, text)
     except RecursionError:

@@ -257,12 +257,17 @@ _Header = ast.FunctionDef | ast.AsyncFunctionDef
 
 def _may_read(head: str) -> bool:
     """Can the header text read a symbol at all: does it name ``TensorView`` or ``INDEX``,
-    or end a subscript with a bare name (``Tensor[shape, dtype, NAME]``)? Headers with a
-    comment are read in full."""
-    return "#" in head or _SYMBOL_WORDS.search(head) is not None
+    or has it a tensor type other than ``Tensor[[shape], dtype]`` (or with a dotted third
+    item, a layout), which might name a view variable? Headers with a comment are read."""
+    if "#" in head or "TensorView" in head or "INDEX" in head:
+        return True
+    return len(_TENSOR.findall(head)) != len(_PLAIN_TENSOR.findall(head))
 
 
-_SYMBOL_WORDS = re.compile(r"TensorView|INDEX|,\s*[A-Za-z_]\w*\s*(?:,\s*)?\]")
+_TENSOR = re.compile(r"Tensor\s*\[")
+_PLAIN_TENSOR = re.compile(
+    r"Tensor\s*\[\s*\[[^\[\]]*\]\s*,\s*[\w.]+\s*(?:,\s*\w+\.[\w.]+\s*)?,?\s*\]"
+)
 
 
 def _parsed(heads: list[str]) -> list[_Header | None]:

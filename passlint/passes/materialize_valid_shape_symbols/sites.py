@@ -227,9 +227,9 @@ _Escape = tuple[ast.Name, Function | None]
 
 
 def _only_called(text: str, name: str) -> bool:
-    """Is every mention of ``name`` in ``text`` a call (``name(`` on one line) or a
-    definition (``def name``)? Then no Name node of it is read as a value: a Name followed
-    on its line by ``(`` is the function of a call."""
+    """Is every mention of ``name`` in ``text`` a call (``name(`` on one line), a
+    definition (``def name``) or an import on one line? Then no Name node of it is read as
+    a value: a Name followed on its line by ``(`` is the function of a call."""
     size = len(name)
     at = text.find(name)
     while at >= 0:
@@ -239,7 +239,9 @@ def _only_called(text: str, name: str) -> bool:
         ):
             called = _CALLED.match(text, end) is not None
             if not called and not _DEF_BEFORE.search(text, max(0, at - 64), at):
-                return False
+                line = text.rfind("\n", 0, at) + 1
+                if not _IMPORT_BEFORE.match(text, line, at):
+                    return False
         at = text.find(name, end)
     return True
 
@@ -248,6 +250,7 @@ _IDENTIFIER_CHAR = re.compile(r"\w")
 _IDENTIFIER_OR_DOT = re.compile(r"[\w.]")
 _CALLED = re.compile(r"[ \t]*\(")
 _DEF_BEFORE = re.compile(r"\bdef[ \t]+\Z")
+_IMPORT_BEFORE = re.compile(r"[ \t]*(?:from[ \t]+[\w. \t]+[ \t])?import[ \t][\w. \t,]*\Z")
 
 
 def _value_uses(
