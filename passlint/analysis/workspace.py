@@ -28,7 +28,8 @@ class DiskFiles:
         self.roots = [Path(root).resolve() for root in roots]
         self._lock = threading.Lock()
         self._listing: set[str] | None = None  # resolved paths
-        self._texts: dict[str, str | None] = {}  # resolved path -> text (None: unreadable)
+        self._data: dict[str, bytes | None] = {}  # resolved path -> content (None: unreadable)
+        self._texts: dict[str, str | None] = {}  # the same decoded (None: not UTF-8)
 
     def contains(self, resolved: Path) -> bool:
         return any(resolved == root or root in resolved.parents for root in self.roots)
@@ -42,34 +43,67 @@ class DiskFiles:
 
     def read(self, resolved: Path) -> str | None:
         """The text of a file inside the roots (``resolved``: a resolved path), else None."""
-        return self._read(str(resolved), resolved)
+        return self._text(str(resolved), resolved)
 
     def read_listed(self, path: str) -> str | None:
         """``read`` for a path ``python_files`` gave (below a root; only the file itself may
         be a link, as the listing does not follow linked folders)."""
-        return self._read(path, Path(path).resolve() if os.path.islink(path) else None)
+        return self._text(path, self._resolved_link(path))
 
-    def _read(self, key: str, resolved: Path | None) -> str | None:
+    def data_listed(self, path: str) -> bytes | None:
+        """The bytes of a file ``python_files`` gave (not decoded: cheaper to search)."""
+        return self._bytes(path, self._resolved_link(path))
+
+    @staticmethod
+    def _resolved_link(path: str) -> Path | None:
+        return Path(path).resolve() if os.path.islink(path) else None
+
+    def _text(self, key: str, resolved: Path | None) -> str | None:
         with self._lock:
             if key in self._texts:
                 return self._texts[key]
-        if resolved is None:
-            resolved = Path(key)
-        elif not self.contains(resolved):
-            return None
+        data = self._bytes(key, resolved)
         try:
-            text: str | None = resolved.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            text = None  # a folder, a missing or unreadable file
+            text = data.decode("utf-8") if data is not None else None
+        except UnicodeDecodeError:
+            text = None
         with self._lock:
             self._texts[key] = text
         return text
+
+    def _bytes(self, key: str, resolved: Path | None) -> bytes | None:
+        """The file's content, read once (``resolved``: its resolved path, checked to lie
+        inside the roots; None: ``key`` is that path already)."""
+        with self._lock:
+            if key in self._data:
+                return self._data[key]
+        if resolved is not None and not self.contains(resolved):
+            return None
+        try:
+            handle = os.open(resolved or key, os.O_RDONLY)
+        except OSError:
+            handle = -1  # a missing or unreadable file
+        data: bytes | None = None
+        if handle >= 0:
+            try:
+                chunks = [os.read(handle, os.fstat(handle).st_size + 1)]
+                while chunks[-1]:  # the file grew while read
+                    chunks.append(os.read(handle, 1 << 16))
+                data = b"".join(chunks)
+            except OSError:
+                data = None  # a folder
+            finally:
+                os.close(handle)
+        with self._lock:
+            self._data[key] = data
+        return data
 
     def changed(self, path: str | os.PathLike[str]) -> None:
         """A file was created, changed or deleted: read it again when asked."""
         resolved = Path(path).resolve()
         key = str(resolved)
         with self._lock:
+            self._data.pop(key, None)
             self._texts.pop(key, None)
             if self._listing is not None and key.endswith(".py") and self.contains(resolved):
                 if resolved.is_file() and not _skipped(resolved, self.roots):
@@ -81,6 +115,7 @@ class DiskFiles:
         """Forget everything read (many files changed at once)."""
         with self._lock:
             self._listing = None
+            self._data.clear()
             self._texts.clear()
 
 
@@ -149,6 +184,14 @@ class Workspace:
             if text is not None:
                 return text
         return self.files.read_listed(path)
+
+    def data_listed(self, path: str) -> bytes | None:
+        """The content of a file ``python_files`` gave, encoded (overlay first)."""
+        if self._overlay:
+            text = self._overlay.get(Path(path))
+            if text is not None:
+                return text.encode("utf-8", "surrogatepass")
+        return self.files.data_listed(path)
 
     def _file_changed(self, path: str) -> None:
         """Tell what was derived from the files that one changed: a value with a

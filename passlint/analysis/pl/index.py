@@ -20,26 +20,39 @@ from passlint.analysis.workspace import Workspace
 
 
 class WorkspaceIndex:
-    """The texts of every workspace Python file that mentions ``pypto``."""
+    """The contents of every workspace Python file that mentions ``pypto`` (as bytes:
+    searching them needs no decoding)."""
 
     def __init__(self, workspace: Workspace) -> None:
-        self._texts: dict[str, str] = {}
+        self._data: dict[str, bytes] = {}
+        self._texts: dict[str, str | None] = {}
         for path in workspace.python_files():
-            self.file_changed(path, workspace.read_listed(path))
+            self._store(path, workspace.data_listed(path))
         self._naming: dict[str, frozenset[str]] = {}
 
     def file_changed(self, path: str, text: str | None) -> None:
         """Re-index one file (an unsaved document changed): the rest stays as it is."""
-        self._texts.pop(path, None)
-        if text is not None and "pypto" in text and path.endswith(".py"):
-            self._texts[path] = text
+        self._store(path, text.encode("utf-8", "surrogatepass") if text is not None else None)
         self._naming = {}
 
+    def _store(self, path: str, data: bytes | None) -> None:
+        self._data.pop(path, None)
+        self._texts.pop(path, None)
+        if data is not None and b"pypto" in data and path.endswith(".py"):
+            self._data[path] = data
+
     def paths(self) -> list[str]:
-        return sorted(self._texts)
+        return sorted(self._data)
 
     def text(self, path: str) -> str | None:
-        return self._texts.get(path)
+        """The text of an indexed file (None: not indexed, or not UTF-8)."""
+        if path not in self._texts:
+            data = self._data.get(path)
+            try:
+                self._texts[path] = data.decode("utf-8") if data is not None else None
+            except UnicodeDecodeError:
+                self._texts[path] = None
+        return self._texts[path]
 
     def files_naming(self, name: str) -> list[str]:
         """The pypto files that mention the identifier ``name``, in path order."""
@@ -48,9 +61,10 @@ class WorkspaceIndex:
     def _named(self, name: str) -> frozenset[str]:
         found = self._naming.get(name)
         if found is None:
-            word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+            needle = name.encode("utf-8", "surrogatepass")
+            word = re.compile(rb"(?<!\w)" + re.escape(needle) + rb"(?!\w)")
             found = frozenset(
-                path for path, text in self._texts.items() if name in text and word.search(text)
+                path for path, data in self._data.items() if needle in data and word.search(data)
             )
             self._naming[name] = found
         return found
@@ -58,15 +72,16 @@ class WorkspaceIndex:
     def importers(self, name: str, path: str) -> list[str]:
         """The files other than ``path`` that name ``name`` and may reach the module at
         ``path`` by imports (directly or through other modules), in path order."""
-        named = self._named(name)
         reach = {path}
         todo = [path]
         while todo:
             module = todo.pop()
             stem, package = _module_word(module)
-            found = self._importing(stem) & named
+            found = set(self._importing(stem))
             if package is not None:
-                found |= {p for p in named if p.startswith(package)}
+                found |= {p for p in self._data if p.startswith(package)}
+            if found:  # (most modules are imported by no file: no need to look for ``name``)
+                found &= self._named(name)
             for other in found - reach:
                 reach.add(other)
                 todo.append(other)
@@ -77,8 +92,9 @@ class WorkspaceIndex:
         key = "import " + stem
         found = self._naming.get(key)
         if found is None:
-            statement = re.compile(_IMPORT_STATEMENT.replace("STEM", re.escape(stem)), re.M)
-            found = frozenset(p for p in self._named(stem) if statement.search(self._texts[p]))
+            pattern = _IMPORT_STATEMENT.replace("STEM", re.escape(stem))
+            statement = re.compile(pattern.encode("utf-8", "surrogatepass"), re.M)
+            found = frozenset(p for p in self._named(stem) if statement.search(self._data[p]))
             self._naming[key] = found
         return found
 

@@ -182,6 +182,7 @@ def screen(text: str) -> Screen | None:
             if at < len(same):
                 examined[same[at]] = None
     kernels: set[str] = set()
+    top: _TopLines | None = None
     triggered = False
     heads = {index: _header_text(text, defs[index].line) for index in examined}
     heads = {index: head for index, head in heads.items() if head is None or _may_read(head)}
@@ -190,8 +191,10 @@ def screen(text: str) -> Screen | None:
         header = headers.pop(0) if head is not None else None
         if header is None or _reads_symbols(header):
             triggered = True
-            if _importable(text, defs[index]):
-                kernels.add(defs[index].name)
+            item = defs[index]
+            top = top or _TopLines(text, quotes)
+            if top.importable(item, quotes.parity(item.line)):
+                kernels.add(item.name)
     own = triggered or (has_scope and _outlined_extents(text, defs, starts))
     return Screen(own, frozenset(kernels))
 
@@ -212,25 +215,32 @@ def _def_lines(text: str) -> list[_Def]:
     return found
 
 
-def _importable(text: str, item: _Def) -> bool:
-    """May the ``def`` be a module-level function (one other files can import)? Yes unless
-    the nearest line above it with code at column 0 (and as many triple quotes before as
-    before the ``def``, so not in a string) starts a def, a class or a decorator."""
-    if item.indent == 0:
+class _TopLines:
+    """The lines of a text with code at column 0, with whether each starts a definition,
+    and the triple quotes before them (mod 2)."""
+
+    def __init__(self, text: str, quotes: _Quotes) -> None:
+        self.starts: list[int] = []
+        self.facts: list[tuple[bool, tuple[int, int]]] = []
+        for match in _TOP_LINE.finditer(text):
+            at = match.start()
+            self.starts.append(at)
+            self.facts.append((_DEFINITION.match(text, at) is not None, quotes.parity(at)))
+
+    def importable(self, item: _Def, parity: tuple[int, int]) -> bool:
+        """May the ``def`` be a module-level function (one other files can import)? Yes
+        unless the nearest line above it with code at column 0 (and the same triple quotes
+        before it, mod 2: not in a string) starts a def, a class or a decorator."""
+        if item.indent == 0:
+            return True
+        for index in range(bisect.bisect_left(self.starts, item.line) - 1, -1, -1):
+            definition, before = self.facts[index]
+            if before == parity:
+                return not definition
         return True
-    end = item.line
-    while end > 0:
-        start = text.rfind("\n", 0, end - 1) + 1
-        first = text[start : start + 1]
-        if first and first not in _NOT_CODE:
-            between = text[start : item.line]
-            if between.count('"""') % 2 == 0 and between.count("'''") % 2 == 0:
-                return not _DEFINITION.match(text, start)
-        end = start
-    return True
 
 
-_NOT_CODE = frozenset(" \t\r\f\n#)]}")
+_TOP_LINE = re.compile(r"^(?=[^ \t\r\f\n#)\]}])", re.MULTILINE)
 _DEFINITION = re.compile(r"(?:async[ \t]+)?def\b|class\b|@")
 
 

@@ -46,6 +46,7 @@ class CallSites:
         self._escapes: dict[int, dict[str, list[_Escape]]] = {}  # per module
         self._importing: dict[int, list[tuple[Module, set[str]]]] = {}  # per kernel
         self._called: dict[tuple[int, str], bool] = {}  # ``_only_called`` per module, name
+        self._grouped: dict[tuple[int, str], tuple[dict[int, list[CallSite]], bool]] = {}
 
     def callee(self, site: CallSite, module: Module) -> RFunction | None:
         """The function ``site`` launches (memoised per site)."""
@@ -108,14 +109,28 @@ class CallSites:
 
     def _calls_to(self, kernel: Function, module: Module, names: set[str]) -> list[CallSite]:
         sites: list[CallSite] = []
-        named = self.calls_named(module)
         for name in sorted(names):
-            for site in named.get(name, ()):
-                callee = self.callee(site, module)
-                if callee is not None and callee.function is kernel:
-                    sites.append(site)
+            sites += self._calls_by_callee(module, name).get(id(kernel), ())
         sites.sort(key=lambda s: s.span)
         return sites
+
+    def _calls_by_callee(self, module: Module, name: str) -> dict[int, list[CallSite]]:
+        """The calls by ``name`` in ``module``, grouped by the function they launch (once
+        per module and name: many kernels may share a name)."""
+        key = (id(module), name)
+        found = self._grouped.get(key)
+        if found is not None:
+            if found[1]:
+                self.resolver.foreign += 1  # the grouping depends on other files
+            return found[0]
+        before = self.resolver.foreign
+        groups: dict[int, list[CallSite]] = {}
+        for site in self.calls_named(module).get(name, ()):
+            callee = self.callee(site, module)
+            if callee is not None:
+                groups.setdefault(id(callee.function), []).append(site)
+        self._grouped[key] = (groups, self.resolver.foreign != before)
+        return groups
 
     def _importers(self, kernel: Function, module: Module) -> list[tuple[Module, set[str]]]:
         """The workspace modules that may reach ``kernel`` by import, with the local names
