@@ -13,10 +13,16 @@ rule: cyclic garbage among them (models an edit superseded) is freed at the usua
 Promoting suits results that live on in caches and leave little cyclic garbage (pl
 models); an MLIR IR is not promoted, as the IR an edit supersedes is millions of objects in
 cycles, which the young generations free sooner.
+
+At exit, everything is frozen: the interpreter's last full collection then has nothing to
+scan, and models in reference cycles are left to the operating system instead of being
+freed one object at a time (a one-file `passlint check` of a 4,600-line pl file spent
+40-60 ms of its 0.2 s there).
 """
 
 from __future__ import annotations
 
+import atexit
 import gc
 import threading
 from collections.abc import Iterator
@@ -56,7 +62,13 @@ def _promote() -> bool:
         return True
 
 
+atexit.register(gc.freeze)
+
+
 def _collect_all() -> None:
     global _survivors
     gc.collect()
-    _survivors = len(gc.get_objects())
+    with _lock:
+        gc.freeze()  # counting the permanent generation costs less than listing objects
+        _survivors = gc.get_freeze_count()
+        gc.unfreeze()

@@ -119,6 +119,38 @@ class DiskFiles:
             self._texts.clear()
 
 
+# The disk sides a language server's analyses share, by roots: read once per session and
+# told of every change by the editor (``workspace/didChangeWatchedFiles``). ``generation``
+# counts those changes: a process that was not told (a worker process) forgets what it read.
+_shared: dict[tuple[str, ...], tuple[DiskFiles, list[int]]] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_files(roots: Iterable[str | os.PathLike[str]], generation: int) -> DiskFiles:
+    """This process's ``DiskFiles`` of ``roots``, up to date with change ``generation``."""
+    key = tuple(str(Path(root).resolve()) for root in roots)
+    with _shared_lock:
+        found = _shared.get(key)
+        if found is None:
+            found = _shared[key] = (DiskFiles(key), [generation])
+    files, seen = found
+    if seen[0] != generation:
+        files.forget()
+        seen[0] = generation
+    return files
+
+
+def files_changed(paths: Iterable[str | os.PathLike[str]], generation: int) -> None:
+    """Files were created, changed or deleted (change ``generation``): tell every shared
+    ``DiskFiles`` (each forgets those it holds)."""
+    with _shared_lock:
+        found = list(_shared.values())
+    for files, seen in found:
+        for path in paths:
+            files.changed(path)
+        seen[0] = generation
+
+
 def _walk(roots: list[Path]) -> set[str]:
     found: set[str] = set()
     tops = [r for r in roots if not any(o in r.parents for o in roots)]
