@@ -18,7 +18,7 @@ from passlint.passes.materialize_valid_shape_symbols.screen import parses, scree
 from passlint.runner import Job, check_files
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from generate import pl_workspace  # noqa: E402
+from generate import pl_workspace
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -31,6 +31,7 @@ import sys
 import warnings
 from dataclasses import dataclass
 from functools import cache
+from types import FrameType
 
 from passlint.analysis.pl.index import workspace_index
 from passlint.analysis.pl.walk import nodes_below
@@ -114,7 +115,8 @@ _HEADROOM = 300
 
 def parses(path: str, text: str) -> bool:
     """Whether ``text`` is valid Python nested no deeper than the analysis can follow."""
-    frame, depth = sys._getframe(), 0
+    frame: FrameType | None = sys._getframe()
+    depth = 0
     while frame is not None:
         frame, depth = frame.f_back, depth + 1
     return _parses_at(max(0, sys.getrecursionlimit() - _HEADROOM - depth), path, text)
