@@ -141,16 +141,23 @@ def test_the_screen_does_not_miss_texts_made_to_slip_past_it(tmp_path: Path, nam
     assert check_text(str(path), SLIPPERY[name], Workspace([tmp_path], screen=True)) == full
 
 
+CALLER = """\
+import pypto.language as pl
+from kernels import k
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]):
+        return k()
+"""
+
+
 def test_a_caller_of_a_flagged_kernel_of_another_file_is_analysed(tmp_path: Path) -> None:
     (tmp_path / "kernels.py").write_text(SLIPPERY["view variable"])
-    caller = (
-        "import pypto.language as pl\nfrom kernels import k\n\n"
-        "@pl.program\nclass P:\n"
-        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
-        "    def main(self, x: pl.Tensor[[16, 128], pl.FP32], out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]):\n"
-        "        return k()\n"
-    )
-    (tmp_path / "caller.py").write_text(caller)
+    (tmp_path / "caller.py").write_text(CALLER)
+    caller = CALLER
     own = screen(caller)
     assert own is not None and not own.own  # analysed as a caller, not for its own text
     full = findings(tmp_path, screened=False)
@@ -163,3 +170,18 @@ def test_syntax_errors_and_deep_nesting_are_analysed() -> None:
     deep = "import pypto.language as pl\nx = " + "-" * 950 + "1\n"
     assert not parses("m.py", deep)  # nested deeper than the analysis follows
     assert parses("m.py", "import pypto.language as pl\nx = " + "-" * 50 + "1\n")
+
+
+def test_relative_paths_find_their_screens_and_callers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`passlint check .` names files relative to the working folder; the workspace lists
+    them absolute: a caller of a flagged kernel must be recognised either way."""
+    (tmp_path / "kernels.py").write_text(SLIPPERY["view variable"])
+    caller = CALLER
+    (tmp_path / "caller.py").write_text(caller)
+    monkeypatch.chdir(tmp_path)
+    workspace = Workspace([tmp_path], screen=True)
+    relative = check_text("caller.py", caller, workspace)
+    assert relative == check_text("caller.py", caller, Workspace([tmp_path]))
+    assert [f.code for f in relative] == ["VS004"]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import os
 import re
 import symtable
 import sys
@@ -61,10 +62,11 @@ def may_have_findings(path: str, text: str, workspace: Workspace) -> bool:
     """Whether the pass may report anything for the pl source ``text`` (False: it reports
     nothing, as its full analysis would)."""
     screens = workspace_screens(workspace)
-    own = screens.of(path, text)
+    where = os.path.abspath(path)  # as the workspace lists its files
+    own = screens.of(where, text)
     if own is None or own.own:
         return True
-    if screens.may_call(path):
+    if screens.may_call(where):
         return True
     return not parses(path, text)
 
