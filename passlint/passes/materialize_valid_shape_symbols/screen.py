@@ -66,7 +66,7 @@ def may_have_findings(path: str, text: str, workspace: Workspace) -> bool:
     own = screens.of(where, text)
     if own is None or own.own:
         return True
-    if screens.may_call(where):
+    if screens.may_call(where) or scopes_may_gain(text):
         return True
     return not parses(path, text)
 
@@ -84,13 +84,13 @@ class Screens:
     def file_changed(self, path: str, text: str | None) -> None:
         self._screens.pop(path, None)
         if text is not None and "pypto" in text:
-            self._screens[path] = screen(text)
+            self._screens[path] = screen(text, scopes=False)
         self._callers: frozenset[str] | None = None
 
     def of(self, path: str, text: str) -> Screen | None:
         if path in self._screens:
             return self._screens[path]
-        return screen(text)  # a file outside the workspace
+        return screen(text, scopes=False)  # a file outside the workspace
 
     def may_call(self, path: str) -> bool:
         """May the file at ``path`` call a kernel some file's screen picked out?"""
@@ -160,8 +160,9 @@ class _Quotes:
         return bisect.bisect_left(double, offset) % 2, bisect.bisect_left(single, offset) % 2
 
 
-def screen(text: str) -> Screen | None:
-    """What the text shows of the findings its file may have (see the module docstring)."""
+def screen(text: str, scopes: bool = True) -> Screen | None:
+    """What the text shows of the findings its file may have (see the module docstring);
+    ``scopes``: count its ``pl.at`` scopes in ``own`` (else ``scopes_may_gain`` tells)."""
     if _ALIASED_TYPES.search(text):
         return None
     devices = [m for m in _DEVICE.finditer(text) if _whole_word(text, *m.span())]
@@ -199,8 +200,16 @@ def screen(text: str) -> Screen | None:
             top = top or _TopLines(text, quotes)
             if top.importable(item, quotes.parity(item.line)):
                 kernels.add(item.name)
-    own = triggered or (has_scope and _outlined_extents(text, defs, starts))
+    own = triggered or (scopes and has_scope and _outlined_extents(text, defs, starts))
     return Screen(own, frozenset(kernels))
+
+
+def scopes_may_gain(text: str) -> bool:
+    """May a ``pl.at`` scope of the text gain valid_shape symbols (VS007)?"""
+    if "CORE_GROUP" not in text:
+        return False
+    defs = _def_lines(text)
+    return _outlined_extents(text, defs, [d.line for d in defs])
 
 
 def _whole_word(text: str, start: int, end: int) -> bool:
