@@ -222,11 +222,26 @@ def test_case_{n}_{t}():
             n: pl.Scalar[pl.INDEX],
             out: pl.Out[pl.Tensor[[M, N], pl.FP32]],
         ) -> pl.Tensor[[M, N], pl.FP32]:
-            a = pl.slice(x, [16, 128], [0, 0], valid_shape=[16, n])
+            {slice}
             out = self.kernel(a, out)
             return out
 
     assert Program{t} is not None
+"""
+
+_WS_BUILDER = """\
+
+def test_builder_{n}_{t}():
+    \"\"\"Types and views built directly, no kernel.\"\"\"
+    shape = [16, 128]
+    t = pl.Tensor[[16, 128], pl.FP32]
+    assert t is not None
+    for dim in shape:
+        assert dim > 0, f"bad dimension {{dim}} in {{shape}}"
+    span = pl.TensorLayout.ND
+    assert span is not None
+    values = [i * 2 for i in range(8)]
+    assert sum(values) == 56
 """
 
 _WS_CLASS = """\
@@ -293,10 +308,11 @@ def test_calls_{name}_{n}():
 def pl_workspace(folder: Path, files: int = 500, size: int = 27_000) -> list[Path]:
     """Write ``files`` pl test modules of about ``size`` bytes each below ``folder`` (in
     subfolders of 50), shaped like pypto's test suite: programs inside test functions and
-    test methods, most of them without a valid_shape; one test in every 40th module has a
-    TensorView kernel (unbound ``VALID`` in every 80th: VS001); every 100th module holds a
-    module-level kernel (unbound in every 200th) that the next two modules import and call;
-    every 50th module's outlined scope reads a sliced valid_shape (VS007)."""
+    test methods (a third of the modules build types without kernels; a quarter has pl.at
+    scopes, a quarter slices with a valid_shape, as in pypto at e2d0f78); one test in every
+    40th module has a TensorView kernel (unbound ``VALID`` in every 80th: VS001); every 100th
+    module holds a module-level kernel (unbound in every 200th) that the next two modules
+    import and call; every 50th module's outlined scope reads a sliced valid_shape (VS007)."""
     written: list[Path] = []
     libraries: list[tuple[int, str, str]] = []  # (first module, module, kernel)
     for n in range(files):
@@ -313,8 +329,11 @@ def pl_workspace(folder: Path, files: int = 500, size: int = 27_000) -> list[Pat
             parts.append(_WS_LIBRARY.format(name=name, valid="VALID" if n % 200 == 0 else "N"))
             libraries.append((n, f"test_module_{n:03d}", name))
         t = 0
+        kernels = n % 3 != 2  # a third of pypto's pl modules define no kernel
         while sum(map(len, parts)) < size:
-            if t % 6 == 5:
+            if not kernels:
+                parts.append(_WS_BUILDER.format(n=n, t=t))
+            elif t % 6 == 5 and n % 4 == 0:  # pl.at scopes in a quarter of the modules
                 scope = (
                     "a = pl.slice(x, [16, 64], [0, 0], valid_shape=[16, VALID])"
                     if n % 50 == 0 and t == 5
@@ -326,7 +345,12 @@ def pl_workspace(folder: Path, files: int = 500, size: int = 27_000) -> list[Pat
                 if t == 0 and n % 40 == 0:
                     valid = "VALID" if n % 80 == 0 else "N"
                     view = f", pl.TensorView(valid_shape=[M, {valid}], layout=pl.TensorLayout.ND)"
-                parts.append(_WS_TEST.format(n=n, t=t, view=view))
+                slice_ = (  # a valid_shape in a quarter of the modules
+                    "a = pl.slice(x, [16, 128], [0, 0], valid_shape=[16, n])"
+                    if n % 4 == 1
+                    else "a = pl.slice(x, [16, 128], [0, 0])"
+                )
+                parts.append(_WS_TEST.format(n=n, t=t, view=view, slice=slice_))
             t += 1
         path = sub / f"test_module_{n:03d}.py"
         path.write_text(_WS_HEAD.format(n=n, imports=imports) + "".join(parts))
