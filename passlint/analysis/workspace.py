@@ -45,18 +45,10 @@ class DiskFiles:
         """The text of a file inside the roots (``resolved``: a resolved path), else None."""
         return self._text(str(resolved), resolved)
 
-    def read_listed(self, path: str) -> str | None:
-        """``read`` for a path ``python_files`` gave (below a root; only the file itself may
-        be a link, as the listing does not follow linked folders)."""
-        return self._text(path, self._resolved_link(path))
-
     def data_listed(self, path: str) -> bytes | None:
-        """The bytes of a file ``python_files`` gave (not decoded: cheaper to search)."""
-        return self._bytes(path, self._resolved_link(path))
-
-    @staticmethod
-    def _resolved_link(path: str) -> Path | None:
-        return Path(path).resolve() if os.path.islink(path) else None
+        """The bytes of a file ``python_files`` gave (not decoded: cheaper to search); below
+        a root, only the file itself may be a link (the listing follows no linked folder)."""
+        return self._bytes(path, Path(path).resolve() if os.path.islink(path) else None)
 
     def _text(self, key: str, resolved: Path | None) -> str | None:
         with self._lock:
@@ -208,14 +200,6 @@ class Workspace:
             self._overlay[key] = text
         if changed:
             self._file_changed(str(key))
-
-    def read_listed(self, path: str) -> str | None:
-        """``read`` for a path ``python_files`` gave (fast: no path resolution)."""
-        if self._overlay:
-            text = self._overlay.get(Path(path))
-            if text is not None:
-                return text
-        return self.files.read_listed(path)
 
     def data_listed(self, path: str) -> bytes | None:
         """The content of a file ``python_files`` gave, encoded (overlay first)."""
