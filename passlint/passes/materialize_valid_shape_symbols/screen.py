@@ -169,39 +169,88 @@ def screen(text: str, scopes: bool = True) -> Screen | None:
     has_scope = "CORE_GROUP" in text
     if not devices and not has_scope:
         return Screen(False, frozenset())
-    defs = _def_lines(text)
-    starts = [d.line for d in defs]
     quotes = _Quotes(text)
-    by_parity: dict[tuple[int, int], list[int]] = {}
-    for index, item in enumerate(defs):
-        by_parity.setdefault(quotes.parity(item.line), []).append(index)
-    examined: dict[int, None] = {}  # the defs after a kernel type, in order
+    examined: dict[int, _Def] = {}  # the defs after a kernel type, by line
+    listed: _DefsAfter | None = None  # every def, once a short search did not do
+    seen: set[tuple[int, tuple[int, int]]] = set()  # (the next def's line, parity) done
     for match in devices:
         # the first def after the type, and the first with as many triple quotes before it
         # (mod 2): the first in code, when the type is
-        first = bisect.bisect_left(starts, match.end())
-        if first < len(defs):
-            examined[first] = None
-            same = by_parity.get(quotes.parity(match.end()), [])
-            at = bisect.bisect_left(same, first)
-            if at < len(same):
-                examined[same[at]] = None
+        nearest = _DEF.search(text, match.end())  # (types before the same one: one search)
+        key = (nearest.start() if nearest else -1, quotes.parity(match.end()))
+        if key in seen:
+            continue  # another type before the same def, as much in a string or not
+        seen.add(key)
+        found = _defs_after(text, match.end(), quotes)
+        if found is None:
+            listed = listed or _DefsAfter(text, quotes)
+            found = listed.after(match.end())
+        examined.update((item.line, item) for item in found)
     kernels: set[str] = set()
     top: _TopLines | None = None
     triggered = False
-    heads = {index: _header_text(text, defs[index].line) for index in examined}
-    heads = {index: head for index, head in heads.items() if head is None or _may_read(head)}
+    heads = {line: _header_text(text, line) for line in examined}
+    heads = {line: head for line, head in heads.items() if head is None or _may_read(head)}
     headers = _parsed([head for head in heads.values() if head is not None])
-    for index, head in heads.items():
+    for line, head in heads.items():
         header = headers.pop(0) if head is not None else None
         if header is None or _reads_symbols(header):
             triggered = True
-            item = defs[index]
+            item = examined[line]
             top = top or _TopLines(text, quotes)
             if top.importable(item, quotes.parity(item.line)):
                 kernels.add(item.name)
-    own = triggered or (scopes and has_scope and _outlined_extents(text, defs, starts))
+    own = triggered or (scopes and has_scope and scopes_may_gain(text))
     return Screen(own, frozenset(kernels))
+
+
+_SHORT_SEARCH = 16  # defs looked at after a kernel type before listing them all
+
+
+def _defs_after(text: str, at: int, quotes: _Quotes) -> list[_Def] | None:
+    """The first ``def`` after offset ``at``; when ``at`` is in code (no triple quote open
+    before it, by their count), also the first ``def`` in code after it (one in a string may
+    come between). None when that takes a long search."""
+    in_code = quotes.parity(at) == (0, 0)
+    found: list[_Def] = []
+    for count, match in enumerate(_DEF.finditer(text, at)):
+        if count == _SHORT_SEARCH:
+            return None
+        item = _def_at(text, match)
+        if item is None:
+            continue
+        if not found:
+            found.append(item)
+        if not in_code or quotes.parity(item.line) == (0, 0):
+            if found[0].line != item.line:
+                found.append(item)
+            break
+    return found
+
+
+class _DefsAfter:
+    """Every ``def`` of a text by triple-quote parity, for ``_defs_after``'s long searches
+    (the same answers)."""
+
+    def __init__(self, text: str, quotes: _Quotes) -> None:
+        self.quotes = quotes
+        self.defs = _def_lines(text)
+        self.starts = [item.line for item in self.defs]
+        self.by_parity: dict[tuple[int, int], list[int]] = {}
+        for index, item in enumerate(self.defs):
+            self.by_parity.setdefault(quotes.parity(item.line), []).append(index)
+
+    def after(self, at: int) -> list[_Def]:
+        first = bisect.bisect_left(self.starts, at)
+        if first == len(self.defs):
+            return []
+        found = [self.defs[first]]
+        if self.quotes.parity(at) == (0, 0):
+            in_code = self.by_parity.get((0, 0), [])
+            index = bisect.bisect_left(in_code, first)
+            if index < len(in_code) and in_code[index] != first:
+                found.append(self.defs[in_code[index]])
+        return found
 
 
 def scopes_may_gain(text: str) -> bool:
@@ -217,15 +266,17 @@ def _whole_word(text: str, start: int, end: int) -> bool:
 
 
 def _def_lines(text: str) -> list[_Def]:
-    found: list[_Def] = []
-    for match in _DEF.finditer(text):
-        start = match.start()
-        line = text.rfind("\n", 0, start) + 1
-        if _ASYNC.match(text, line, start) is None:
-            continue  # ``def`` not at the start of its line (a word, a string)
-        indent = len(text[line:start]) - len(text[line:start].lstrip())
-        found.append(_Def(line, indent, match.group(1)))
-    return found
+    return [item for match in _DEF.finditer(text) if (item := _def_at(text, match)) is not None]
+
+
+def _def_at(text: str, match: re.Match[str]) -> _Def | None:
+    """The ``def`` of ``match`` when it starts its line (else a word, or in a string)."""
+    start = match.start()
+    line = text.rfind("\n", 0, start) + 1
+    if _ASYNC.match(text, line, start) is None:
+        return None
+    indent = len(text[line:start]) - len(text[line:start].lstrip())
+    return _Def(line, indent, match.group(1))
 
 
 class _TopLines:
