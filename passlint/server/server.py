@@ -585,14 +585,15 @@ async def did_change_configuration(
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: PasslintServer, params: types.DidChangeWatchedFilesParams) -> None:
-    names = [os.path.basename(ls.path_of(change.uri)) for change in params.changes]
-    if any(name in CONFIG_FILES for name in names):
+    paths = [ls.path_of(change.uri) for change in params.changes]
+    python = [path for path in paths if path.endswith(".py")]
+    if python:  # what the analyses share of the disk forgets these files
+        ls.disk_generation += 1
+        files_changed(python, ls.disk_generation)
+    if any(os.path.basename(path) in CONFIG_FILES for path in paths):
         ls.settings.invalidate()
         ls.scheduler.refresh()
-    elif any(name.endswith(".py") for name in names):
-        ls.disk_generation += 1
-        paths = [ls.path_of(change.uri) for change in params.changes]
-        files_changed([p for p in paths if p.endswith(".py")], ls.disk_generation)
+    elif python:
         ls.refresh_python()
 
 
