@@ -185,3 +185,13 @@ def test_relative_paths_find_their_screens_and_callers(
     relative = check_text("caller.py", caller, workspace)
     assert relative == check_text("caller.py", caller, Workspace([tmp_path]))
     assert [f.code for f in relative] == ["VS004"]
+
+
+def test_a_caller_of_a_module_the_screen_cannot_tell_is_analysed(tmp_path: Path) -> None:
+    """A module that spells its kernel types through an alias is analysed, and so is every
+    file that imports it (its kernels are not known from its text)."""
+    (tmp_path / "kernels.py").write_text(SLIPPERY["aliased kernel type"])
+    (tmp_path / "caller.py").write_text(CALLER)
+    full = findings(tmp_path, screened=False)
+    assert {(Path(f.path).name, f.code) for f in full} >= {("caller.py", "VS004")}
+    assert findings(tmp_path, screened=True) == full

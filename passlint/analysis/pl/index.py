@@ -69,9 +69,10 @@ class WorkspaceIndex:
             self._naming[name] = found
         return found
 
-    def importers(self, name: str, path: str) -> list[str]:
+    def importers(self, name: str | None, path: str) -> list[str]:
         """The files other than ``path`` that name ``name`` and may reach the module at
-        ``path`` by imports (directly or through other modules), in path order."""
+        ``path`` by imports (directly or through other modules), in path order; with
+        ``name`` None, every file that may reach it."""
         reach = {path}
         todo = [path]
         while todo:
@@ -80,7 +81,7 @@ class WorkspaceIndex:
             found = set(self._importing(stem))
             if package is not None:
                 found |= {p for p in self._data if p.startswith(package)}
-            if found:  # (most modules are imported by no file: no need to look for ``name``)
+            if found and name is not None:  # (most modules are imported by no file)
                 found &= self._named(name)
             for other in found - reach:
                 reach.add(other)

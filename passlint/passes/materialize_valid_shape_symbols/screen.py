@@ -15,8 +15,10 @@ A file has no finding when it parses and has none of what every finding needs:
   (``valid_shape``, ``set_validshape``, ``slice``, ``TensorView``, a view variable: VS007).
   The function is the text from the nearest ``def`` around the scope to the first line
   indented no deeper, taken only when its brackets and triple quotes balance;
-* a call of such a kernel (VS003, VS004): the file names a kernel that the first point
-  picks out in any workspace file (``Screens``, built once per run);
+* a call of such a kernel (VS003, VS004): the file may import a module-level kernel the
+  first point picks out in any workspace file (it names the kernel and reaches the module:
+  ``WorkspaceIndex.importers``), or any module whose text the screen cannot tell
+  (``Screens``, built once per run);
 * a syntax error (E002), or nesting deeper than the analysis follows: ``symtable`` runs
   CPython's parser (without building the tree) with less stack than the analysis has.
 """
@@ -97,7 +99,10 @@ class Screens:
         if self._callers is None:
             found: set[str] = set()
             for where, item in self._screens.items():
-                for name in item.kernels if item is not None else ():
+                if item is None:  # its kernels are not known: any file that imports it
+                    found.update(self._index.importers(None, where))
+                    continue
+                for name in item.kernels:
                     found.update(self._index.importers(name, where))
             self._callers = frozenset(found)
         return path in self._callers
