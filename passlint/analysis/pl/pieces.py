@@ -41,9 +41,6 @@ def parse_pieces(path: str, text: str) -> ast.Module | SyntaxProblem:
     if "\t" in text or "\\\n" in text:  # tabs and explicit joins: keep it simple
         return parse_text(path, text)
     lines = text.split("\n")
-    if path not in _paths:  # a text not seen before: parsed whole, its pieces cached
-        return _parse_whole(path, text, lines)
-    _paths.move_to_end(path)
     body: list[ast.stmt] = []
     run: list[tuple[int, int]] = []  # top-level pieces other than classes
     for start, end, is_class in [*_top_level(lines), (len(lines), len(lines), True)]:
@@ -67,65 +64,6 @@ def parse_pieces(path: str, text: str) -> ast.Module | SyntaxProblem:
 def clear_piece_cache() -> None:
     _pieces.clear()
     _classes.clear()
-    _paths.clear()
-
-
-# The paths whose pieces were cached (the last few): a first text of a path is parsed whole
-# (one parse costs less than one per piece, each padded to its line) and cut afterwards.
-_PATHS = 64
-_paths: OrderedDict[str, None] = OrderedDict()
-
-
-def _parse_whole(path: str, text: str, lines: list[str]) -> ast.Module | SyntaxProblem:
-    """``parse_text``, with each top-level piece's statements cached as ``parse_pieces``
-    would have parsed them (unless a statement does not lie within one piece)."""
-    tree = parse_text(path, text)
-    if isinstance(tree, SyntaxProblem):
-        return tree
-    spans = _top_level(lines)
-    starts = [start + 1 for start, _, _ in spans]  # 1-based first lines
-    found: list[list[ast.stmt]] = [[] for _ in spans]
-    for stmt in tree.body:
-        top = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-        index = bisect.bisect_right(starts, top) - 1
-        if index < 0 or (stmt.end_lineno or stmt.lineno) > spans[index][1]:
-            return tree  # a cut in a statement: nothing to cache
-        found[index].append(stmt)
-    for (start, end, is_class), stmts in zip(spans, found, strict=True):
-        piece = "\n".join(lines[start:end])
-        if is_class:
-            _classes[(piece, start)] = stmts
-            if len(_classes) > _CLASS_CACHE_SIZE:
-                _classes.popitem(last=False)
-            if len(stmts) == 1 and isinstance(stmts[0], ast.ClassDef):
-                _remember_members(lines, start, end, stmts[0])
-        else:
-            _remember((piece, start, "top"), stmts)
-    _paths[path] = None
-    if len(_paths) > _PATHS:
-        _paths.popitem(last=False)
-    return tree
-
-
-def _remember_members(lines: list[str], start: int, end: int, node: ast.ClassDef) -> None:
-    """Cache the members of a class parsed whole as ``_parse_class`` cuts them (all but
-    the first, which it parses with the header), when each lies within its piece."""
-    members = _members(lines, start, end)
-    if members is None:
-        return
-    spans = list(zip(members[1:], [*members[2:], end], strict=True))
-    starts = [first + 1 for first, _ in spans]
-    found: list[list[ast.stmt]] = [[] for _ in spans]
-    for stmt in node.body:
-        top = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-        index = bisect.bisect_right(starts, top) - 1
-        if index < 0:
-            continue  # the first member's
-        if (stmt.end_lineno or stmt.lineno) > spans[index][1]:
-            return
-        found[index].append(stmt)
-    for (first, stop), stmts in zip(spans, found, strict=True):
-        _remember(("\n".join(lines[first:stop]), first, "member"), stmts)
 
 
 def _starts_piece(line: str, indent: int) -> bool:
@@ -267,8 +205,8 @@ def _parse_at(piece: str, start: int, wrapper: str = "") -> list[ast.stmt] | Non
     return tree.body
 
 
-def _members(lines: list[str], start: int, end: int) -> list[int] | None:
-    """The first lines of a class piece's members (None: fewer than two, or not clear)."""
+def _parse_class(lines: list[str], start: int, end: int) -> list[ast.stmt] | None:
+    """A class piece: the header with its first member, then every other member alone."""
     header_end = next((n + 1 for n in range(start, end) if lines[n].startswith("class ")), None)
     if header_end is None:
         return None
@@ -287,14 +225,6 @@ def _members(lines: list[str], start: int, end: int) -> list[int] | None:
         return None
     members = _cuts(lines, first, end, indent)
     if len(members) < 2 or members[0] != first:
-        return None
-    return members
-
-
-def _parse_class(lines: list[str], start: int, end: int) -> list[ast.stmt] | None:
-    """A class piece: the header with its first member, then every other member alone."""
-    members = _members(lines, start, end)
-    if members is None:
         return None
     head = _parse_at("\n".join(lines[start : members[1]]), start)
     if head is None or len(head) != 1 or not isinstance(head[0], ast.ClassDef):
