@@ -1,7 +1,8 @@
 """Rows P5 and P4b (issue 15): pl analysis at workspace scale, side by side in one run.
 
 P5   `passlint check .` in a pl workspace (its own folder the working folder), beside a bare
-     `ast.parse` of the same pl files in one process; goal <= 1.0x. The workspace is a
+     `ast.parse` of the same pl files in one process (both timed as whole processes, start
+     to exit); goal <= 1.0x. The workspace is a
      checkout of hw-native-sys/pypto when `--pypto PATH` names one (472 pl files, 12.6 MB
      at e2d0f78), else one generated in its shape (`generate.pl_workspace`: 500 files,
      programs inside test functions and classes, module-level kernels imported by others).
@@ -23,18 +24,16 @@ from pathlib import Path
 
 from generate import pl_module, pl_workspace, softmax_module
 
-# Reads and parses the files named on stdin, one process: the reference of P5.
+# Reads and parses the files listed in the file named by its argument, one process: the
+# reference of P5 (timed as a whole process, start-up and exit included, as the check is).
 _BARE_PARSE = """
-import ast, sys, time
-paths = sys.stdin.read().split("\\n")
-start = time.perf_counter()
-for path in paths:
+import ast, sys
+for path in open(sys.argv[1]).read().split("\\n"):
     with open(path, "rb") as handle:
         try:
             ast.parse(handle.read(), path)
         except SyntaxError:
             pass
-print(time.perf_counter() - start)
 """
 
 # Runs a command and reports its wall time, peak RSS (kB) and exit status (as run.py does).
@@ -51,16 +50,22 @@ print(time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(st
 def measured(folder: Path, *arguments: str) -> tuple[float, float]:
     """Wall time and peak RSS (MB) of `passlint check ARGUMENTS` started in ``folder`` (its
     default report, as a user runs it)."""
-    command = [sys.executable, "-m", "passlint", "check", "--exit-zero"]
+    command = [sys.executable, "-m", "passlint", "check", "--exit-zero", *arguments]
+    elapsed, peak, status = process(folder, command)
+    if status not in (0, 1):
+        raise RuntimeError(f"passlint check {' '.join(arguments)} failed in {folder}")
+    return elapsed, peak
+
+
+def process(folder: Path, command: list[str]) -> tuple[float, float, int]:
+    """Wall time, peak RSS (MB) and exit status of ``command`` started in ``folder``."""
     report = subprocess.run(
-        [sys.executable, "-c", _MEASURE, str(folder), *command, *arguments],
+        [sys.executable, "-c", _MEASURE, str(folder), *command],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.split()
-    if int(report[2]) not in (0, 1):
-        raise RuntimeError(f"passlint check {' '.join(arguments)} failed in {folder}")
-    return float(report[0]), int(report[1]) / 1024
+    return float(report[0]), int(report[1]) / 1024, int(report[2])
 
 
 def pl_files(folder: Path) -> list[str]:
@@ -75,16 +80,13 @@ def pl_files(folder: Path) -> list[str]:
     return [str(folder / line) for line in listing if line.endswith(".py")]
 
 
-def bare_parse(paths: list[str]) -> float:
-    """Seconds one process takes to read and `ast.parse` ``paths`` (its start-up aside)."""
-    out = subprocess.run(
-        [sys.executable, "-c", _BARE_PARSE],
-        input="\n".join(paths),
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return float(out)
+def bare_parse(paths: list[str], listing: Path) -> float:
+    """Seconds a process takes to read and `ast.parse` ``paths``, start to exit."""
+    listing.write_text("\n".join(paths))
+    elapsed, _, status = process(listing.parent, [sys.executable, "-c", _BARE_PARSE, str(listing)])
+    if status != 0:
+        raise RuntimeError("the bare parse failed")
+    return elapsed
 
 
 def workspace(pypto: Path | None, workdir: Path) -> tuple[Path, str]:
@@ -109,7 +111,7 @@ def rows(
 
     checks, parses, peaks = [], [], []
     for _ in range(runs):  # alternate, so both see the same load
-        parses.append(bare_parse(files))
+        parses.append(bare_parse(files, workdir / "pl_files.txt"))
         elapsed, peak = measured(folder, ".")
         checks.append(elapsed)
         peaks.append(peak)
