@@ -11,10 +11,11 @@ A file has no finding when it parses and has none of what every finding needs:
   one after the type, and the first one after it outside triple-quoted strings, by their
   count), read alone with ``ast``. A text that may spell the types otherwise (an aliased
   ``FunctionType`` member) is analysed;
-* a ``CORE_GROUP`` ``pl.at`` scope in a function that declares a valid extent anywhere
-  (``valid_shape``, ``set_validshape``, ``slice``, ``TensorView``, a view variable: VS007).
-  The function is the text from the nearest ``def`` around the scope to the first line
-  indented no deeper, taken only when its brackets and triple quotes balance;
+* a ``CORE_GROUP`` ``pl.at`` scope in a function that declares a valid extent before it
+  (``valid_shape``, ``set_validshape``, a ``slice`` with a fourth argument, ``TensorView``,
+  a view variable: VS007). The function is the text from the nearest ``def`` around the
+  scope to the first line indented no deeper, taken only when its brackets and triple
+  quotes balance;
 * a call of such a kernel (VS003, VS004): the file may import a module-level kernel the
   first point picks out in any workspace file (it names the kernel and reaches the module:
   ``WorkspaceIndex.importers``), or any module whose text the screen cannot tell
@@ -422,21 +423,24 @@ def _view_name(node: ast.Subscript) -> bool:
 
 
 def _outlined_extents(text: str, defs: list[_Def], starts: list[int]) -> bool:
-    """Is a ``CORE_GROUP`` scope in a function that declares a valid extent?"""
+    """Is a ``CORE_GROUP`` scope in a function that declares a valid extent before it? (The
+    tensors a scope captures are the function's parameters and what it assigns before the
+    scope, so their extents come from there.)"""
     if "\t" in text or "\\\n" in text:
         return True  # indentation and lines may not mean what they seem
-    seen: set[int] = set()
+    last: dict[int, int] = {}  # function start -> the last scope's offset in it
     at = text.find("CORE_GROUP")
     while at >= 0:
         region = _function_around(text, at, defs, starts)
         if region is None:
             return True
-        if region[1] > region[0] and region[0] not in seen:
-            seen.add(region[0])
-            body = text[region[0] : region[1]]
-            if _EXTENT_WORDS.search(body) or _long_slice(body) or _has_view_name(body):
-                return True
+        if region[1] > region[0]:
+            last[region[0]] = at
         at = text.find("CORE_GROUP", at + 1)
+    for start, scope in last.items():
+        before = text[start:scope]
+        if _EXTENT_WORDS.search(before) or _long_slice(before) or _has_view_name(before):
+            return True
     return False
 
 
