@@ -117,6 +117,16 @@ def main(x: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX]):
         b = pl.add(a, a)
     return b
 """,
+    "outlined scope whose extent comes from a parameter's view": """
+import pypto.language as pl
+N = pl.dynamic("N")
+
+@pl.function(type=pl.FunctionType.Orchestration)
+def main(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, N])]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        b = pl.add(x, x)
+    return b
+""",
     "aliased kernel type": """
 import pypto.language as pl
 from pypto.language.FunctionType import InCore as CORE
@@ -163,6 +173,22 @@ def test_a_caller_of_a_flagged_kernel_of_another_file_is_analysed(tmp_path: Path
     full = findings(tmp_path, screened=False)
     assert {(Path(f.path).name, f.code) for f in full} >= {("caller.py", "VS004")}
     assert findings(tmp_path, screened=True) == full
+
+
+def test_an_extent_declared_only_inside_a_scope_is_not_captured() -> None:
+    """The screen reads a function up to its scope: what the scope's body declares is not
+    what it captures (and the full analysis agrees: no finding)."""
+    text = (
+        "import pypto.language as pl\n\n"
+        "@pl.function(type=pl.FunctionType.Orchestration)\n"
+        "def main(x: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX]):\n"
+        "    with pl.at(level=pl.Level.CORE_GROUP):\n"
+        "        a = pl.slice(x, [16, 128], [0, 0], valid_shape=[16, n])\n"
+        "    return a\n"
+    )
+    own = screen(text)
+    assert own is not None and not own.own
+    assert check_text("m.py", text, None) == []
 
 
 def test_syntax_errors_and_deep_nesting_are_analysed() -> None:
