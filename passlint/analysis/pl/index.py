@@ -44,6 +44,10 @@ class WorkspaceIndex:
     def paths(self) -> list[str]:
         return sorted(self._data)
 
+    def data(self, path: str) -> bytes | None:
+        """The content of an indexed file, as read (None: not indexed)."""
+        return self._data.get(path)
+
     def text(self, path: str) -> str | None:
         """The text of an indexed file (None: not indexed, or not UTF-8)."""
         if path not in self._texts:

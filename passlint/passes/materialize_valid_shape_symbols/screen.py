@@ -74,6 +74,10 @@ def may_have_findings(path: str, text: str, workspace: Workspace) -> bool:
     return not parses(path, text)
 
 
+_KERNEL_BYTES = re.compile(rb"InCore|AIC|AIV|Spmd|FunctionType")
+_NOTHING = Screen(False, frozenset())
+
+
 class Screens:
     """The screen of every pl file of a workspace (through its index), and the files that
     may call the kernels they pick out (whose calls may have findings)."""
@@ -81,14 +85,19 @@ class Screens:
     def __init__(self, workspace: Workspace) -> None:
         self._index = workspace_index(workspace)
         self._screens: dict[str, Screen | None] = {}
+        self._callers: frozenset[str] | None = None
         for path in self._index.paths():
-            self.file_changed(path, self._index.text(path))
+            data = self._index.data(path)
+            if data is not None and _KERNEL_BYTES.search(data) is None:
+                self._screens[path] = _NOTHING  # no kernel type, no FunctionType at all
+            else:
+                self.file_changed(path, self._index.text(path))
 
     def file_changed(self, path: str, text: str | None) -> None:
         self._screens.pop(path, None)
         if text is not None and "pypto" in text:
             self._screens[path] = screen(text, scopes=False)
-        self._callers: frozenset[str] | None = None
+        self._callers = None
 
     def of(self, path: str, text: str) -> Screen | None:
         if path in self._screens:
@@ -174,7 +183,7 @@ def screen(text: str, scopes: bool = True) -> Screen | None:
     devices = [m for m in _DEVICE.finditer(text) if _whole_word(text, *m.span())]
     has_scope = "CORE_GROUP" in text
     if not devices and not has_scope:
-        return Screen(False, frozenset())
+        return _NOTHING
     quotes = _Quotes(text)
     examined: dict[int, _Def] = {}  # the defs after a kernel type, by line
     listed: _DefsAfter | None = None  # every def, once a short search did not do
