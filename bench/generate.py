@@ -5,7 +5,10 @@
 input and a constant so the TL rules have something to say. ``generic=True`` writes the same
 module in MLIR's generic form as `mlir-opt --mlir-print-op-generic` prints it (the module and
 @main included). Both forms are valid MLIR by jaxlib's parser (``tests/bench``).
-``pl_module(lines)`` writes a pl program of about that many lines.
+``pl_module(lines)`` writes a pl program of about that many lines;
+``softmax_module(copies)`` repeats the shipped softmax kernel and its caller;
+``pl_workspace(folder, files)`` writes a test suite shaped like pypto's (kernels nested in
+test functions and test classes, module-level kernels imported and called by other files).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 import random
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 _T = "tensor<128x256xf32>"
 _H = "tensor<128x4x64xf32>"
@@ -339,6 +343,188 @@ def pl_module(lines: int) -> str:
     main += [f"        out = self.k{i}(a, out)" for i in range(count)]
     main += ["        return out", ""]
     return "\n".join(head + body + main)
+
+
+def softmax_module(copies: int) -> str:
+    """``examples/softmax_prepare.py`` with its kernel and caller repeated ``copies`` times
+    (one VS001 each)."""
+    text = (Path(__file__).resolve().parent.parent / "examples/softmax_prepare.py").read_text()
+    lines = [line for line in text.split("\n") if not line.startswith("#")]
+    first = next(i for i, line in enumerate(lines) if line.startswith("@pl.function"))
+    body = "\n".join(lines[first:]).strip("\n")
+    return "\n".join(lines[:first]).strip("\n") + "\n\n\n" + "\n\n\n".join([body] * copies) + "\n"
+
+
+_WS_HEAD = """\
+\"\"\"Generated test module {n}: programs built inside tests, as pypto's own tests do.\"\"\"
+
+import pypto.language as pl
+import pytest
+{imports}
+M = pl.dynamic("M")
+N = pl.dynamic("N")
+VALID = pl.dynamic("VALID")
+
+"""
+
+_WS_TEST = """\
+
+def test_case_{n}_{t}():
+    \"\"\"Kernel {t} of module {n}: load, scale and store one tile.\"\"\"
+
+    @pl.program
+    class Program{t}:
+        @pl.function(type=pl.FunctionType.InCore)
+        def kernel(
+            self,
+            x: pl.Tensor[[M, N], pl.FP32{view}],
+            out: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+        ) -> pl.Tensor[[M, N], pl.FP32]:
+            t = pl.load(x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Vec)
+            t = pl.mul(t, 2.0)
+            return pl.store(t, [0, 0], out)
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(
+            self,
+            x: pl.Tensor[[M, N], pl.FP32],
+            n: pl.Scalar[pl.INDEX],
+            out: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+        ) -> pl.Tensor[[M, N], pl.FP32]:
+            {slice}
+            out = self.kernel(a, out)
+            return out
+
+    assert Program{t} is not None
+"""
+
+_WS_BUILDER = """\
+
+def test_builder_{n}_{t}():
+    \"\"\"Types and views built directly, no kernel.\"\"\"
+    shape = [16, 128]
+    t = pl.Tensor[[16, 128], pl.FP32]
+    assert t is not None
+    for dim in shape:
+        assert dim > 0, f"bad dimension {{dim}} in {{shape}}"
+    span = pl.TensorLayout.ND
+    assert span is not None
+    values = [i * 2 for i in range(8)]
+    assert sum(values) == 56
+"""
+
+_WS_CLASS = """\
+
+class TestSuite{n}:
+    \"\"\"Programs built in test methods.\"\"\"
+
+    def test_method_{n}(self):
+        @pl.program
+        class Inner:
+            @pl.function(type=pl.FunctionType.AIV)
+            def vec(
+                self,
+                x: pl.Tensor[[M, 64], pl.FP16],
+                out: pl.Out[pl.Tensor[[M, 64], pl.FP16]],
+            ) -> pl.Tensor[[M, 64], pl.FP16]:
+                t = pl.load(x, [0, 0], [16, 64], target_memory=pl.MemorySpace.Vec)
+                return pl.store(t, [0, 0], out)
+
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def main(
+                self, x: pl.Tensor[[M, 64], pl.FP16], out: pl.Out[pl.Tensor[[M, 64], pl.FP16]]
+            ):
+                {scope}
+                with pl.at(level=pl.Level.CORE_GROUP, name_hint="vec_scope"):
+                    out = self.vec(a, out)
+                return out
+
+        assert Inner is not None
+"""
+
+_WS_LIBRARY = """\
+
+@pl.function(type=pl.FunctionType.InCore)
+def {name}(
+    x: pl.Tensor[
+        [M, N], pl.FP32, pl.TensorView(valid_shape=[M, {valid}], layout=pl.TensorLayout.ND)
+    ],
+    out: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+) -> pl.Tensor[[M, N], pl.FP32]:
+    t = pl.load(x, [0, 0], [16, 128], target_memory=pl.MemorySpace.Vec)
+    return pl.store(t, [0, 0], out)
+"""
+
+_WS_CALLER = """\
+
+def test_calls_{name}_{n}():
+    @pl.program
+    class Caller:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(
+            self,
+            x: pl.Tensor[[M, N], pl.FP32],
+            n: pl.Scalar[pl.INDEX],
+            out: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+        ) -> pl.Tensor[[M, N], pl.FP32]:
+            a = pl.slice(x, [16, 128], [0, 0], valid_shape=[16, n])
+            return {name}(a, out)
+
+    assert Caller is not None
+"""
+
+
+def pl_workspace(folder: Path, files: int = 500, size: int = 27_000) -> list[Path]:
+    """Write ``files`` pl test modules of about ``size`` bytes each below ``folder`` (in
+    subfolders of 50), shaped like pypto's test suite: programs inside test functions and
+    test methods (a third of the modules build types without kernels; a quarter has pl.at
+    scopes, a quarter slices with a valid_shape, as in pypto at e2d0f78); one test in every
+    40th module has a TensorView kernel (unbound ``VALID`` in every 80th: VS001); every 100th
+    module holds a module-level kernel (unbound in every 200th) that the next two modules
+    import and call; every 50th module's outlined scope reads a sliced valid_shape (VS007)."""
+    written: list[Path] = []
+    libraries: list[tuple[int, str, str]] = []  # (first module, module, kernel)
+    for n in range(files):
+        sub = folder / f"suite_{n // 50:02d}"
+        sub.mkdir(parents=True, exist_ok=True)
+        parts: list[str] = []
+        imports = ""
+        library = libraries[-1] if libraries and n - libraries[-1][0] <= 2 else None
+        if library is not None:
+            imports = f"from {library[1]} import {library[2]}\n"
+            parts.append(_WS_CALLER.format(name=library[2], n=n))
+        if n % 100 == 0:
+            name = f"lib_kernel_{n}"
+            parts.append(_WS_LIBRARY.format(name=name, valid="VALID" if n % 200 == 0 else "N"))
+            libraries.append((n, f"test_module_{n:03d}", name))
+        t = 0
+        kernels = n % 3 != 2  # a third of pypto's pl modules define no kernel
+        while sum(map(len, parts)) < size:
+            if not kernels:
+                parts.append(_WS_BUILDER.format(n=n, t=t))
+            elif t % 6 == 5 and n % 4 == 0:  # pl.at scopes in a quarter of the modules
+                scope = (
+                    "a = pl.slice(x, [16, 64], [0, 0], valid_shape=[16, VALID])"
+                    if n % 50 == 0 and t == 5
+                    else "a = x"
+                )
+                parts.append(_WS_CLASS.format(n=f"{n}_{t}", scope=scope))
+            else:
+                view = ""
+                if t == 0 and n % 40 == 0:
+                    valid = "VALID" if n % 80 == 0 else "N"
+                    view = f", pl.TensorView(valid_shape=[M, {valid}], layout=pl.TensorLayout.ND)"
+                slice_ = (  # a valid_shape in a quarter of the modules
+                    "a = pl.slice(x, [16, 128], [0, 0], valid_shape=[16, n])"
+                    if n % 4 == 1
+                    else "a = pl.slice(x, [16, 128], [0, 0])"
+                )
+                parts.append(_WS_TEST.format(n=n, t=t, view=view, slice=slice_))
+            t += 1
+        path = sub / f"test_module_{n:03d}.py"
+        path.write_text(_WS_HEAD.format(n=n, imports=imports) + "".join(parts))
+        written.append(path)
+    return written
 
 
 def main(argv: list[str] | None = None) -> int:

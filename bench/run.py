@@ -1,18 +1,28 @@
-"""passlint benchmarks P1-P4 (issue 8), measured side by side with a reference in one run.
+"""passlint benchmarks P1-P9, measured side by side with a reference in one run.
 
-    python bench/run.py [--runs N] [--big FILE] [--series 1,2,4,8] [--quick]
+    python bench/run.py [--runs N] [--big FILE] [--series 1,2,4,8] [--quick] [--rows ROWS]
+                        [--upstream DIR] [--pypto PATH] [--pl-only]
 
 P1  open a ~5 MB module in the server -> first diagnostics with the TL findings
 P2  a one-line edit anywhere in it -> fresh diagnostics (median)
 P3  `passlint check` on it: wall time, peak RSS, and the 1x-8x series (pretty and generic)
 P4  a 5,000-line pl module: check (the analysis in a fresh process, as `passlint check`
     runs it; the whole command for information) and an edit in the server (median)
+P4b, P5  pl at workspace scale (``pl_workspace.py``): `passlint check .` of a pl workspace
+    beside a bare `ast.parse` of its files (P5), the P4 and softmax files checked with it as
+    the working folder (P4b). `--pypto PATH` names a checkout of hw-native-sys/pypto to use
+    as the workspace (else one is generated in its shape); `--pl-only` runs P4, P4b, P5.
+P6  the transformer in MLIR's generic form in the server (cold open, edits) beside
+    mlir-lsp-server-22 when it is installed
 P7  right after each one-line edit of the ~5 MB module: hover, code action, document
     symbols, inlay hints, definition (median and p95 of each)
-M   `passlint check` peak RSS on an 8 MB `dense<"0x...">` and a 4 MB decimal `dense<[...]>`
-    constant (issue 14): at most 3x the file size + 100 MB
+P8  `passlint check --jobs 1` of upstream StableHLO tests beside jaxlib's parse of their
+    `// -----` chunks (`--upstream DIR`, else generated lit tests)
+P9  peak RSS of each row (and the M rows: `passlint check` of an 8 MB `dense<"0x...">` and
+    a 4 MB decimal `dense<[...]>` constant): at most 3x the input + 100 MB
 
-`--rows P1,P3,P7,M` runs only those rows (P1 and P2 always run together).
+`--rows P1,P3,P7,M` runs only those rows (P1 and P2 always run together; P4 runs the pl
+rows P4, P4b and P5).
 
 The reference is jaxlib's C++ MLIR parser when it is importable (the optional `bench`
 extra), else one compiled-regex tokenisation pass over the same text; every figure is also
@@ -37,6 +47,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import pl_workspace
 from generate import constant_module, layers_for, lit_corpus, mlir_module, pl_module
 from lsp_client import LspClient, uri
 
@@ -548,6 +559,54 @@ def row(name: str, goal: str, value: str, ratio: str, met: bool | None) -> str:
     return f"{name:<46} {goal:>10} {value:>12} {ratio:>14} {verdict:>8}"
 
 
+def pl_rows(args: argparse.Namespace, workdir: Path, ref: float | None) -> int:
+    """P4 (one pl file: check, edit), then P5, P4b and their P9 (``pl_workspace``); ratios
+    to the MLIR reference ``ref`` when it was measured."""
+    if ref is None:
+        print(row("metric", "goal", "measured", "x reference", None))
+        print("-" * 92)
+    pl_text = pl_module(5000)
+    pl_path = workdir / "big_kernels.py"
+    pl_path.write_text(pl_text)
+    pl_check = statistics.median(pl_analysis(pl_path) for _ in range(args.runs))
+    print(
+        row(
+            f"P4 pl check ({pl_text.count(chr(10))} lines, analysis)",
+            "0.100 s",
+            f"{pl_check:.3f} s",
+            ratio(pl_check, ref),
+            pl_check <= 0.1,
+        )
+    )
+    pl_process = statistics.median(check_process(pl_path)[0] for _ in range(args.runs))
+    print(
+        row(
+            "P4 pl: passlint check in a fresh process (information)",
+            "",
+            f"{pl_process:.3f} s",
+            ratio(pl_process, ref),
+            None,
+        )
+    )
+    pl_edit = p4_server(pl_path, pl_text, args.edits)
+    print(
+        row(
+            "P4 pl edit -> diagnostics (median)",
+            "0.030 s",
+            f"{pl_edit:.3f} s",
+            ratio(pl_edit, ref),
+            pl_edit <= 0.03,
+        )
+    )
+    for line in pl_workspace.rows(args.pypto, args.runs, row):
+        print(line)
+    return 0
+
+
+def ratio(value: float, ref: float | None) -> str:
+    return "" if ref is None else f"{value / ref:.2f}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -565,10 +624,14 @@ def main(argv: list[str] | None = None) -> int:
         help="P8's folders of upstream .mlir tests (default: an openxla/stablehlo checkout's "
         "stablehlo/tests beside this one, else generated lit tests)",
     )
+    parser.add_argument("--pypto", type=Path, help="a checkout of hw-native-sys/pypto (P5)")
+    parser.add_argument("--pl-only", action="store_true", help="the pl rows only (P4, P4b, P5)")
     args = parser.parse_args(argv)
     rows = set(args.rows.upper().split(","))
     if args.quick:
         args.runs, args.edits, args.series = 3, 7, "1,2"
+    if args.pl_only:
+        return pl_rows(args, Path(tempfile.mkdtemp(prefix="passlint-bench-")), None)
 
     workdir = Path(tempfile.mkdtemp(prefix="passlint-bench-"))
     if args.big.is_file():
@@ -614,39 +677,7 @@ def main(argv: list[str] | None = None) -> int:
     if "M" in rows:
         memory_rows(workdir)
     if "P4" in rows:
-        pl_text = pl_module(5000)
-        pl_path = workdir / "big_kernels.py"
-        pl_path.write_text(pl_text)
-        pl_check = statistics.median(pl_analysis(pl_path) for _ in range(args.runs))
-        print(
-            row(
-                f"P4 pl check ({pl_text.count(chr(10))} lines, analysis)",
-                "0.100 s",
-                f"{pl_check:.3f} s",
-                f"{pl_check / ref:.2f}",
-                pl_check <= 0.1,
-            )
-        )
-        pl_process = statistics.median(check_process(pl_path)[0] for _ in range(args.runs))
-        print(
-            row(
-                "P4 pl: passlint check in a fresh process (information)",
-                "",
-                f"{pl_process:.3f} s",
-                f"{pl_process / ref:.2f}",
-                None,
-            )
-        )
-        pl_edit = p4_server(pl_path, pl_text, args.edits)
-        print(
-            row(
-                "P4 pl edit -> diagnostics (median)",
-                "0.030 s",
-                f"{pl_edit:.3f} s",
-                f"{pl_edit / ref:.2f}",
-                pl_edit <= 0.03,
-            )
-        )
+        pl_rows(args, workdir, ref)
     if "P6" in rows:
         p6_rows(workdir, args.big, args.runs, args.edits)
     if "P8" in rows:

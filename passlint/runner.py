@@ -14,7 +14,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from passlint.analysis import engine
 from passlint.analysis.findings import Finding
@@ -25,6 +25,9 @@ from passlint.config import Settings
 # saves: a small mlir file analyses in well under a millisecond.
 PARALLEL_MIN_FILES = 64
 PARALLEL_MIN_BYTES = 4 * 1024 * 1024
+# From this many Python files on, the pl pass screens the workspace's files by their text
+# once and analyses only those that may have findings (fewer: it analyses each one).
+SCREEN_MIN_FILES = 64
 
 _PL_IMPORT_BYTES = re.compile(
     rb"^\s*(?:import\s+pypto\.language\b|from\s+pypto(?:\.language)?\s+import\b)", re.MULTILINE
@@ -50,6 +53,7 @@ class Job:
     settings: Settings
     roots: tuple[str, ...]
     overlay: Mapping[str, str] = field(default_factory=dict)  # real path -> unsaved text
+    screen: bool = False  # many files: a pass may skip those whose text shows no finding
 
 
 def read_source(path: str, max_size: int) -> tuple[str | None, str | None, str | None]:
@@ -117,7 +121,7 @@ def check_path(path: str, job: Job, workspace: Workspace) -> FileResult:
 
 
 def make_workspace(job: Job) -> Workspace:
-    workspace = Workspace(job.roots)
+    workspace = Workspace(job.roots, screen=job.screen)
     for path, text in job.overlay.items():
         workspace.set_overlay(path, text)
     return workspace
@@ -127,10 +131,10 @@ _worker_job: Job | None = None
 _worker_workspace: Workspace | None = None
 
 
-def _init_worker(job: Job) -> None:
+def _init_worker(job: Job, workspace: Workspace | None = None) -> None:
     global _worker_job, _worker_workspace
     _worker_job = job
-    _worker_workspace = make_workspace(job)
+    _worker_workspace = workspace if workspace is not None else make_workspace(job)
 
 
 def _work(path: str) -> FileResult:
@@ -174,8 +178,14 @@ def check_files(
     ``max_workers`` when that is not 0."""
     workers = worker_count(paths, max_workers) if workers is None else workers
     results: list[FileResult] = []
+    if sum(path.endswith(".py") for path in paths) >= SCREEN_MIN_FILES:
+        job = replace(job, screen=True)
+    workspace = make_workspace(job)
+    if job.screen:
+        from passlint.passes import materialize_valid_shape_symbols
+
+        materialize_valid_shape_symbols.prepare(workspace)  # once, shared by the workers
     if workers <= 1:
-        workspace = make_workspace(job)
         for path in paths:
             results.append(check_path(path, job, workspace))
             if on_result:
@@ -184,13 +194,17 @@ def check_files(
     import multiprocessing  # here: a check of one file need not pay for importing them
     from concurrent.futures import ProcessPoolExecutor
 
-    # fork starts workers in milliseconds and shares the imported passes; elsewhere the
-    # platform default (spawn) is the safe choice.
+    # fork starts workers in milliseconds and shares the imported passes and the workspace
+    # read above; elsewhere the platform default (spawn) is the safe choice.
     method = "fork" if sys.platform.startswith("linux") else None
     context = multiprocessing.get_context(method)
     chunk = max(1, min(64, len(paths) // (workers * 8)))
+    shared = workspace if method == "fork" else None
     with ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(job,)
+        max_workers=workers,
+        mp_context=context,
+        initializer=_init_worker,
+        initargs=(job, shared),
     ) as pool:
         for result in pool.map(_work, paths, chunksize=chunk):
             results.append(result)

@@ -12,17 +12,28 @@ one reach a quarter of what that one left alive (and ``FULL_AFTER`` at least), C
 rule: cyclic garbage among them (models an edit superseded) is freed at the usual pace.
 Promoting suits results that live on in caches and leave little cyclic garbage (pl
 models); an MLIR IR is not promoted, as the IR an edit supersedes is millions of objects in
-cycles, which the young generations free sooner.
+cycles, which the young generations free sooner. Only a large build is promoted
+(``PROMOTE_AFTER`` objects): the re-analysis of an edit reuses cached pieces and builds
+little, and promoting that would only keep the garbage of the version it replaces for the
+next full collection (an editing session of the 4,600-line pl file grew 25 MB more so, and
+its slowest edits were slower).
+
+At exit, everything is frozen: the interpreter's last full collection then has nothing to
+scan, and models in reference cycles are left to the operating system instead of being
+freed one object at a time (a one-file `passlint check` of a 4,600-line pl file spent
+40-60 ms of its 0.2 s there).
 """
 
 from __future__ import annotations
 
+import atexit
 import gc
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 FULL_AFTER = 250_000  # promoted objects before a full collection, at least
+PROMOTE_AFTER = 50_000  # objects a build made before it is promoted
 
 _lock = threading.Lock()
 _promoted = 0  # since the last full collection run here
@@ -36,7 +47,7 @@ def collector_paused(promote: bool = False) -> Iterator[None]:
     try:
         yield
     finally:
-        collect = promote and _promote()
+        collect = promote and gc.get_count()[0] >= PROMOTE_AFTER and _promote()
         if was_enabled:
             gc.enable()
             if collect:
@@ -56,7 +67,13 @@ def _promote() -> bool:
         return True
 
 
+atexit.register(gc.freeze)
+
+
 def _collect_all() -> None:
     global _survivors
     gc.collect()
-    _survivors = len(gc.get_objects())
+    with _lock:
+        gc.freeze()  # counting the permanent generation costs less than listing objects
+        _survivors = gc.get_freeze_count()
+        gc.unfreeze()

@@ -22,7 +22,7 @@ from passlint.analysis import engine
 from passlint.analysis.findings import Finding
 from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.source import SourceText
-from passlint.analysis.workspace import Workspace
+from passlint.analysis.workspace import Workspace, shared_files
 from passlint.config import Settings
 from passlint.server.convert import (
     ClientFeatures,
@@ -53,6 +53,9 @@ class Job:
     uris: Mapping[str, str]
     versions: Mapping[str, int]
     features: ClientFeatures
+    # The disk side shared by the session's analyses, at this change generation (the
+    # client reports file changes); None: read the disk afresh for each analysis.
+    disk: int | None = None
 
 
 @dataclass(frozen=True)
@@ -70,8 +73,13 @@ class Result:
         return f"{self.version}:{id(self):x}"
 
 
-def snapshot_workspace(roots: tuple[str, ...], texts: Mapping[str, str]) -> Workspace:
-    workspace = Workspace(roots)
+def snapshot_workspace(
+    roots: tuple[str, ...], texts: Mapping[str, str], disk: int | None = None
+) -> Workspace:
+    """The roots over the open documents ``texts``; ``disk``: the generation of the
+    session's shared disk side (None: a disk side of its own)."""
+    files = shared_files(roots, disk) if disk is not None else None
+    workspace = Workspace(roots, files)
     for path, text in texts.items():
         workspace.set_overlay(path, text)
     return workspace
@@ -176,7 +184,7 @@ def run_quick_job(job: Job, memo: QuickMemo | None = None) -> Result | None:
 def run_job(job: Job) -> Result:
     """Analyse one document (in a worker thread)."""
     try:
-        workspace = snapshot_workspace(job.roots, job.texts)
+        workspace = snapshot_workspace(job.roots, job.texts, job.disk)
         analysis = engine.analyze_document(job.path, job.text, job.settings, workspace)
         findings = analysis.findings
         files = SnapshotFiles(job.texts, job.uris, job.versions)

@@ -18,6 +18,7 @@ from passlint.analysis.pl.model import Module
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import ModuleAnalysis, analyze_module
+from passlint.server.jobs import snapshot_workspace
 
 
 @dataclass
@@ -29,15 +30,15 @@ class PlModel:
     workspace: Workspace | None = None
 
 
-def workspace_for(path: str, roots: tuple[str, ...], texts: Mapping[str, str]) -> Workspace | None:
+def workspace_for(
+    path: str, roots: tuple[str, ...], texts: Mapping[str, str], disk: int | None = None
+) -> Workspace | None:
     """The workspace a pl document's model reads other modules in: the roots (else the
-    document's folder) over the open documents; None for other documents."""
+    document's folder) over the open documents; None for other documents. ``disk``: as
+    for ``jobs.snapshot_workspace``."""
     if not path.endswith(".py"):
         return None
-    workspace = Workspace(roots or (os.path.dirname(path),))
-    for other, text in texts.items():
-        workspace.set_overlay(other, text)
-    return workspace
+    return snapshot_workspace(roots or (os.path.dirname(path),), texts, disk)
 
 
 def build_pl_model(path: str, text: str, workspace: Workspace | None) -> PlModel | None:

@@ -31,6 +31,7 @@ from passlint.analysis import engine
 from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import TextChange
+from passlint.analysis.workspace import files_changed
 from passlint.server import (
     actions,
     completion,
@@ -200,6 +201,8 @@ class PasslintServer(LanguageServer):
         self.features = ClientFeatures()
         self.roots: tuple[str, ...] = ()
         self._refresh_requested = False
+        self.watching = False  # the client reports file changes: analyses share the disk side
+        self.disk_generation = 0  # file changes reported
 
     # -- client capabilities -----------------------------------------------------------------
 
@@ -303,6 +306,7 @@ class PasslintServer(LanguageServer):
             dict(files.uris),
             dict(files.versions),
             self.features,
+            self.disk_generation if self.watching else None,
         )
 
     def on_result(
@@ -362,7 +366,12 @@ class PasslintServer(LanguageServer):
         settings = self.settings.settings_for(document.path)
         if engine.oversize(document.text, settings.max_file_size) is not None:
             return None  # above max-file-size: not analysed (PL001 says so)
-        workspace = workspace_for(document.path, self.roots, self.files().texts)
+        workspace = workspace_for(
+            document.path,
+            self.roots,
+            self.files().texts,
+            self.disk_generation if self.watching else None,
+        )
         return await self.models.get(uri, document.path, document.version, document.text, workspace)
 
     # -- the analysis of a version, for the features ---------------------------------------
@@ -500,6 +509,7 @@ def initialize(ls: PasslintServer, params: types.InitializeParams) -> None:
 async def initialized(ls: PasslintServer, params: types.InitializedParams) -> None:
     await ls.load_client_settings()
     if ls.supports("workspace.did_change_watched_files.dynamic_registration"):
+        ls.watching = True
         watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in WATCHED]
         await ls.client_register_capability_async(
             types.RegistrationParams(
@@ -575,11 +585,15 @@ async def did_change_configuration(
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: PasslintServer, params: types.DidChangeWatchedFilesParams) -> None:
-    names = [os.path.basename(ls.path_of(change.uri)) for change in params.changes]
-    if any(name in CONFIG_FILES for name in names):
+    paths = [ls.path_of(change.uri) for change in params.changes]
+    python = [path for path in paths if path.endswith(".py")]
+    if python:  # what the analyses share of the disk forgets these files
+        ls.disk_generation += 1
+        files_changed(python, ls.disk_generation)
+    if any(os.path.basename(path) in CONFIG_FILES for path in paths):
         ls.settings.invalidate()
         ls.scheduler.refresh()
-    elif any(name.endswith(".py") for name in names):
+    elif python:
         ls.refresh_python()
 
 

@@ -22,6 +22,7 @@ class Node:
 def fresh_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     assert gc.isenabled()
     monkeypatch.setattr(collector, "FULL_AFTER", 5_000)
+    monkeypatch.setattr(collector, "PROMOTE_AFTER", 0)
     monkeypatch.setattr(collector, "_promoted", 0)
     monkeypatch.setattr(collector, "_survivors", 0)
 
@@ -49,6 +50,22 @@ def test_no_full_collection_before_enough_objects_were_promoted() -> None:
     assert gc.get_stats()[2]["collections"] == collections
     assert 1_000 <= collector._promoted < 5_000
     assert len(kept) == 1_000
+
+
+def test_a_small_build_is_not_promoted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The re-analysis of an edit builds little: its garbage is left to the young
+    generations, which free it at once."""
+    monkeypatch.setattr(collector, "PROMOTE_AFTER", 10_000)
+    monkeypatch.setattr(collector, "_promoted", 0)
+    gc.collect()
+    with collector_paused(promote=True):
+        cycle = Node()
+        cycle.loop = cycle
+        alive = weakref.ref(cycle)
+        del cycle
+    assert collector._promoted == 0
+    gc.collect(1)  # the young generations
+    assert alive() is None
 
 
 def test_without_promote_the_collector_is_left_as_it_was() -> None:

@@ -92,6 +92,34 @@ async def test_disk_dependency_change_updates_kernel_findings(session: Session) 
     assert after.data and "1 call site" in after.data["fix"]["title"]
 
 
+def report(session: Session, relative: str, kind: types.FileChangeType) -> None:
+    session.client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=session.uri(relative), type=kind)]
+        )
+    )
+
+
+async def test_added_and_deleted_files_update_the_workspace_index(session: Session) -> None:
+    """A file created on disk that calls the kernel adds a call site to its fix; deleting
+    it takes the call site away again (the session's workspace index follows the events)."""
+    kernels = session.open("pl/cross_file/kernels.py")
+    (before,) = await session.diagnostics(kernels)
+    assert before.data and "2 call sites" in before.data["fix"]["title"]
+    program = session.root / "pl/cross_file/program.py"
+    added = session.root / "pl/cross_file/more.py"
+    added.write_text(program.read_text())
+    seen = published(session, kernels)
+    report(session, "pl/cross_file/more.py", types.FileChangeType.Created)
+    (after,) = await next_result(session, kernels, seen)
+    assert after.data and "4 call sites" in after.data["fix"]["title"]
+    added.unlink()
+    seen = published(session, kernels)
+    report(session, "pl/cross_file/more.py", types.FileChangeType.Deleted)
+    (last,) = await next_result(session, kernels, seen)
+    assert last.data and "2 call sites" in last.data["fix"]["title"]
+
+
 async def test_watchers_registered_when_supported(session: Session) -> None:
     await session.settle(0.3)
     registrations = session.client.registrations  # type: ignore[attr-defined]

@@ -52,6 +52,7 @@ class ExtentReader:
         self.resolver = resolver
         self._bindings: dict[int, _Bindings] = {}  # per caller: its assignments by name
         self._assigned: dict[tuple[int, int], ArgExtents | None] = {}  # by assignment, depth
+        self._ints: dict[int, dict[str, int]] = {}  # per module: its int constants
 
     def _bindings_of(self, caller: Function) -> _Bindings:
         found = self._bindings.get(id(caller))
@@ -232,7 +233,7 @@ class ExtentReader:
             physical = source.shape[dim]
             if source.valid is None:
                 src_valid: Extent | None = physical
-            else:  # a valid_shape shorter than the shape (mid-edit text): unknown past it
+            else:  # a valid_shape shorter than the shape says nothing of the rest
                 src_valid = source.valid[dim] if dim < len(source.valid) else None
             asked = requested[dim] if requested is not None and dim < len(requested) else None
             if src_valid is None or physical is None or extent is None:
@@ -303,7 +304,10 @@ class ExtentReader:
     def _key(self, node: ast.expr, module: Module, caller: Function) -> str:
         """A structural key of ``node`` with module int constants folded in (``T`` == ``16``),
         so two extents compare equal exactly when their expressions do."""
-        return _structure(node, module.scope.ints, self._bindings_of(caller).names)
+        ints = self._ints.get(id(module))
+        if ints is None:
+            ints = self._ints[id(module)] = module.scope.ints
+        return _structure(node, ints, self._bindings_of(caller).names)
 
 
 class _Bindings:

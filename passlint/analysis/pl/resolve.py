@@ -29,12 +29,14 @@ from passlint.analysis.pl.model import (
     TensorView,
     Where,
 )
-from passlint.analysis.pl.pieces import parse_pieces
+from passlint.analysis.pl.pieces import clear_piece_cache, parse_pieces
 from passlint.analysis.workspace import Workspace
 
 _BUILTINS = frozenset(dir(builtins))
 _MAX_DEPTH = 8
 _CACHE_SIZE = 256
+# Modules kept, in characters of their texts: a model takes about 80 bytes a character.
+_CACHE_CHARACTERS = 1_500_000
 _VERSIONS_PER_PATH = 3
 
 
@@ -94,12 +96,21 @@ def load_module(path: str, text: str) -> Module | SyntaxProblem | None:
     for stale in versions[: max(0, len(versions) - _VERSIONS_PER_PATH + 1)]:
         del _cache[stale]  # an edited document keeps its latest versions only
     _cache[key] = module
-    if len(_cache) > _CACHE_SIZE:
-        _cache.popitem(last=False)
+    size = sum(len(k[1]) for k in _cache)
+    while len(_cache) > 1 and (len(_cache) > _CACHE_SIZE or size > _CACHE_CHARACTERS):
+        size -= len(_cache.popitem(last=False)[0][1])
     return module
 
 
-_clear_also: list[Callable[[], None]] = [clear_model_cache]
+_clear_also: list[Callable[[], None]] = [clear_model_cache, clear_piece_cache]
+
+
+def forget_statements() -> None:
+    """Forget the models and trees kept per statement for the next version of a text
+    (``clear_cache`` but the modules): a batch run analyses each text once, and what it
+    keeps only costs memory and collector time."""
+    for clear in _clear_also:
+        clear()
 
 
 def on_clear(clear: Callable[[], None]) -> None:

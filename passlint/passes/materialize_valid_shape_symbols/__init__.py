@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl.model import SyntaxProblem
-from passlint.analysis.pl.resolve import load_module
+from passlint.analysis.pl.resolve import forget_statements, load_module
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
+from passlint.passes.materialize_valid_shape_symbols import screen
 from passlint.passes.materialize_valid_shape_symbols.model import (
     Binding,
     KernelAnalysis,
@@ -57,13 +58,26 @@ __all__ = [
     "ValueUse",
     "analyze_module",
     "check_text",
+    "prepare",
 ]
 
 _TOO_DEEP = "nesting too deep to analyse (more than Python's recursion limit)"
 
 
 def check_text(path: str, text: str, workspace: Workspace | None) -> list[Finding]:
-    """Findings of the pass for one pl source (non-pl text gives none)."""
+    """Findings of the pass for one pl source (non-pl text gives none). In a batch run
+    (``workspace.screen``), a text that shows it cannot have any is not parsed."""
+    if workspace is None or not workspace.screen:
+        return _check_text(path, text, workspace)
+    if not screen.may_have_findings(path, text, workspace):
+        return []
+    try:
+        return _check_text(path, text, workspace)
+    finally:
+        forget_statements()
+
+
+def _check_text(path: str, text: str, workspace: Workspace | None) -> list[Finding]:
     try:
         loaded = load_module(path, text)
     except RecursionError:
@@ -83,6 +97,12 @@ def check_text(path: str, text: str, workspace: Workspace | None) -> list[Findin
         rng = SourceText(text).range(0, min(len(text), 1))
         message = f"{_TOO_DEEP}; the pl source cannot be analysed."
         return [Finding("E002", RULES["E002"].severity, path, rng, message)]
+
+
+def prepare(workspace: Workspace) -> None:
+    """Read and screen the workspace's pl files now (a batch run does so once, before it
+    starts worker processes, which then share what was read)."""
+    screen.workspace_screens(workspace)
 
 
 def analyze_module(path: str, text: str, workspace: Workspace | None) -> ModuleAnalysis:

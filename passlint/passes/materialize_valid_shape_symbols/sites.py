@@ -13,13 +13,13 @@ complete.
 from __future__ import annotations
 
 import ast
+import re
 
 from passlint.analysis.pl.extents import Extent, ExtentReader
 from passlint.analysis.pl.frontend import pl_name
 from passlint.analysis.pl.index import workspace_index
 from passlint.analysis.pl.model import CallSite, Function, ImportRef, Module, Param
 from passlint.analysis.pl.resolve import Resolver, RFunction
-from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols.model import (
     Conflict,
@@ -43,6 +43,10 @@ class CallSites:
         self._callees: dict[int, RFunction | None] = {}
         self._foreign_callees: set[int] = set()
         self._by_name: dict[int, dict[str, list[CallSite]]] = {}
+        self._escapes: dict[int, dict[str, list[_Escape]]] = {}  # per module
+        self._importing: dict[int, list[tuple[Module, set[str]]]] = {}  # per kernel
+        self._called: dict[tuple[int, str], bool] = {}  # ``_only_called`` per module, name
+        self._grouped: dict[tuple[int, str], tuple[dict[int, list[CallSite]], bool]] = {}
 
     def callee(self, site: CallSite, module: Module) -> RFunction | None:
         """The function ``site`` launches (memoised per site)."""
@@ -82,30 +86,66 @@ class CallSites:
     def value_uses(self, kernel: Function, module: Module) -> list[ValueUse]:
         """Uses of ``kernel`` as a value (an argument, an assigned or returned value, an
         element of a literal) in its module and the workspace files that import it."""
-        uses = _value_uses(kernel, module, {kernel.name}, self.resolver)
+        uses = self._value_uses(kernel, module, {kernel.name})
         if _importable(kernel) and self.workspace is not None:
             for other, names in self._importers(kernel, module):
-                uses.extend(_value_uses(kernel, other, names, self.resolver))
+                uses.extend(self._value_uses(kernel, other, names))
         return uses
+
+    def _value_uses(self, kernel: Function, module: Module, names: set[str]) -> list[ValueUse]:
+        if all(self._only_called(module, name) for name in names):
+            return []
+        escapes = self._escapes.get(id(module))
+        if escapes is None:
+            escapes = self._escapes[id(module)] = _escapes(module)
+        return _value_uses(kernel, module, names, self.resolver, escapes)
+
+    def _only_called(self, module: Module, name: str) -> bool:
+        key = (id(module), name)
+        found = self._called.get(key)
+        if found is None:
+            found = self._called[key] = _only_called(module.text, name)
+        return found
 
     def _calls_to(self, kernel: Function, module: Module, names: set[str]) -> list[CallSite]:
         sites: list[CallSite] = []
-        named = self.calls_named(module)
         for name in sorted(names):
-            for site in named.get(name, ()):
-                callee = self.callee(site, module)
-                if callee is not None and callee.function is kernel:
-                    sites.append(site)
+            sites += self._calls_by_callee(module, name).get(id(kernel), ())
         sites.sort(key=lambda s: s.span)
         return sites
+
+    def _calls_by_callee(self, module: Module, name: str) -> dict[int, list[CallSite]]:
+        """The calls by ``name`` in ``module``, grouped by the function they launch (once
+        per module and name: many kernels may share a name)."""
+        key = (id(module), name)
+        found = self._grouped.get(key)
+        if found is not None:
+            if found[1]:
+                self.resolver.foreign += 1  # the grouping depends on other files
+            return found[0]
+        before = self.resolver.foreign
+        groups: dict[int, list[CallSite]] = {}
+        for site in self.calls_named(module).get(name, ()):
+            callee = self.callee(site, module)
+            if callee is not None:
+                groups.setdefault(id(callee.function), []).append(site)
+        self._grouped[key] = (groups, self.resolver.foreign != before)
+        return groups
 
     def _importers(self, kernel: Function, module: Module) -> list[tuple[Module, set[str]]]:
         """The workspace modules that may reach ``kernel`` by import, with the local names
         they may call it by."""
         assert self.workspace is not None
         self.resolver.foreign += 1  # the workspace's files
+        found = self._importing.get(id(kernel))
+        if found is None:
+            found = self._importing[id(kernel)] = self._find_importers(kernel, module)
+        return found
+
+    def _find_importers(self, kernel: Function, module: Module) -> list[tuple[Module, set[str]]]:
+        assert self.workspace is not None
         out: list[tuple[Module, set[str]]] = []
-        for path in workspace_index(self.workspace).files_naming(kernel.name):
+        for path in workspace_index(self.workspace).importers(kernel.name, module.path):
             if self.resolver.same_file(path, module.path):
                 continue
             other = self.resolver.module_at(path)
@@ -194,40 +234,96 @@ def _argument(site: CallSite, param: Param) -> ast.expr | None:
 
 
 _ESCAPES = (ast.Call, ast.Assign, ast.AnnAssign, ast.Return, ast.List, ast.Tuple, ast.Dict)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+# A Name read as a value where a kernel may be called later, with the innermost function
+# whose body holds it (None: the module's top level).
+_Escape = tuple[ast.Name, Function | None]
+
+
+def _only_called(text: str, name: str) -> bool:
+    """Is every mention of ``name`` in ``text`` a call (``name(`` on one line), a
+    definition (``def name``) or an import on one line? Then no Name node of it is read as
+    a value: a Name followed on its line by ``(`` is the function of a call."""
+    size = len(name)
+    at = text.find(name)
+    while at >= 0:
+        end = at + size
+        if _IDENTIFIER_CHAR.match(text, end) is None and (
+            at == 0 or _IDENTIFIER_OR_DOT.match(text, at - 1) is None
+        ):
+            called = _CALLED.match(text, end) is not None
+            if not called and not _DEF_BEFORE.search(text, max(0, at - 64), at):
+                line = text.rfind("\n", 0, at) + 1
+                if not _IMPORT_BEFORE.match(text, line, at):
+                    return False
+        at = text.find(name, end)
+    return True
+
+
+_IDENTIFIER_CHAR = re.compile(r"\w")
+_IDENTIFIER_OR_DOT = re.compile(r"[\w.]")
+_CALLED = re.compile(r"[ \t]*\(")
+_DEF_BEFORE = re.compile(r"\bdef[ \t]+\Z")
+_IMPORT_BEFORE = re.compile(r"[ \t]*(?:from[ \t]+[\w. \t]+[ \t])?import[ \t][\w. \t,]*\Z")
 
 
 def _value_uses(
-    kernel: Function, module: Module, names: set[str], resolver: Resolver
+    kernel: Function,
+    module: Module,
+    names: set[str],
+    resolver: Resolver,
+    escapes: dict[str, list[_Escape]],
 ) -> list[ValueUse]:
-    """``names`` read as a value where it may be called later, resolving to ``kernel``."""
-    if not any(name in module.text for name in names):
-        return []
-    owners: dict[int, Function] = {}
-    for function in module.functions:  # parents first: inner functions overwrite
-        for node in nodes_below(function.node.body):
-            if type(node) is ast.Name and node.id in names:
-                owners[id(node)] = function
-    launches: set[int] = set()  # call targets and submitted kernels: call sites, not values
+    """``names`` read as a value where it may be called later, resolving to ``kernel``
+    (``escapes``: the module's names read so, from ``_escapes``)."""
     uses: list[ValueUse] = []
-    holders = [n for n in nodes_below(module.tree.body) if isinstance(n, _ESCAPES)]
-    for holder in holders:
-        if isinstance(holder, ast.Call):
-            launches.add(id(holder.func))
-            if holder.args and _is_submit(holder, module):
-                launches.add(id(holder.args[0]))
-    for holder in holders:
-        for node in _held(holder):
-            if type(node) is not ast.Name or node.id not in names or id(node) in launches:
-                continue
-            if not isinstance(node.ctx, ast.Load):
-                continue
-            owner = owners.get(id(node))
+    for name in names:
+        for node, owner in escapes.get(name, ()):
             point = (node.lineno, node.col_offset)
             resolved = resolver.resolve(node.id, module, owner, point)
             if isinstance(resolved, RFunction) and resolved.function is kernel:
                 uses.append(ValueUse(node, module))
     uses.sort(key=lambda u: (u.node.lineno, u.node.col_offset))
     return uses
+
+
+def _escapes(module: Module) -> dict[str, list[_Escape]]:
+    """Every Name of ``module`` read as a value that escapes (an argument, an assigned or
+    returned value, an element of a literal) and is not a call's target or a submitted
+    kernel, by name, with its owner: the innermost modelled function whose body holds it
+    (decorators, defaults and annotations of a def belong to the function around it)."""
+    functions = {id(f.node): f for f in module.functions}
+    launches: set[int] = set()  # call targets and submitted kernels: call sites, not values
+    holders: list[tuple[ast.AST, Function | None]] = []
+    owners: dict[int, Function | None] = {}
+    stack: list[tuple[ast.AST, Function | None]] = [(s, None) for s in module.tree.body]
+    while stack:
+        node, owner = stack.pop()
+        if type(node) is ast.Name:
+            owners[id(node)] = owner
+            continue
+        if isinstance(node, _ESCAPES):
+            holders.append((node, owner))
+            if isinstance(node, ast.Call):
+                launches.add(id(node.func))
+                if node.args and _is_submit(node, module):
+                    launches.add(id(node.args[0]))
+        inner = functions.get(id(node), owner) if isinstance(node, _DEFS) else owner
+        for field, value in ast.iter_fields(node):
+            below = inner if field == "body" else owner
+            if type(value) is list:
+                stack.extend((item, below) for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST) and field != "ctx":
+                stack.append((value, below))
+    found: dict[str, list[_Escape]] = {}
+    for holder, _ in holders:
+        for node in _held(holder):
+            if type(node) is not ast.Name or id(node) in launches:
+                continue
+            if isinstance(node.ctx, ast.Load):
+                found.setdefault(node.id, []).append((node, owners.get(id(node))))
+    return found
 
 
 def _held(holder: ast.AST) -> list[ast.AST]:

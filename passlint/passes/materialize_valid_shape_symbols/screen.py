@@ -1,0 +1,527 @@
+"""Which pl files can hold a finding of the pass, told from their text without parsing
+them in full: a batch check of a workspace analyses only those (``may_have_findings``).
+
+A file has no finding when it parses and has none of what every finding needs:
+
+* a device kernel whose header may read a valid_shape symbol (VS001, VS002, VS006: a
+  ``TensorView(...)`` with ``valid_shape`` in it, or a tensor whose third item is a name,
+  which may hold a view) or declares an ``INDEX`` scalar parameter whose name an earlier
+  annotation reads (VS005). A kernel's decorator names its type (``FunctionType.InCore``,
+  ``AIC``, ``AIV``, ``Spmd``); its header is that of the next ``def`` in code (the first
+  one after the type, and the first one after it outside triple-quoted strings, by their
+  count), read alone with ``ast``. A text that may spell the types otherwise (an aliased
+  ``FunctionType`` member) is analysed;
+* a ``CORE_GROUP`` ``pl.at`` scope in a function that declares a valid extent before it
+  (``valid_shape``, ``set_validshape``, a ``slice`` with a fourth argument, ``TensorView``,
+  a view variable: VS007). The function is the text from the nearest ``def`` around the
+  scope to the first line indented no deeper, taken only when its brackets and triple
+  quotes balance;
+* a call of such a kernel (VS003, VS004): the file may import a module-level kernel the
+  first point picks out in any workspace file (it names the kernel and reaches the module:
+  ``WorkspaceIndex.importers``), or any module whose text the screen cannot tell
+  (``Screens``, built once per run);
+* a syntax error (E002), or nesting deeper than the analysis follows: ``symtable`` runs
+  CPython's parser (without building the tree) with less stack than the analysis has.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import os
+import re
+import symtable
+import sys
+import warnings
+from dataclasses import dataclass
+from functools import cache
+from types import FrameType
+
+from passlint.analysis.pl.index import workspace_index
+from passlint.analysis.pl.walk import nodes_below
+from passlint.analysis.workspace import Workspace
+
+_DEVICE = re.compile(r"InCore|AIC|AIV|Spmd")
+_DEF = re.compile(r"def[ \t]+(\w+)")
+_ASYNC = re.compile(r"[ \t]*(?:async[ \t]+)?\Z")
+_ALIASED_TYPES = re.compile(r"FunctionType[\s\\]*(?:import\b|\.[\s\\]*\w+[\s\\]+as\b)")
+_EXTENT_WORDS = re.compile(r"valid_shape|set_validshape|TensorView")
+_SLICE = re.compile(r"\bslice[ \t]*\(")
+_TENSOR_TYPES = frozenset({"Tensor", "DistributedTensor"})
+_WORD_CHAR = re.compile(r"\w")
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What a text shows: ``own``, a kernel or a ``pl.at`` scope of it may have findings;
+    ``kernels``, those of its module-level kernels (the ones other files can import) whose
+    calls may have findings, by name. None instead: it cannot tell."""
+
+    own: bool
+    kernels: frozenset[str]
+
+
+def may_have_findings(path: str, text: str, workspace: Workspace) -> bool:
+    """Whether the pass may report anything for the pl source ``text`` (False: it reports
+    nothing, as its full analysis would)."""
+    screens = workspace_screens(workspace)
+    where = os.path.abspath(path)  # as the workspace lists its files
+    own = screens.of(where, text)
+    if own is None or own.own:
+        return True
+    if screens.may_call(where) or scopes_may_gain(text):
+        return True
+    return not parses(path, text)
+
+
+_KERNEL_BYTES = re.compile(rb"InCore|AIC|AIV|Spmd|FunctionType")
+_NOTHING = Screen(False, frozenset())
+
+
+class Screens:
+    """The screen of every pl file of a workspace (through its index), and the files that
+    may call the kernels they pick out (whose calls may have findings)."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self._index = workspace_index(workspace)
+        self._screens: dict[str, Screen | None] = {}
+        self._callers: frozenset[str] | None = None
+        for path in self._index.paths():
+            data = self._index.data(path)
+            if data is not None and _KERNEL_BYTES.search(data) is None:
+                self._screens[path] = _NOTHING  # no kernel type, no FunctionType at all
+            else:
+                self.file_changed(path, self._index.text(path))
+
+    def file_changed(self, path: str, text: str | None) -> None:
+        self._screens.pop(path, None)
+        if text is not None and "pypto" in text:
+            self._screens[path] = screen(text, scopes=False)
+        self._callers = None
+
+    def of(self, path: str, text: str) -> Screen | None:
+        if path in self._screens:
+            return self._screens[path]
+        return screen(text, scopes=False)  # a file outside the workspace
+
+    def may_call(self, path: str) -> bool:
+        """May the file at ``path`` call a kernel some file's screen picked out?"""
+        if self._callers is None:
+            found: set[str] = set()
+            for where, item in self._screens.items():
+                if item is None:  # its kernels are not known: any file that imports it
+                    found.update(self._index.importers(None, where))
+                    continue
+                for name in item.kernels:
+                    found.update(self._index.importers(name, where))
+            self._callers = frozenset(found)
+        return path in self._callers
+
+
+def workspace_screens(workspace: Workspace) -> Screens:
+    return workspace.derived("vs.screens", lambda: Screens(workspace))
+
+
+# -- syntax -----------------------------------------------------------------------------------
+
+# ``symtable`` is called this many frames below the recursion limit: the nesting CPython's
+# parser then accepts (about three levels a frame) is less than what the analysis can
+# follow in Python, so a text nested too deep for it is analysed (and reported so).
+_HEADROOM = 300
+
+
+def parses(path: str, text: str) -> bool:
+    """Whether ``text`` is valid Python nested no deeper than the analysis can follow."""
+    frame: FrameType | None = sys._getframe()
+    depth = 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return _parses_at(max(0, sys.getrecursionlimit() - _HEADROOM - depth), path, text)
+
+
+def _parses_at(frames: int, path: str, text: str) -> bool:
+    if frames > 0:
+        return _parses_at(frames - 1, path, text)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            symtable.symtable(text, path, "exec")
+    except Exception:  # SyntaxError, ValueError (NUL), RecursionError, MemoryError ...
+        return False
+    return True
+
+
+# -- the text ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Def:
+    """A ``def`` at the start of a line: the line's offset, its indentation, the name."""
+
+    line: int
+    indent: int
+    name: str
+
+
+class _Quotes:
+    """Where a text's triple quotes are: two offsets with as many of each before them, mod
+    2, are both in code or both in strings."""
+
+    def __init__(self, text: str) -> None:
+        self._at = [[m.start() for m in re.finditer(q, text)] for q in ('"""', "'''")]
+
+    def parity(self, offset: int) -> tuple[int, int]:
+        double, single = self._at
+        return bisect.bisect_left(double, offset) % 2, bisect.bisect_left(single, offset) % 2
+
+
+def screen(text: str, scopes: bool = True) -> Screen | None:
+    """What the text shows of the findings its file may have (see the module docstring);
+    ``scopes``: count its ``pl.at`` scopes in ``own`` (else ``scopes_may_gain`` tells)."""
+    if _ALIASED_TYPES.search(text):
+        return None
+    devices = [m for m in _DEVICE.finditer(text) if _whole_word(text, *m.span())]
+    has_scope = "CORE_GROUP" in text
+    if not devices and not has_scope:
+        return _NOTHING
+    quotes = _Quotes(text)
+    examined: dict[int, _Def] = {}  # the defs after a kernel type, by line
+    listed: _DefsAfter | None = None  # every def, once a short search did not do
+    seen: set[tuple[int, tuple[int, int]]] = set()  # (the next def's line, parity) done
+    for match in devices:
+        # the first def after the type, and the first with as many triple quotes before it
+        # (mod 2): the first in code, when the type is
+        nearest = _DEF.search(text, match.end())  # (types before the same one: one search)
+        key = (nearest.start() if nearest else -1, quotes.parity(match.end()))
+        if key in seen:
+            continue  # another type before the same def, as much in a string or not
+        seen.add(key)
+        found = _defs_after(text, match.end(), quotes)
+        if found is None:
+            listed = listed or _DefsAfter(text, quotes)
+            found = listed.after(match.end())
+        examined.update((item.line, item) for item in found)
+    kernels: set[str] = set()
+    top: _TopLines | None = None
+    triggered = False
+    heads = {line: _header_text(text, line) for line in examined}
+    heads = {line: head for line, head in heads.items() if head is None or _may_read(head)}
+    headers = _parsed([head for head in heads.values() if head is not None])
+    for line, head in heads.items():
+        header = headers.pop(0) if head is not None else None
+        if header is None or _reads_symbols(header):
+            triggered = True
+            item = examined[line]
+            top = top or _TopLines(text, quotes)
+            if top.importable(item, quotes.parity(item.line)):
+                kernels.add(item.name)
+    own = triggered or (scopes and has_scope and scopes_may_gain(text))
+    return Screen(own, frozenset(kernels))
+
+
+_SHORT_SEARCH = 16  # defs looked at after a kernel type before listing them all
+
+
+def _defs_after(text: str, at: int, quotes: _Quotes) -> list[_Def] | None:
+    """The first ``def`` after offset ``at``; when ``at`` is in code (no triple quote open
+    before it, by their count), also the first ``def`` in code after it (one in a string may
+    come between). None when that takes a long search."""
+    in_code = quotes.parity(at) == (0, 0)
+    found: list[_Def] = []
+    for count, match in enumerate(_DEF.finditer(text, at)):
+        if count == _SHORT_SEARCH:
+            return None
+        item = _def_at(text, match)
+        if item is None:
+            continue
+        if not found:
+            found.append(item)
+        if not in_code or quotes.parity(item.line) == (0, 0):
+            if found[0].line != item.line:
+                found.append(item)
+            break
+    return found
+
+
+class _DefsAfter:
+    """Every ``def`` of a text by triple-quote parity, for ``_defs_after``'s long searches
+    (the same answers)."""
+
+    def __init__(self, text: str, quotes: _Quotes) -> None:
+        self.quotes = quotes
+        self.defs = _def_lines(text)
+        self.starts = [item.line for item in self.defs]
+        self.by_parity: dict[tuple[int, int], list[int]] = {}
+        for index, item in enumerate(self.defs):
+            self.by_parity.setdefault(quotes.parity(item.line), []).append(index)
+
+    def after(self, at: int) -> list[_Def]:
+        first = bisect.bisect_left(self.starts, at)
+        if first == len(self.defs):
+            return []
+        found = [self.defs[first]]
+        if self.quotes.parity(at) == (0, 0):
+            in_code = self.by_parity.get((0, 0), [])
+            index = bisect.bisect_left(in_code, first)
+            if index < len(in_code) and in_code[index] != first:
+                found.append(self.defs[in_code[index]])
+        return found
+
+
+def scopes_may_gain(text: str) -> bool:
+    """May a ``pl.at`` scope of the text gain valid_shape symbols (VS007)?"""
+    if "CORE_GROUP" not in text:
+        return False
+    defs = _def_lines(text)
+    return _outlined_extents(text, defs, [d.line for d in defs])
+
+
+def _whole_word(text: str, start: int, end: int) -> bool:
+    return not (start and _WORD_CHAR.match(text, start - 1)) and not _WORD_CHAR.match(text, end)
+
+
+def _def_lines(text: str) -> list[_Def]:
+    return [item for match in _DEF.finditer(text) if (item := _def_at(text, match)) is not None]
+
+
+def _def_at(text: str, match: re.Match[str]) -> _Def | None:
+    """The ``def`` of ``match`` when it starts its line (else a word, or in a string)."""
+    start = match.start()
+    line = text.rfind("\n", 0, start) + 1
+    if _ASYNC.match(text, line, start) is None:
+        return None
+    indent = len(text[line:start]) - len(text[line:start].lstrip())
+    return _Def(line, indent, match.group(1))
+
+
+class _TopLines:
+    """The lines of a text with code at column 0, with whether each starts a definition,
+    and the triple quotes before them (mod 2)."""
+
+    def __init__(self, text: str, quotes: _Quotes) -> None:
+        self.starts: list[int] = []
+        self.facts: list[tuple[bool, tuple[int, int]]] = []
+        for match in _TOP_LINE.finditer(text):
+            at = match.start()
+            self.starts.append(at)
+            self.facts.append((_DEFINITION.match(text, at) is not None, quotes.parity(at)))
+
+    def importable(self, item: _Def, parity: tuple[int, int]) -> bool:
+        """May the ``def`` be a module-level function (one other files can import)? Yes
+        unless the nearest line above it with code at column 0 (and the same triple quotes
+        before it, mod 2: not in a string) starts a def, a class or a decorator."""
+        if item.indent == 0:
+            return True
+        for index in range(bisect.bisect_left(self.starts, item.line) - 1, -1, -1):
+            definition, before = self.facts[index]
+            if before == parity:
+                return not definition
+        return True
+
+
+_TOP_LINE = re.compile(r"^(?=[^ \t\r\f\n#)\]}])", re.MULTILINE)
+_DEFINITION = re.compile(r"(?:async[ \t]+)?def\b|class\b|@")
+
+
+def _header_text(text: str, start: int) -> str | None:
+    """The ``def`` header whose line starts at ``start``, to the ``:`` where its brackets
+    balance, as a statement of its own (None: no such ``:``)."""
+    at = start
+    while True:
+        colon = text.find(":", at)
+        if colon < 0:
+            return None
+        head = text[start:colon]
+        if (
+            head.count("(") == head.count(")")
+            and head.count("[") == head.count("]")
+            and head.count("{") == head.count("}")
+        ):
+            return head.lstrip() + ":\n pass\n"
+        at = colon + 1
+
+
+_Header = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _may_read(head: str) -> bool:
+    """Can the header text read a symbol at all: does it name ``TensorView`` or ``INDEX``,
+    or has it a tensor type other than ``Tensor[[shape], dtype]`` (or with a dotted third
+    item, a layout), which might name a view variable? Headers with a comment are read."""
+    if "#" in head or "TensorView" in head or "INDEX" in head:
+        return True
+    return len(_TENSOR.findall(head)) != len(_PLAIN_TENSOR.findall(head))
+
+
+_TENSOR = re.compile(r"Tensor\s*\[")
+_PLAIN_TENSOR = re.compile(
+    r"Tensor\s*\[\s*\[[^\[\]]*\]\s*,\s*[\w.]+\s*(?:,\s*\w+\.[\w.]+\s*)?,?\s*\]"
+)
+
+
+def _parsed(heads: list[str]) -> list[_Header | None]:
+    """Header statements parsed (None: one does not parse alone); together when they all
+    parse, else one by one."""
+    if not heads:
+        return []
+    body = _parse("".join(heads))
+    if body is not None and len(body) == len(heads):
+        return [node if isinstance(node, _Header) else None for node in body]
+    out: list[_Header | None] = []
+    for head in heads:
+        body = _parse(head)
+        node = body[0] if body is not None and len(body) == 1 else None
+        out.append(node if isinstance(node, _Header) else None)
+    return out
+
+
+def _parse(source: str) -> list[ast.stmt] | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source).body
+    except Exception:
+        return None
+
+
+def _header(text: str, start: int) -> _Header | None:
+    head = _header_text(text, start)
+    return _parsed([head])[0] if head is not None else None
+
+
+def _reads_symbols(node: _Header) -> bool:
+    """May the kernel with this header read a valid_shape symbol or declare a late
+    ``INDEX`` scalar?"""
+    args = node.args
+    read: set[str] = set()  # the names earlier annotations read
+    for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+        if arg.annotation is None:
+            continue
+        names: set[str] = set()
+        for below in nodes_below((arg.annotation,)):
+            if isinstance(below, ast.Name):
+                names.add(below.id)
+                if below.id == "INDEX" and arg.arg in read:
+                    return True
+            elif isinstance(below, ast.Attribute):
+                if below.attr == "INDEX" and arg.arg in read:
+                    return True
+            elif isinstance(below, ast.Call):
+                if _word(below.func) == "TensorView" and any(
+                    k.arg in ("valid_shape", None) for k in below.keywords
+                ):
+                    return True
+            elif isinstance(below, ast.Subscript) and _view_name(below):
+                return True
+        read |= names
+    return False
+
+
+def _word(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _view_name(node: ast.Subscript) -> bool:
+    """``Tensor[shape, dtype, NAME]``: the name may hold a ``TensorView``."""
+    if _word(node.value) not in _TENSOR_TYPES or not isinstance(node.slice, ast.Tuple):
+        return False
+    items = node.slice.elts
+    return len(items) > 2 and isinstance(items[2], ast.Name)
+
+
+def _outlined_extents(text: str, defs: list[_Def], starts: list[int]) -> bool:
+    """Is a ``CORE_GROUP`` scope in a function that declares a valid extent before it? (The
+    tensors a scope captures are the function's parameters and what it assigns before the
+    scope, so their extents come from there.)"""
+    if "\t" in text or "\\\n" in text:
+        return True  # indentation and lines may not mean what they seem
+    last: dict[int, int] = {}  # function start -> the last scope's offset in it
+    at = text.find("CORE_GROUP")
+    while at >= 0:
+        region = _function_around(text, at, defs, starts)
+        if region is None:
+            return True
+        if region[1] > region[0]:
+            last[region[0]] = at
+        at = text.find("CORE_GROUP", at + 1)
+    for start, scope in last.items():
+        before = text[start:scope]
+        if _EXTENT_WORDS.search(before) or _long_slice(before) or _has_view_name(before):
+            return True
+    return False
+
+
+def _function_around(
+    text: str, at: int, defs: list[_Def], starts: list[int]
+) -> tuple[int, int] | None:
+    """The span of the innermost function around offset ``at`` ((0, 0) when none holds
+    it); None when it cannot be told (brackets or triple quotes that do not balance)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    depth = len(text[line_start:at]) - len(text[line_start:at].lstrip())
+    for index in range(bisect.bisect_left(starts, line_start) - 1, -1, -1):
+        item = defs[index]
+        if item.indent >= depth:
+            continue
+        end = _block_end(item.indent).search(text, item.line)
+        stop = end.start() if end is not None else len(text)
+        if stop < at:
+            continue
+        region = text[item.line : stop]
+        if (
+            region.count('"""') % 2
+            or region.count("'''") % 2
+            or region.count("(") != region.count(")")
+            or region.count("[") != region.count("]")
+            or region.count("{") != region.count("}")
+        ):
+            return None
+        return item.line, stop
+    return 0, 0
+
+
+def _long_slice(region: str) -> bool:
+    """Is there a ``slice(...)`` call with a fourth positional argument (a valid shape), or
+    one that cannot be read alone?"""
+    for match in _SLICE.finditer(region):
+        depth, at = 0, match.end() - 1
+        for at in range(match.end() - 1, len(region)):
+            char = region[at]
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                depth -= 1
+                if depth == 0:
+                    break
+        try:
+            call = ast.parse(region[match.start() : at + 1], mode="eval").body
+        except Exception:
+            return True
+        if not isinstance(call, ast.Call) or len(call.args) > 3:
+            return True
+        if any(isinstance(arg, ast.Starred) for arg in call.args):
+            return True
+    return False
+
+
+@cache
+def _block_end(indent: int) -> re.Pattern[str]:
+    """The end of a line followed by one with code indented ``indent`` or less (a closing
+    bracket or a comment does not count)."""
+    return re.compile(rf"\n(?=[ ]{{0,{indent}}}[^ \t\r\f\n#)\]}}])")
+
+
+def _has_view_name(region: str) -> bool:
+    """Does the header of the function ``region`` starts with have a tensor whose third
+    item is a name (a view variable, maybe)?"""
+    node = _header(region, 0)
+    if node is None:
+        return True
+    args = node.args
+    return any(
+        isinstance(below, ast.Subscript) and _view_name(below)
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)
+        if arg.annotation is not None
+        for below in nodes_below((arg.annotation,))
+    )
