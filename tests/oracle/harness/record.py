@@ -9,7 +9,7 @@ plugin (``plugin.py``), a few files per process; every other Python file that im
 ``pypto.language`` is run as a module and its argument-free builders are called
 (``run_module.py``). Each program built on the way is put through the pass (``recorder``);
 this script gathers the events into one JSON document whose format
-``oracle-truth.README`` (beside the pypto ground truth) and ``tests/oracle/truth.py`` describe.
+``TRUTH_FORMAT.md`` (beside this folder) and ``tests/oracle/truth.py`` describe.
 """
 
 from __future__ import annotations
