@@ -102,3 +102,20 @@ def test_the_check_itself() -> None:
     assert style_problems("The STABLEHLO variant copies it; nothing to change.") == [
         "spells StableHLO or MHLO otherwise than the user writes it"
     ]
+
+
+def test_long_names_keep_the_first_sentence_short() -> None:
+    """Names of any length (outputs, SSA values, decomposition functions) are clipped in the
+    first sentence; the rest of the message and the related places name them in full."""
+    long = "a_very_long_name_as_exporters_write_them_" * 2
+    text = (
+        f'func.func @main(%{long}: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<2xf32>) attributes {{output_names = ["{long}", "second_{long}", "third"]}} {{\n'
+        f"  %{long}c = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+        f"  return %{long}, %{long}, %{long}c : tensor<4xf32>, tensor<4xf32>, tensor<2xf32>\n"
+        "}\n"
+    )
+    settings = Settings(select=tuple(RULES))
+    findings = engine.analyze("long.mlir", text, settings)
+    assert sorted(f.code for f in findings) == ["TL001", "TL001", "TL002"]
+    for finding in findings:
+        assert style_problems(finding.message) == [], finding.message

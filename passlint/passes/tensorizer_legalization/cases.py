@@ -72,15 +72,18 @@ class Case:
 # -- the words of findings and hover ---------------------------------------------------------
 
 
+def _clip(name: str) -> str:
+    """A name of at most 16 characters: the first sentence of a message stays short."""
+    return name if len(name) <= 16 else name[:13] + "..."
+
+
 def _output(output: Output) -> str:
-    """``Output 2 ('name')`` with a long name clipped: the first sentence stays short."""
-    name = output.name if len(output.name) <= 24 else output.name[:21] + "..."
-    return f"Output {output.slot} ('{name}')"
+    return f"Output {output.slot} ('{_clip(output.name)}')"
 
 
 def _value(output: Output) -> str:
     value = output.value
-    return f"`{value.name if value is not None else output.use.name}`"
+    return f"`{_clip(value.name if value is not None else output.use.name)}`"
 
 
 def _defined_at(what: str) -> Related:
@@ -327,7 +330,7 @@ CASES: tuple[Case, ...] = (
         code="TL009",
         message=lambda analysis, output: (
             f"{_output(output)} needs decomposition "
-            f"{'@' + output.composite_function if output.composite_function else '(none)'}, "
+            f"{'@' + _clip(output.composite_function) if output.composite_function else '(none)'}, "
             "which is missing; add the function. TensorizerLegalization names the output "
             "inside the composite's decomposition and fails without it."
         ),
