@@ -31,7 +31,9 @@ from passlint.server.mlir_index import build_index
 from passlint.server.models import build_pl_model
 from passlint.server.views import MlirView, Shift
 
-TIME_LIMIT = 2.0  # seconds per analysis of an input under 100 KB
+# CPU seconds per analysis of an input under 100 KB (CPU, not wall-clock time: other work on
+# a shared machine must not fail the bound).
+TIME_LIMIT = 2.0
 EVERYTHING = Settings(select=("TL", "VS", "E", "PL"))  # opt-in rules too (TL005, PL100)
 SYNTAX = ("E001", "E002")
 
@@ -50,9 +52,9 @@ def counted(target: str) -> Iterator[None]:
 
 
 def timed(target: str, text: str, call: Callable[[], Any]) -> Any:
-    started = time.perf_counter()
+    started = time.process_time()
     result = call()
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     if len(text.encode("utf-8", "surrogatepass")) < 100_000:
         assert elapsed < TIME_LIMIT, f"{target}: {elapsed:.2f} s on {len(text)} characters"
     return result

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fuzz_checks import dump
 
+from passlint.analysis.mlir.ir import ParsedFile
 from passlint.analysis.mlir.parser import parse_file
 
 
@@ -178,3 +179,94 @@ def test_a_generic_op_name_alone_on_its_line_still_opens_the_region_before_it() 
     fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
     assert dump(fast) == dump(slow)
     assert fast.errors == []
+
+
+def _both_paths(text: str) -> ParsedFile:
+    """The file parsed on the line-shape path, after asserting the token path agrees."""
+    fast = parse_file(text, fast=True)
+    assert dump(fast) == dump(parse_file(text, fast=False))
+    return fast
+
+
+def _statements(parsed: ParsedFile) -> list[str]:
+    return [
+        parsed.text[op.span[0] : op.span[1]]
+        for chunk in parsed.chunks
+        for top in chunk.operations
+        for op in top.walk()
+    ]
+
+
+def test_a_lone_result_list_before_a_defining_line_continues_the_statement_above() -> None:
+    # `%1 =` alone: whether a statement starts there depends on the next line (`%1 = %8` reads
+    # as a binding, as in `scf.for %i = %lb`). The line shape answered "it starts" from its
+    # own tokens; the token path, reading on, said it continues the statement above.
+    text = (
+        "func.func @main(%arg0: tensor<4xf32>) -> tensor<f32> {\n"
+        "  %0 = stablehlo.abs %arg0 : tensor<4xf32>\n"
+        "  %1 =\n"
+        '  %8 = "stablehlo.reduce"(%0, %0) ({\n'
+        "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+        "    %9 = stablehlo.add %a, %b : tensor<f32>\n"
+        "    stablehlo.return %9 : tensor<f32>\n"
+        "  }) : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+        "  return %8 : tensor<f32>\n"
+        "}\n"
+    )
+    parsed = _both_paths(text)
+    assert _statements(parsed)[1].endswith("%1 =")
+    (error,) = parsed.errors
+    assert error.start == text.index("%1 =") + 4
+
+
+def test_a_result_list_left_alone_by_a_stray_bracket_takes_the_next_line() -> None:
+    # `%4 ):` (its `(` lost): `%4 :` is an unfinished result list, so the next line's
+    # `%0 = ...` continues it on the token path; the line shapes started a statement there.
+    text = (
+        "module @m {\n"
+        "      %4 ):\n"
+        "    %0 = stablehlo.add %arg0, %arg1 : tensor<4xf32>\n"
+        "    return %0 : tensor<4xf32>\n"
+        "}\n"
+    )
+    parsed = _both_paths(text)
+    assert _statements(parsed)[1].startswith("%4 ):\n")
+
+
+def test_a_split_marker_inside_a_function_leaves_a_lone_value_before_the_return() -> None:
+    # After `// -----` inside an open function, `%x` then `return ...`: one broken statement
+    # (a result list wants `=`) on the token path, two statements on the line-shape path.
+    text = (
+        "func.func @main(%arg0: tensor<f32>) -> tensor<f32> {\n"
+        "  %0 = stablehlo.abs %arg0 : tensor<f32>\n"
+        "// -----\n"
+        "  %x\n"
+        "  return %0 : tensor<f32>\n"
+        "}\n"
+    )
+    parsed = _both_paths(text)
+    assert _statements(parsed)[-1] == "%x\n  return %0 : tensor<f32>"
+    assert any(error.message.startswith("Unexpected 'return'") for error in parsed.errors)
+
+
+def test_an_unclosed_bracket_after_an_unterminated_string_and_a_line_statement() -> None:
+    # The statement's last cut token was the bad string, so its unclosed `(` went unreported
+    # on the line-shape path, though a whole line statement (`o.()`) came after it.
+    text = '"f"() ({r"\no.()'
+    parsed = _both_paths(text)
+    assert any(e.message.startswith("Expected ')' to close") for e in parsed.errors)
+
+
+def test_an_element_list_long_only_before_its_digits_are_shortened() -> None:
+    # 40 seven-digit integers: one ELEMENTS token in the line, many tokens in its shape (whose
+    # digit runs are cut to one); the shape's template indexed tokens the line has not.
+    values = ", ".join(str(1_000_000 + i) for i in range(40))
+    text = (
+        "func.func @main() -> tensor<40xi64> {\n"
+        f"  %c = stablehlo.constant dense<[{values}]> : tensor<40xi64>\n"
+        "  return %c : tensor<40xi64>\n"
+        "}\n"
+    )
+    parsed = _both_paths(text)
+    constant = parsed.chunks[0].operations[0].regions[0].operations[0]
+    assert [ref.text for ref in constant.types] == ["tensor<40xi64>", "i64"]

@@ -17,9 +17,10 @@ from typing import Any
 from passlint.analysis.mlir.lexer import Tok, tokenize
 from passlint.analysis.mlir.statements import StatementError, Template, parse_statement
 from passlint.analysis.mlir.structure import (
+    End,
     Start,
     StatementSyntax,
-    ends_operation,
+    ending,
     scan,
     statement_start,
 )
@@ -51,8 +52,10 @@ class LineShape:
     """What one normalized line is: blank, a continuation, or a complete one-line op."""
 
     blank: bool
-    start: Start = "never"  # does a statement start at the line's first token (design 8)
-    ends_op: bool = False  # can an operation end with the line's last token
+    # Does a statement start at the line's first token (design 8)? None when the answer
+    # depends on the next lines' tokens (`%0 =` alone: a binding if a value follows).
+    start: Start | None = "never"
+    end: End = "open"  # how the line's last token ends an operation
     template: Template | None = None  # set when the line is a complete one-line operation
     values: int = 0  # how many SSA value tokens the line has
     value_tokens: tuple[int, ...] = ()  # token index of each SSA value, in order
@@ -85,8 +88,7 @@ def _long_shape(key: str) -> LineShape:
     tail = tokenize(key, len(key) - 512)
     if not head or not tail:
         return LineShape(blank=False)
-    start = statement_start(key, head, 0, len(head).__gt__)
-    return LineShape(False, start, ends_operation(key, tail[-1]), **_head(key, head))
+    return LineShape(False, _line_start(key, head), ending(key, tail[-1]), **_head(key, head))
 
 
 def _compute_shape(key: str) -> LineShape:
@@ -95,11 +97,13 @@ def _compute_shape(key: str) -> LineShape:
     if not toks:
         return LineShape(blank=True)
     kinds = [tok.kind for tok in toks]
-    start = statement_start(key, toks, 0, len(toks).__gt__)
-    plain = LineShape(False, start, ends_operation(key, toks[-1]), **_head(key, toks))
+    start = _line_start(key, toks)
+    plain = LineShape(False, start, ending(key, toks[-1]), **_head(key, toks))
     if start == "never" or kinds[0] not in _STATEMENT_STARTS or _NOT_SIMPLE & set(kinds):
         return plain
-    if "//" in key:
+    if "//" in key or "dense<[" in key:
+        # A comment; or an element list, one ELEMENTS token in a line long enough, which
+        # its shortened shape (digit runs cut to one) may not be.
         return plain
     statements, errors = scan(key, toks)
     statement = statements[0] if len(statements) == 1 else None
@@ -114,6 +118,21 @@ def _compute_shape(key: str) -> LineShape:
         return plain
     value_tokens = tuple(i for i, kind in enumerate(kinds) if kind == "VALUE_ID")
     return replace(plain, template=template, values=len(value_tokens), value_tokens=value_tokens)
+
+
+def _line_start(key: str, toks: list[Tok]) -> Start | None:
+    """``statement_start`` of a line's first token from the line's own tokens, or None when
+    it looks past them (its answer would depend on the next lines)."""
+    count = len(toks)
+    beyond = False
+
+    def has(index: int) -> bool:
+        nonlocal beyond
+        beyond |= index >= count
+        return index < count
+
+    start = statement_start(key, toks, 0, has)
+    return None if beyond else start
 
 
 def _head(key: str, toks: list[Tok]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from passlint.analysis.mlir.lexer import Tok
 from passlint.analysis.mlir.lines import SPACE, normalize, shape_of
 from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
+from passlint.analysis.mlir.structure import begins_after
 
 _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
 # The generic form's header line, up to its `sym_name = "main"` property.
@@ -112,7 +113,7 @@ def outline_main(text: str) -> MainOutline | None:
     else:
         main = _header_op(text, header.start(), header_end, indent)
     above = _statement_line_above(text, label_end + 1, ret_start)
-    if above[0] < ret_start and not shape_of(normalize(text[above[0] : above[1]])).ends_op:
+    if above[0] < ret_start and shape_of(normalize(text[above[0] : above[1]])).end != "op":
         return None  # the return would continue the statement above it
     ret = _single_op(parse_chunk(text, ret_start, ret_end, whole=False))
     if main is None or ret is None or not main.regions:
@@ -290,13 +291,13 @@ def _next_line_shape(text: str, start: int) -> tuple[str, int]:
 def _next_statement_line(text: str, line_start: int, line_end: int, stop: int) -> int | None:
     """Where the first non-blank line after a one-line statement ends, when that line starts
     a new statement (newlines mean nothing: it could continue the statement); else None."""
-    ends_op = shape_of(normalize(text[line_start:line_end]).strip(SPACE)).ends_op
+    end_kind = shape_of(normalize(text[line_start:line_end]).strip(SPACE)).end
     at = line_end
     while at < stop:
         line, end = _next_line_shape(text, at + 1)
         shape = shape_of(normalize(line).strip(SPACE))
         if not shape.blank:
-            if shape.start == "always" or (shape.start == "after-op" and ends_op):
+            if shape.start is not None and begins_after(shape.start, end_kind):
                 return end
             return None
         at = end

@@ -93,6 +93,9 @@ class LineStatement:
 
 
 Start = Literal["always", "after-op", "never"]
+# How a token ends what precedes it: "op" an operation can end with it, "list" a comma (no
+# statement starts after it), "open" anything else (only an unmistakable start follows).
+End = Literal["op", "list", "open"]
 
 
 def ends_operation(text: str, tok: Tok) -> bool:
@@ -100,6 +103,22 @@ def ends_operation(text: str, tok: Tok) -> bool:
     if tok.kind in _OPEN_ENDED:
         return False
     return tok.kind != "BARE_ID" or text[tok.start : tok.end] not in _TAKES_OP_NAME
+
+
+def ending(text: str, tok: Tok) -> End:
+    """How ``tok`` ends the statement cut so far (see ``End``)."""
+    if tok.kind == "COMMA":
+        return "list"
+    return "op" if ends_operation(text, tok) else "open"
+
+
+def begins_after(start: Start, end: End) -> bool:
+    """Does a statement that starts as ``start`` begin right after a token ending ``end``?
+
+    The one rule for both the token scanner and the line shapes (whose answers must agree)."""
+    if end == "list":
+        return False  # within a result list (`%a, %b = ...`) or a list of any kind
+    return start == "always" or (start == "after-op" and end == "op")
 
 
 def statement_start(text: str, toks: list[Tok], index: int, has: Callable[[int], bool]) -> Start:
@@ -203,16 +222,19 @@ class _Scanner:
                     toks.append(Tok("NL", end, end + 1))
         return index < len(toks)
 
-    def _next_line_starts_statement(self, last: Tok) -> bool:
+    def _next_line_starts_statement(self, out: list[Tok]) -> bool:
         """At a newline that ends the tokens cut so far: does the next non-blank line's shape
-        say a statement starts there, after ``last``? (Answered without tokenizing that line.)"""
+        say a statement starts there, after the statement ``out``? (Answered without
+        tokenizing that line; False when only its tokens can tell: the scanner cuts them and
+        ``_begins_statement`` answers.)"""
         if self.lines is None or self.pos + 1 < len(self.toks):
             return False
         shape = self._next_shape()
         if shape is None:
             return True
-        start = shape.start
-        return start == "always" or (start == "after-op" and ends_operation(self.text, last))
+        if shape.start is None or _result_list_only(out):
+            return False
+        return begins_after(shape.start, ending(self.text, out[-1]))
 
     def _next_shape(self) -> LineShape | None:
         """The shape of the first non-blank line not cut into tokens yet (None: none)."""
@@ -242,7 +264,7 @@ class _Scanner:
             after += 1
         if after < len(lines):
             start = lines.shapes[after].start
-            if start == "never" or (start == "after-op" and not lines.shapes[line].ends_op):
+            if start is None or not begins_after(start, lines.shapes[line].end):
                 return None
         self.next_line = line + 1
         self.line_end = lines.text_ends[line]
@@ -329,12 +351,14 @@ class _Scanner:
                 return tok.kind == "STRING"
         return False
 
-    def _begins_statement(self, index: int, last: Tok) -> bool:
-        """Does a statement start at token ``index``, after the statement's token ``last``?"""
-        if last.kind == "COMMA":
-            return False  # within a result list (`%a, %b = ...`) or a list of any kind
-        start = statement_start(self.text, self.toks, index, self._has)
-        return start == "always" or (start == "after-op" and ends_operation(self.text, last))
+    def _begins_statement(self, index: int, out: list[Tok]) -> bool:
+        """Does a statement start at token ``index``, after the statement cut so far?"""
+        if _result_list_only(out):
+            return False
+        end = ending(self.text, out[-1])
+        return end != "list" and begins_after(
+            statement_start(self.text, self.toks, index, self._has), end
+        )
 
     def _starts_statement(self, index: int) -> bool:
         """Does the line at ``index`` look like a new operation (used to recover)?"""
@@ -440,7 +464,7 @@ class _Scanner:
             tok = toks[self.pos]
             kind = tok.kind
             if kind == "NL":
-                if not stack and out and self._next_line_starts_statement(out[-1]):
+                if not stack and out and self._next_line_starts_statement(out):
                     break
                 crossed_line = True
                 self.pos += 1
@@ -449,12 +473,7 @@ class _Scanner:
                 if crossed_line and self._starts_statement(self.pos):
                     broken |= self._unclosed(stack)
                     break
-            elif (
-                out
-                and kind != "RBRACE"
-                and self._begins_statement(self.pos, out[-1])
-                and not _result_list_only(out)
-            ):
+            elif out and kind != "RBRACE" and self._begins_statement(self.pos, out):
                 break
             crossed_line = False
             if kind == "RBRACE" and (not stack or toks[stack[-1]].kind != "LBRACE"):
@@ -548,11 +567,13 @@ class _Scanner:
         while last > 0 and self.toks[last].kind == "NL":
             last -= 1
         stack.clear()
-        if last >= 0 and self.toks[last].kind == "BAD_STRING":
-            return False
         where = self.toks[last].end if last >= 0 else 0
-        # A region taken as LineStatements (no tokens cut) may end the statement's text.
-        where = max(where, self.line_end)
+        if self.line_end > where:
+            # A region taken as LineStatements (no tokens cut, no bad string among them)
+            # ends the statement's text.
+            where = self.line_end
+        elif last >= 0 and self.toks[last].kind == "BAD_STRING":
+            return False
         closer = _SPELLING[_OPENERS[opener.kind]]
         cut = "end of the file" if not self._has(self.pos) else "end of the statement"
         self.errors.append(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from passlint.analysis.mlir.ir import SyntaxIssue
 from passlint.analysis.mlir.lexer import tokenize
+from passlint.analysis.mlir.lines import shape_of
 from passlint.analysis.mlir.structure import (
     MAX_BRACKET_DEPTH,
     MAX_REGION_DEPTH,
@@ -228,3 +229,14 @@ def test_nesting_within_the_limits_is_fine() -> None:
     assert scan_text(text)[1] == []
     text = "%0 = t.op " + "[" * (MAX_BRACKET_DEPTH - 1) + "]" * (MAX_BRACKET_DEPTH - 1) + "\n"
     assert scan_text(text)[1] == []
+
+
+def test_a_line_shape_leaves_a_start_that_depends_on_the_next_line_to_the_tokens() -> None:
+    # `%1 =` starts a statement unless a value follows (a binding); `return` unless `=` or
+    # `:` follows (a key): only the next line's tokens can tell.
+    assert shape_of("%v =").start is None
+    assert shape_of("return").start is None
+    assert shape_of("%v = stablehlo.abs %v : tensor<f32>").start == "always"
+    assert shape_of("}").start == "always"
+    assert shape_of('"a"(%v) : (f32) -> ()').start == "after-op"
+    assert shape_of("%v,").end == "list"
