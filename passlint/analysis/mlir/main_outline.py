@@ -169,33 +169,50 @@ def _header_op(text: str, start: int, end: int, indent: str) -> Operation | None
         _header_cache[key] = _single_op(parse_chunk(synthetic, start, len(synthetic), whole=False))
     op = _header_cache[key]
     if op is not None:
+        _forget_uses(op)
         op.regions = [Region(op.regions[0].span, op, [])] if op.regions else []
     return op
 
 
-_generic_cache: dict[tuple[int, str, int, str], Operation | None] = {}
+# By the header's place and text: the closing line's place and text, and the op.
+_generic_cache: dict[tuple[int, str], tuple[int, str, Operation | None]] = {}
 
 
 def _generic_header_op(text: str, start: int, label_end: int, closing: int) -> Operation | None:
     """The generic form's @main as an op whose region holds only its entry block label,
     from the header (with the label) at ``start`` and the closing line at ``closing``;
-    cached by their text and place as ``_header_op`` is."""
+    cached by the header's text and place as ``_header_op`` is, while the closing line
+    stays where it was (one entry per header: each holds the text it was used for last)."""
     closing_end = _line_end(text, closing)
-    key = (start, text[start:label_end], closing, text[closing:closing_end])
-    if key not in _generic_cache:
+    key = (start, text[start:label_end])
+    tail = (closing, text[closing:closing_end])
+    cached = _generic_cache.get(key)
+    if cached is None or cached[:2] != tail:
         # Parse the closing line right after the label, then move its tokens back to where
         # they are in ``text`` (the body between is not read).
-        synthetic = text[:label_end] + "\n" + key[3]
+        synthetic = text[:label_end] + "\n" + tail[1]
         if len(_generic_cache) >= 4:
             _generic_cache.clear()
         op = _single_op(parse_chunk(synthetic, start, len(synthetic), whole=False))
-        _generic_cache[key] = op and _moved_tail(op, text, label_end + 1, closing - label_end - 1)
-    op = _generic_cache[key]
+        cached = (*tail, op and _moved_tail(op, text, label_end + 1, closing - label_end - 1))
+        _generic_cache[key] = cached
+    op = cached[2]
+    if op is not None:
+        op.text = text  # the same offsets hold; an older version's text is not kept
+        _forget_uses(op)
     if op is not None and op.regions:
         region = op.regions[0]
         entry = [Block(b.label, b.label_span, b.arguments) for b in region.blocks[:1]]
         op.regions = [Region(region.span, op, entry)]
     return op
+
+
+def _forget_uses(op: Operation) -> None:
+    """The uses of a cached op's arguments that an earlier outline resolved are not this
+    outline's (and would keep that outline's text alive)."""
+    entry = [b.arguments for region in op.regions for b in region.blocks[:1]]
+    for argument in [*op.header_arguments, *(a for arguments in entry for a in arguments)]:
+        argument.uses = []
 
 
 def _moved_tail(op: Operation, text: str, cut: int, delta: int) -> Operation:
