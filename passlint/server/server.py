@@ -11,11 +11,10 @@ import asyncio
 import inspect
 import json
 import logging
-import multiprocessing
 import os
 import uuid
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
@@ -45,6 +44,7 @@ from passlint.server import (
     suppress,
     symbols,
 )
+from passlint.server.analysis_process import analysis_process
 from passlint.server.convert import (
     ClientFeatures,
     JsonData,
@@ -55,7 +55,7 @@ from passlint.server.convert import (
     span_range,
     workspace_edit,
 )
-from passlint.server.jobs import Job, Result, run_job, run_quick_job, warm_up
+from passlint.server.jobs import Job, Result, run_job, run_quick_job
 from passlint.server.models import ModelCache, PlModel, workspace_for
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.settings import SettingsStore
@@ -463,14 +463,6 @@ class PasslintServer(LanguageServer):
         return moved or []
 
 
-def analysis_process() -> ProcessPoolExecutor:
-    """One worker process for large documents, started by the fork server (a clean process:
-    the server's threads are not forked) and warmed up at once."""
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("forkserver"))
-    pool.submit(warm_up)
-    return pool
-
-
 _MARKUP_KINDS = (types.MarkupKind.Markdown, types.MarkupKind.PlainText)
 
 
@@ -562,6 +554,7 @@ def did_close(ls: PasslintServer, params: types.DidCloseTextDocumentParams) -> N
     ls.scheduler.close(uri)
     ls.models.forget(uri)
     ls.edits.closed(uri)
+    ls.text_sync.forget(uri)
     ls._sources.pop(uri, None)
     if document is not None and not ls.pull:
         ls.text_document_publish_diagnostics(

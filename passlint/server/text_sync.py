@@ -105,6 +105,10 @@ class TextSync:
         index = self._indexes.get(uri)
         return list(index.starts) if index is not None and index.text is text else None
 
+    def forget(self, uri: str) -> None:
+        """The document was closed: its index (and text) is not kept."""
+        self._indexes.pop(uri, None)
+
     def apply(
         self, uri: str, text: str, changes: Sequence[types.TextDocumentContentChangeEvent]
     ) -> tuple[str, list[TextChange] | None]:

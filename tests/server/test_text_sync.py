@@ -112,6 +112,8 @@ def test_the_server_keeps_a_few_documents() -> None:
     assert list(sync._indexes) == ["file:///b", "file:///c"]
     # A text the index does not hold (changed elsewhere) is indexed again.
     assert sync.apply("file:///c", "other", [change])[0] == "xother"
+    sync.forget("file:///c")  # closed: its text is not kept
+    assert list(sync._indexes) == ["file:///b"]
 
 
 def lsp_after(text: str, rng: types.Range, new_text: str) -> str:

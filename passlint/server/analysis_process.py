@@ -1,0 +1,37 @@
+"""The worker process that analyses large documents off the server's interpreter lock."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import ParamSpec, TypeVar
+
+from passlint.server.jobs import warm_up
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class AnalysisPool(ProcessPoolExecutor):
+    """One worker process, started by the fork server (a clean process: the server's
+    threads are not forked).
+
+    Each call is followed by an empty one: the thread that sends calls to the process keeps
+    the last message it pickled until it pickles the next, and a job's message holds the
+    document's text (7.7 MB kept in the server until the next analysis, otherwise)."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1, mp_context=multiprocessing.get_context("forkserver"))
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        future = super().submit(fn, *args, **kwargs)
+        super().submit(int)
+        return future
+
+
+def analysis_process() -> AnalysisPool:
+    """A new worker process, warmed up at once."""
+    pool = AnalysisPool()
+    pool.submit(warm_up)
+    return pool

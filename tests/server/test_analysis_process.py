@@ -1,0 +1,27 @@
+"""The worker process for large documents keeps no document text in the server."""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+from passlint.server.analysis_process import AnalysisPool
+
+
+def test_a_job_sent_to_the_worker_is_not_kept_in_the_server() -> None:
+    pool = AnalysisPool()
+    try:
+        assert pool.submit(len, "").result(timeout=60) == 0  # the process is up
+        tracemalloc.start()
+        try:
+            text = "x" * 8_000_000
+            before = tracemalloc.get_traced_memory()[0]
+            assert pool.submit(len, text).result(timeout=60) == len(text)
+            deadline = time.monotonic() + 5
+            while tracemalloc.get_traced_memory()[0] - before > 1_000_000:
+                assert time.monotonic() < deadline, "the pickled job is still in the server"
+                time.sleep(0.01)
+        finally:
+            tracemalloc.stop()
+    finally:
+        pool.shutdown()
