@@ -17,7 +17,8 @@ from lsprotocol import types
 
 from passlint.analysis.edits import edits_by_path
 from passlint.analysis.findings import Finding
-from passlint.server.convert import SOURCE, Files, file_edits, workspace_edit
+from passlint.server.convert import SOURCE, Files, file_edits
+from passlint.server.lsp_objects import workspace_edit
 from passlint.server.views import Shift
 
 FIX_ALL_KIND = "source.fixAll.passlint"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from passlint.analysis.source import SourceText
-from passlint.server.convert import lsp_range
+from passlint.server.lsp_objects import lsp_range
 from passlint.server.mlir_index import MlirIndex
 from passlint.server.op_names import KNOWN_OPS
 from passlint.server.views import MlirView

@@ -19,8 +19,6 @@ from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from lsprotocol import types
-
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding
 from passlint.analysis.mlir.ir import Operation, OpResult, ParsedFile, Value
@@ -495,8 +493,8 @@ def _hints(index: MlirIndex, builder: _Builder, analysis: ChunkAnalysis) -> list
     return hints
 
 
-_FUNCTION, _MODULE = types.SymbolKind.Function.value, types.SymbolKind.Module.value
-_VARIABLE, _NAMESPACE = types.SymbolKind.Variable.value, types.SymbolKind.Namespace.value
+# LSP's SymbolKind (the analysis process does not import lsprotocol: see ``convert``)
+_FUNCTION, _MODULE, _VARIABLE, _NAMESPACE = 12, 2, 13, 3
 
 
 def _chunk_symbols(analysis: ChunkAnalysis, text: str) -> list[Symbol]:

@@ -12,7 +12,8 @@ from passlint.analysis.pl.index import workspace_index
 from passlint.analysis.pl.model import CallSite, Function, Module, Where
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RFunction, RParam
-from passlint.server.convert import Files, span_range
+from passlint.server.convert import Files
+from passlint.server.lsp_objects import span_range
 from passlint.server.models import PlModel
 from passlint.server.views import MlirView
 

@@ -45,17 +45,9 @@ from passlint.server import (
     symbols,
 )
 from passlint.server.analysis_process import analysis_process
-from passlint.server.convert import (
-    ClientFeatures,
-    JsonData,
-    SnapshotFiles,
-    char_offset,
-    json_value,
-    range_json,
-    span_range,
-    workspace_edit,
-)
+from passlint.server.convert import ClientFeatures, JsonData, SnapshotFiles, json_value, range_json
 from passlint.server.jobs import Job, Result, run_job, run_quick_job
+from passlint.server.lsp_objects import char_offset, span_range, workspace_edit
 from passlint.server.models import ModelCache, PlModel, workspace_for
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.settings import SettingsStore

@@ -13,7 +13,8 @@ from lsprotocol import types
 from passlint.analysis.engine import Suppression, suppression_comments
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
-from passlint.server.convert import SOURCE, lsp_range, workspace_edit
+from passlint.server.convert import SOURCE
+from passlint.server.lsp_objects import lsp_range, workspace_edit
 
 EXPLAIN = "passlint.explainRule"
 _HEADER_LINES = ("#!", "# -*-", "# vim:")  # stay first in a Python file

@@ -10,7 +10,7 @@ from lsprotocol import types
 from passlint.analysis.pl.model import Function
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.source import SourceText
-from passlint.server.convert import span_range
+from passlint.server.lsp_objects import span_range
 from passlint.server.mlir_index import Symbol as IndexSymbol
 from passlint.server.models import PlModel
 from passlint.server.navigation import function_name_span

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 import tracemalloc
 
@@ -25,3 +27,13 @@ def test_a_job_sent_to_the_worker_is_not_kept_in_the_server() -> None:
             tracemalloc.stop()
     finally:
         pool.shutdown()
+
+
+def test_the_worker_runs_jobs_without_lsprotocol() -> None:
+    """lsprotocol's types are 14 MB of the worker's memory it has no use for."""
+    check = (
+        "import sys, passlint.server.jobs; "
+        "print(sorted(m for m in sys.modules if m.startswith(('lsprotocol', 'cattrs'))))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert loaded.stdout.strip() == "[]"
