@@ -258,14 +258,9 @@ def _build(
     ops_seen: set[str] = set()
     for number, (chunk, analysis) in enumerate(zip(parsed.chunks, tensorizer, strict=True)):
         index.chunks.append((chunk.start, chunk.end))
-        builder = _Builder(index, text, number)
-        for op in read.top_operations(chunk):
-            builder.op(op, -1, -1)
-        builder.finish()
-        ops_seen.update(builder.op_names)
+        ops_seen.update(_index_chunk(index, text, number, analysis, reported))
         for name, span in read.aliases(chunk).items():
             index.aliases.setdefault(name, span)
-        _pass_results(index, builder, analysis, reported)
         index.symbols.extend(_chunk_symbols(analysis, text))
     _order_occurrences(index)
     index.seen_ops = frozenset(ops_seen)
@@ -287,20 +282,39 @@ def _argument_types(parsed: ParsedFile) -> frozenset[str]:
     return frozenset(found)
 
 
-class _Builder:
-    """Walks one chunk's ops, numbering values, labels and symbols as it meets them."""
+def _index_chunk(
+    index: MlirIndex, text: str, number: int, analysis: ChunkAnalysis, reported: dict[int, str]
+) -> set[str]:
+    """Index chunk ``number`` (its analysis ``analysis``); the names of its ops."""
+    builder = _Builder(index, text, number, analysis)
+    for op in read.top_operations(analysis.chunk):
+        builder.op(op, -1, -1)
+    builder.finish()
+    _pass_results(index, builder, analysis, reported)
+    return builder.op_names
 
-    def __init__(self, index: MlirIndex, text: str, chunk: int) -> None:
+
+class _Builder:
+    """Walks one chunk's ops, numbering values, labels and symbols as it meets them.
+
+    It walks while the whole IR is alive, the analysis' peak of memory: what it keeps on the
+    way is compact (occurrences go straight to the index's arrays, uses to arrays of their
+    own; one dict entry per value group, and per op only for those the pass names)."""
+
+    def __init__(self, index: MlirIndex, text: str, chunk: int, analysis: ChunkAnalysis) -> None:
         self.index = index
         self.text = text
         self.chunk = chunk
-        self.value_entity: dict[int, int] = {}  # id(value) -> entity
-        self.group_entity: dict[tuple[int, int], int] = {}  # a result group's def span
+        self.group_entity: dict[tuple[int, int], int] = {}  # a value group's def span
         self.symbol_entity: dict[str, int] = {}
-        self.op_index: dict[int, int] = {}  # id(op) -> op number
+        named = (op for output in analysis.outputs for op in _ops_of(output))
+        self.named_ops = {id(op) for op in named}  # ops of @main's outputs
+        self.op_index: dict[int, int] = {}  # id(op) -> op number, for those
         self.op_names: set[str] = set()
-        self.pending_uses: list[tuple[Span, Value | None]] = []
-        self.occurrences: list[tuple[int, int, int, int]] = []
+        # Uses in the order met; entity -1 until the value's definition is met (``pending``).
+        code = index.starts.typecode
+        self.use_starts, self.use_ends, self.use_entities = array(code), array(code), array(code)
+        self.pending: list[tuple[int, Value]] = []
         self.region_count = max(index.block_regions, default=-1) + 1
 
     def entity(
@@ -317,20 +331,29 @@ class _Builder:
         index.visible_from.append(visible)
         return number
 
+    def occurrence(self, start: int, end: int, entity: int, defining: int) -> None:
+        index = self.index
+        index.starts.append(start)
+        index.ends.append(end)
+        index.entities.append(entity)
+        index.is_definition.append(defining)
+
     def value(self, value: Value, scope: int, visible: int) -> None:
         span = read.value_span(value)
-        key = span
-        entity = self.group_entity.get(key)
-        if entity is None:
+        if span not in self.group_entity:
             entity = self.entity(VALUE, read.value_name(value), span, scope, visible)
-            self.group_entity[key] = entity
-            self.occurrences.append((span[0], span[1], entity, 1))
-        self.value_entity[id(value)] = entity
+            self.group_entity[span] = entity
+            self.occurrence(span[0], span[1], entity, 1)
+
+    def value_entity(self, value: Value) -> int | None:
+        """The entity of a value met so far (the values of one group share it)."""
+        return self.group_entity.get(read.value_span(value))
 
     def op(self, op: Operation, parent_op: int, block: int) -> None:
         index, text = self.index, self.text
         number = len(index.op_starts)
-        self.op_index[id(op)] = number
+        if id(op) in self.named_ops:
+            self.op_index[id(op)] = number
         start, end = read.op_span(op)
         name = read.op_name(op)
         self.op_names.add(name)
@@ -350,7 +373,14 @@ class _Builder:
             scope = len(index.block_starts) if body and body[0].blocks else -1
             for argument in arguments:
                 self.value(argument, scope, start)
-        self.pending_uses.extend(read.operand_uses(op))
+        for span, used in read.operand_uses(op):
+            if used is not None:
+                entity = self.value_entity(used)
+                if entity is None:  # defined further on (a graph region), or never
+                    self.pending.append((len(self.use_entities), used))
+                self.use_starts.append(span[0])
+                self.use_ends.append(span[1])
+                self.use_entities.append(-1 if entity is None else entity)
         for span, name_, defining in read.symbols(op, text):
             entity = self.symbol_entity.get(name_)
             if entity is None:
@@ -358,7 +388,7 @@ class _Builder:
                 self.symbol_entity[name_] = entity
             if defining and index.definitions[entity] < 0:
                 index.definitions[entity], index.definition_ends[entity] = span
-            self.occurrences.append((span[0], span[1], entity, int(defining)))
+            self.occurrence(span[0], span[1], entity, int(defining))
         for region in read.regions(op):
             region_number = self.region_count
             self.region_count += 1
@@ -378,7 +408,7 @@ class _Builder:
                 if record.label is not None and record.label_span is not None:
                     entity = self.entity(LABEL, record.label, record.label_span, b, record.span[0])
                     labels.setdefault(record.label, entity)
-                    self.occurrences.append((*record.label_span, entity, 1))
+                    self.occurrence(*record.label_span, entity, 1)
                 for argument in record.arguments:
                     self.value(argument, b, record.span[0])
             for b, record in zip(blocks, region.blocks, strict=True):
@@ -395,21 +425,17 @@ class _Builder:
         for match in _LABEL.finditer(self.text, start, end):
             entity = labels.get(match.group())
             if entity is not None:
-                self.occurrences.append((match.start(), match.end(), entity, 0))
+                self.occurrence(match.start(), match.end(), entity, 0)
 
     def finish(self) -> None:
-        for span, value in self.pending_uses:
-            entity = self.value_entity.get(id(value)) if value is not None else None
-            if entity is not None:
-                self.occurrences.append((span[0], span[1], entity, 0))
-        self.pending_uses.clear()
-        index = self.index
-        for start, end, entity, defining in self.occurrences:
-            index.starts.append(start)
-            index.ends.append(end)
-            index.entities.append(entity)
-            index.is_definition.append(defining)
-        self.occurrences.clear()
+        """Uses follow the chunk's other occurrences, those of unmet values left out."""
+        entities = self.use_entities
+        for at, value in self.pending:
+            entity = self.value_entity(value)
+            entities[at] = -1 if entity is None else entity
+        for start, end, entity in zip(self.use_starts, self.use_ends, entities, strict=True):
+            if entity >= 0:
+                self.occurrence(start, end, entity, 0)
 
 
 def _order_occurrences(index: MlirIndex) -> None:
@@ -448,7 +474,7 @@ def _pass_results(
     by_op: dict[int, list[OutputNote]] = {}
     for output in analysis.outputs:
         note = notes[id(output)]
-        entity = builder.value_entity.get(id(output.value)) if output.value is not None else None
+        entity = builder.value_entity(output.value) if output.value is not None else None
         if entity is not None:
             by_value.setdefault(entity, []).append(note)
         for op in _ops_of(output):
