@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import bisect
-from itertools import accumulate
+import re
 
 from passlint.analysis.findings import Position, Range
 
 _COUNTED_LOOKUPS = 16  # positions answered by counting before the line index is built
+_LINE_BREAK = re.compile("\n")
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset of each line's start (lines end at ``\\n``), found without splitting the
+    text into lines: that copy of a multi-megabyte text, one object per line, took twice the
+    time and 13 MB for a 7.7 MB module."""
+    return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
 
 
 class SourceText:
@@ -33,9 +41,7 @@ class SourceText:
     @property
     def line_starts(self) -> list[int]:
         if self._starts is None:
-            starts = list(accumulate((len(line) + 1 for line in self.text.split("\n")), initial=0))
-            starts.pop()
-            self._starts = starts
+            self._starts = line_starts(self.text)
         return self._starts
 
     @property

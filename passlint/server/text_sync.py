@@ -16,12 +16,11 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
-from itertools import accumulate
 
 from lsprotocol import types
 
 from passlint.analysis.findings import Position
-from passlint.analysis.source import SourceText
+from passlint.analysis.source import SourceText, line_starts
 from passlint.analysis.text_change import TextChange, replace_span
 
 
@@ -30,8 +29,7 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        lengths = (len(line) + 1 for line in text.split("\n"))
-        self.starts = list(accumulate(lengths, initial=0))[:-1]
+        self.starts = line_starts(text)
 
     def offset(self, position: types.Position) -> int:
         """A client position (UTF-16 column, clamped to its line) as an offset."""

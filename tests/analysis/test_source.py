@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from passlint.analysis.findings import Position
-from passlint.analysis.source import SourceText
+from passlint.analysis.source import SourceText, line_starts
 
 
 def test_counted_positions_equal_indexed_positions() -> None:
@@ -35,3 +35,9 @@ def test_utf16_columns() -> None:
     ascii_source = SourceText("abc\n")
     assert ascii_source.to_utf16(Position(0, 2)) == Position(0, 2)
     assert ascii_source.from_utf16(Position(0, 9)) == Position(0, 3)
+
+
+def test_line_starts() -> None:
+    for text in ["", "\n", "a", "a\n", "a\r\nb\n\nc", "😀\nx\n"]:
+        lengths = [len(line) + 1 for line in text.split("\n")]
+        assert line_starts(text) == [sum(lengths[:i]) for i in range(len(lengths))]
