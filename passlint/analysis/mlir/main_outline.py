@@ -61,6 +61,20 @@ class MainOutline:
             at = text.find(name, after, end)
         return False
 
+    def release(self) -> None:
+        """Done with: the cached header op this outline was built on lets go of its ops,
+        their uses and (generic form) its text, which the cache would otherwise keep alive
+        until @main is outlined again (not while later versions reuse the quick answer)."""
+        main = self.chunk.operations[0]
+        _forget_uses(main)
+        if main.text is self.text:
+            main.text = ""  # the generic form's cached op; set again at its next use
+        main.regions = [
+            Region(region.span, main, [Block(b.label, b.label_span, b.arguments)])
+            for region in main.regions
+            for b in region.blocks[:1]
+        ]
+
 
 class _UsedNames:
     """A Container of SSA names answered by searching @main's text."""

@@ -32,16 +32,19 @@ def quick_check(
     outline = outline_main(text)
     if outline is None:
         return None
-    variant: Variant
-    if pipeline in ("mhlo", "stablehlo"):
-        variant = pipeline  # type: ignore[assignment]
-    else:
-        only_mhlo = "mhlo" in outline.dialects and "stablehlo" not in outline.dialects
-        variant = "mhlo" if only_mhlo else "stablehlo"
-    analysis = analyze_chunk(outline.chunk, pipeline, variant, used_names(outline))
-    if not all(output.case.quick for output in analysis.outputs):
-        return None
-    return chunk_findings(path, analysis, source), outline.read
+    try:
+        variant: Variant
+        if pipeline in ("mhlo", "stablehlo"):
+            variant = pipeline  # type: ignore[assignment]
+        else:
+            only_mhlo = "mhlo" in outline.dialects and "stablehlo" not in outline.dialects
+            variant = "mhlo" if only_mhlo else "stablehlo"
+        analysis = analyze_chunk(outline.chunk, pipeline, variant, used_names(outline))
+        if not all(output.case.quick for output in analysis.outputs):
+            return None
+        return chunk_findings(path, analysis, source), outline.read
+    finally:
+        outline.release()
 
 
 def check(path: str, analyses: Iterable[ChunkAnalysis], source: SourceText) -> list[Finding]:
