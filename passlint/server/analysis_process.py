@@ -7,6 +7,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import ParamSpec, TypeVar
 
+from passlint.server.allocator import map_large_blocks
 from passlint.server.jobs import warm_up
 
 P = ParamSpec("P")
@@ -22,7 +23,11 @@ class AnalysisPool(ProcessPoolExecutor):
     document's text (7.7 MB kept in the server until the next analysis, otherwise)."""
 
     def __init__(self) -> None:
-        super().__init__(max_workers=1, mp_context=multiprocessing.get_context("forkserver"))
+        super().__init__(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=map_large_blocks,
+        )
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         future = super().submit(fn, *args, **kwargs)
