@@ -64,10 +64,8 @@ def run(argv: Sequence[str]) -> int:
         level=getattr(logging, args.log_level.upper()),
         format="passlint %(levelname)s %(name)s: %(message)s",
     )
-    from passlint.server.allocator import map_large_blocks
     from passlint.server.server import server
 
-    map_large_blocks()
     server.scheduler.debounce = max(0.0, args.debounce)
     if args.threads_only:
         server.scheduler.heavy_factory = None

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import platform
 import subprocess
 import sys
 import time
 import tracemalloc
 
+import pytest
+
+from passlint.server.allocator import map_large_blocks
 from passlint.server.analysis_process import AnalysisPool
 
 
@@ -37,3 +41,8 @@ def test_the_worker_runs_jobs_without_lsprotocol() -> None:
     )
     loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
     assert loaded.stdout.strip() == "[]"
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
+def test_the_worker_can_fix_the_mmap_threshold() -> None:
+    assert map_large_blocks()
