@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import platform
 import subprocess
 import sys
@@ -46,3 +47,14 @@ def test_the_worker_runs_jobs_without_lsprotocol() -> None:
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
 def test_the_worker_can_fix_the_mmap_threshold() -> None:
     assert map_large_blocks()
+
+
+def test_each_call_is_followed_by_a_full_collection_in_the_worker() -> None:
+    pool = AnalysisPool()
+    try:
+        before = pool.submit(gc.get_stats).result(timeout=60)[2]["collections"]
+        assert pool.submit(len, "job").result(timeout=60) == 3
+        after = pool.submit(gc.get_stats).result(timeout=60)[2]["collections"]
+        assert after >= before + 2  # after the first get_stats, and after the job
+    finally:
+        pool.shutdown()
