@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
+from operator import itemgetter
 from typing import Any
 
 from lark import Lark, Token, Tree
@@ -36,6 +37,7 @@ __all__ = ["Argument", "Entry", "StatementError", "Template", "parse_statement"]
 TYPE_WORDS = frozenset(("tensor", "vector", "memref", "complex", "tuple"))
 
 Span = tuple[int, int]  # inclusive token index range
+KIND = itemgetter(0)  # a token's kind (``tok.kind``, for ``map`` at C speed)
 END = 1 << 30  # an error's token index at the end of the statement
 
 
@@ -59,7 +61,7 @@ def _parser() -> Lark:
 
 def terminal_kinds(text: str, toks: list[Tok]) -> tuple[str, ...]:
     """The kinds the grammar sees: ``loc`` before ``(`` is the LOC keyword."""
-    kinds = [tok.kind for tok in toks]
+    kinds = list(map(KIND, toks))
     for i in _indices_of(kinds, "BARE_ID"):
         tok = toks[i]
         if (

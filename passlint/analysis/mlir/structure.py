@@ -225,7 +225,7 @@ class _Scanner:
                 while last + 1 < count and shapes[last + 1].template is None:
                     last += 1
                 self.next_line = last + 1
-                end = lines.ends[last]
+                end = lines.line_end(last)
                 toks.extend(tokenize(self.text, lines.starts[first], end))
                 if last + 1 < count:
                     toks.append(Tok("NL", end, end + 1))
@@ -255,7 +255,7 @@ class _Scanner:
         return lines.shapes[line] if line < len(lines) else None
 
     def _end_of_input(self) -> int:
-        return self.lines.ends[-1] if self.lines is not None else self.end
+        return self.lines.end if self.lines is not None else self.end
 
     def _line_statement(self) -> LineStatement | None:
         """The next line as a LineStatement, when the scanner stands at a line start, the
@@ -276,8 +276,8 @@ class _Scanner:
             if start is None or not begins_after(start, lines.shapes[line].end):
                 return None
         self.next_line = line + 1
-        self.line_end = lines.text_ends[line]
-        return LineStatement(lines.text_starts[line], lines.text_ends[line], lines.shapes[line])
+        begin, self.line_end = lines.text_span(line)
+        return LineStatement(begin, self.line_end, lines.shapes[line])
 
     # -- helpers -------------------------------------------------------------------------
     def _peek_significant(self, index: int) -> int:
