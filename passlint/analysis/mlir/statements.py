@@ -168,6 +168,10 @@ def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
         return StatementError(len(kinds), tuple(sorted(error.expected)))
     except (UnexpectedCharacters, UnexpectedInput):
         return StatementError(0, ())
+    for subtree in tree.iter_subtrees():
+        # Rule names as plain strings: lark's ``Token.__eq__`` is Python code, and every
+        # template built from this tree compares them again and again.
+        subtree.data = str(subtree.data)
     return tree
 
 
