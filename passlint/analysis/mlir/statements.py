@@ -9,6 +9,7 @@ location. Instantiating a template with a statement's own tokens is cheap; a mod
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -170,8 +171,9 @@ def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
         return StatementError(0, ())
     for subtree in tree.iter_subtrees():
         # Rule names as plain strings: lark's ``Token.__eq__`` is Python code, and every
-        # template built from this tree compares them again and again.
-        subtree.data = str(subtree.data)
+        # template built from this tree compares them again and again. Interned: one string
+        # per rule name, not one per node of every cached tree.
+        subtree.data = sys.intern(str(subtree.data))
     return tree
 
 
