@@ -122,7 +122,7 @@ def begins_after(start: Start, end: End) -> bool:
 
 
 # The kinds of the tokens a statement can start at (``statement_start`` is "never" at others).
-MAY_START = frozenset(
+_MAY_START = frozenset(
     ("RBRACE", "RESOURCE_OPEN", "VALUE_ID", "HASH_ID", "BANG_ID", "CARET_ID", "BARE_ID", "STRING")
 )
 
@@ -134,7 +134,7 @@ def statement_start(text: str, toks: list[Tok], index: int, has: Callable[[int],
     ``has(i)`` says whether ``toks[i]`` exists (it may cut further tokens on demand).
     """
     kind = toks[index].kind
-    if kind not in MAY_START:
+    if kind not in _MAY_START:
         return "never"
     if kind in ("RBRACE", "RESOURCE_OPEN"):
         return "always"
@@ -484,7 +484,7 @@ class _Scanner:
                     break
             elif (
                 out
-                and kind in MAY_START
+                and kind in _MAY_START
                 and kind != "RBRACE"
                 and self._begins_statement(self.pos, out)
             ):
