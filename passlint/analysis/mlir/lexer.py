@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import NamedTuple
 
 
@@ -12,6 +13,9 @@ class Tok(NamedTuple):
     kind: str
     start: int
     end: int
+
+
+KIND = itemgetter(0)  # a token's kind (``tok.kind``), for ``map`` at C speed
 
 
 _SUFFIX_ID = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"

@@ -22,10 +22,9 @@ from passlint.analysis.mlir.ir import (
     Use,
     Value,
 )
-from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.lexer import KIND, Tok, tokenize
 from passlint.analysis.mlir.lines import LineTable, ssa_matches
 from passlint.analysis.mlir.statements import (
-    KIND,
     StatementError,
     Template,
     parse_statement,
