@@ -212,8 +212,9 @@ class _Scanner:
 
     def _has(self, index: int) -> bool:
         """Is there a token at ``index``? Tokenizes further lines as needed: in one go, the
-        lines up to the next one of a one-line operation's shape (which may yet be taken as a
-        LineStatement, untokenized)."""
+        lines up to the next one of a one-line operation's shape, but for the blank lines
+        before it (so the scanner reads that line's shape past them, and may take the line
+        as a LineStatement, untokenized)."""
         toks = self.toks
         if index < len(toks):
             return True
@@ -224,6 +225,8 @@ class _Scanner:
                 first = last = self.next_line
                 while last + 1 < count and shapes[last + 1].template is None:
                     last += 1
+                while last > first and shapes[last].blank:
+                    last -= 1
                 self.next_line = last + 1
                 end = lines.line_end(last)
                 toks.extend(tokenize(self.text, lines.starts[first], end))
