@@ -63,7 +63,8 @@ _TOKENS = r"""
     """.replace("STRING_RE", _STRING).replace("SUFFIX_ID", _SUFFIX_ID)
 # A long element list of a `dense<[...]>` literal on one line is one ELEMENTS token: a
 # multi-megabyte constant is a span of the text, never a million tokens.
-_ELEMENTS = r"| (?P<ELEMENTS>(?<=dense<)\[[^\"<>{}\n]{256,}\](?=[ \t]*>))"
+ELEMENTS_MIN = 256  # characters of a list's elements, at least, to make an ELEMENTS token
+_ELEMENTS = rf"| (?P<ELEMENTS>(?<=dense<)\[[^\"<>{{}}\n]{{{ELEMENTS_MIN},}}\](?=[ \t]*>))"
 _TOKEN_RE = re.compile(_TOKENS.replace("ELEMENTS_RE", _ELEMENTS), re.VERBOSE)
 _PLAIN_RE = re.compile(_TOKENS.replace("ELEMENTS_RE", ""), re.VERBOSE)
 # What a well-formed list of numbers, booleans and complex pairs never holds: an empty

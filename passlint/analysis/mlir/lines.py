@@ -62,6 +62,10 @@ class LineShape:
     value_tokens: tuple[int, ...] = ()  # token index of each SSA value, in order
     head: tuple[str, ...] = ()  # the kinds of its first two tokens
     first_word: str = ""  # its first token's text when that is a word
+    # The template holds only for a line shorter than ``ELEMENTS_MIN``: the line has an
+    # element list, which is one ELEMENTS token in a line long enough and which its shape
+    # (digit runs cut to one) may have cut below that length.
+    short_only: bool = False
 
 
 _shapes: dict[str, LineShape] = {}
@@ -102,10 +106,8 @@ def _compute_shape(key: str) -> LineShape:
     plain = LineShape(False, start, ending(key, toks[-1]), **_head(key, toks))
     if start == "never" or kinds[0] not in _STATEMENT_STARTS or _NOT_SIMPLE & set(kinds):
         return plain
-    if "//" in key or "dense<[" in key:
-        # A comment; or an element list, one ELEMENTS token in a line long enough, which
-        # its shortened shape (digit runs cut to one) may not be.
-        return plain
+    if "//" in key:
+        return plain  # a comment
     statements, errors = scan(key, toks)
     statement = statements[0] if len(statements) == 1 else None
     if errors or not isinstance(statement, StatementSyntax) or statement.regions:
@@ -118,7 +120,13 @@ def _compute_shape(key: str) -> LineShape:
     if template.arguments or template.bindings:
         return plain
     value_tokens = tuple(i for i, kind in enumerate(kinds) if kind == "VALUE_ID")
-    return replace(plain, template=template, values=len(value_tokens), value_tokens=value_tokens)
+    return replace(
+        plain,
+        template=template,
+        values=len(value_tokens),
+        value_tokens=value_tokens,
+        short_only="dense<[" in key,
+    )
 
 
 def _line_start(key: str, toks: list[Tok]) -> Start | None:

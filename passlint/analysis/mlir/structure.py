@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from passlint.analysis.mlir.ir import SyntaxIssue
-from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.lexer import ELEMENTS_MIN, Tok, tokenize
 from passlint.analysis.mlir.syntax_rules import is_op_name
 
 if TYPE_CHECKING:
@@ -278,9 +278,12 @@ class _Scanner:
             start = lines.shapes[after].start
             if start is None or not begins_after(start, lines.shapes[line].end):
                 return None
+        begin, end = lines.text_span(line)
+        if lines.shapes[line].short_only and end - begin >= ELEMENTS_MIN:
+            return None
         self.next_line = line + 1
-        begin, self.line_end = lines.text_span(line)
-        return LineStatement(begin, self.line_end, lines.shapes[line])
+        self.line_end = end
+        return LineStatement(begin, end, lines.shapes[line])
 
     # -- helpers -------------------------------------------------------------------------
     def _peek_significant(self, index: int) -> int:
