@@ -69,7 +69,10 @@ def _findings(
     path: str, text: str, settings: Settings | None, workspace: Workspace | None
 ) -> list[Finding]:
     """The findings of ``analyze_document``; the rest of its analysis is garbage on return."""
-    return analyze_document(path, text, settings, workspace).findings
+    analysis = analyze_document(path, text, settings, workspace)
+    if analysis.parsed is not None:
+        analysis.parsed.drop_tokens()
+    return analysis.findings
 
 
 def analyze_document(

@@ -270,3 +270,19 @@ def test_an_element_list_long_only_before_its_digits_are_shortened() -> None:
     parsed = _both_paths(text)
     constant = parsed.chunks[0].operations[0].regions[0].operations[0]
     assert [ref.text for ref in constant.types] == ["tensor<40xi64>", "i64"]
+
+
+def test_a_short_element_list_is_read_from_its_line_shape() -> None:
+    # Too short for an ELEMENTS token, in the line as in its shape: the line is an op made
+    # from its shape (no tokens cut), as the token path reads it.
+    text = (
+        "func.func @main() -> tensor<4xi64> {\n"
+        "  %c = stablehlo.constant dense<[1000000, 1000001, 1000002, 1000003]> : tensor<4xi64>\n"
+        "  return %c : tensor<4xi64>\n"
+        "}\n"
+    )
+    constant = parse_file(text).chunks[0].operations[0].regions[0].operations[0]
+    assert constant.tokens is None  # (a dump cuts them)
+    parsed = _both_paths(text)
+    constant = parsed.chunks[0].operations[0].regions[0].operations[0]
+    assert [ref.text for ref in constant.types] == ["tensor<4xi64>", "i64"]

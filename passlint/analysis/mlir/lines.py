@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from itertools import accumulate
+from itertools import accumulate, repeat
 from typing import Any
 
 from passlint.analysis.mlir.lexer import Tok, tokenize
@@ -33,7 +33,8 @@ _SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
 _NAMED_SSA = re.compile(r"%[A-Za-z_$.\-][\w$.\-]*+(?<!tensor)(?<!vector)(?<!memref)")
 # Digit runs other than a lone ``0`` (which may start a ``0x`` hex number) become ``1``: a
 # ``0`` made from ``8`` would turn ``8xf32`` (an integer and a word) into a hex number.
-_DIGITS = re.compile(r"(?:[1-9]|0\d)\d*")
+# Written to start with one character class, which the regex engine scans for at C speed.
+_DIGITS = re.compile(r"[0-9](?<!0(?!\d))\d*")
 _STATEMENT_STARTS = frozenset(("VALUE_ID", "BARE_ID", "STRING"))
 # Braces are allowed: a line whose statement scans alone with no region and no error holds
 # dictionaries only (the generic form's `<{properties}>` and `{attributes}`).
@@ -61,6 +62,10 @@ class LineShape:
     value_tokens: tuple[int, ...] = ()  # token index of each SSA value, in order
     head: tuple[str, ...] = ()  # the kinds of its first two tokens
     first_word: str = ""  # its first token's text when that is a word
+    # The template holds only for a line shorter than ``ELEMENTS_MIN``: the line has an
+    # element list, which is one ELEMENTS token in a line long enough and which its shape
+    # (digit runs cut to one) may have cut below that length.
+    short_only: bool = False
 
 
 _shapes: dict[str, LineShape] = {}
@@ -101,10 +106,8 @@ def _compute_shape(key: str) -> LineShape:
     plain = LineShape(False, start, ending(key, toks[-1]), **_head(key, toks))
     if start == "never" or kinds[0] not in _STATEMENT_STARTS or _NOT_SIMPLE & set(kinds):
         return plain
-    if "//" in key or "dense<[" in key:
-        # A comment; or an element list, one ELEMENTS token in a line long enough, which
-        # its shortened shape (digit runs cut to one) may not be.
-        return plain
+    if "//" in key:
+        return plain  # a comment
     statements, errors = scan(key, toks)
     statement = statements[0] if len(statements) == 1 else None
     if errors or not isinstance(statement, StatementSyntax) or statement.regions:
@@ -117,7 +120,13 @@ def _compute_shape(key: str) -> LineShape:
     if template.arguments or template.bindings:
         return plain
     value_tokens = tuple(i for i, kind in enumerate(kinds) if kind == "VALUE_ID")
-    return replace(plain, template=template, values=len(value_tokens), value_tokens=value_tokens)
+    return replace(
+        plain,
+        template=template,
+        values=len(value_tokens),
+        value_tokens=value_tokens,
+        short_only="dense<[" in key,
+    )
 
 
 def _line_start(key: str, toks: list[Tok]) -> Start | None:
@@ -150,21 +159,26 @@ class LineTable:
         chunk = text[start:end]
         raw = chunk.split("\n")
         normalized = normalize(chunk).split("\n")
+        self.text = text
+        self.end = start + len(chunk)
         self.starts = list(accumulate((len(line) + 1 for line in raw[:-1]), initial=start))
-        self.ends = [s + len(line) for s, line in zip(self.starts, raw, strict=True)]
-        # Where each line's text begins and ends, without surrounding white space.
-        self.text_starts = [
-            s + len(line) - len(line.lstrip(SPACE))
-            for s, line in zip(self.starts, raw, strict=True)
-        ]
-        self.text_ends = [
-            s + len(line.rstrip(SPACE)) for s, line in zip(self.starts, raw, strict=True)
-        ]
         self.ok = len(normalized) == len(raw)
-        self.shapes = [shape_of(line.strip(SPACE)) for line in normalized] if self.ok else []
+        known = _shapes.get
+        keys = map(str.strip, normalized, repeat(SPACE))
+        self.shapes = [known(key) or shape_of(key) for key in keys] if self.ok else []
 
     def __len__(self) -> int:
         return len(self.starts)
+
+    def line_end(self, line: int) -> int:
+        """Where line ``line`` ends (its newline, or the end of the chunk)."""
+        return self.starts[line + 1] - 1 if line + 1 < len(self.starts) else self.end
+
+    def text_span(self, line: int) -> tuple[int, int]:
+        """Where line ``line``'s text begins and ends, without surrounding white space."""
+        start = self.starts[line]
+        body = self.text[start : self.line_end(line)]
+        return start + len(body) - len(body.lstrip(SPACE)), start + len(body.rstrip(SPACE))
 
 
 def ssa_matches(text: str, start: int, end: int) -> list[re.Match[str]]:

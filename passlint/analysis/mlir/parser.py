@@ -22,7 +22,7 @@ from passlint.analysis.mlir.ir import (
     Use,
     Value,
 )
-from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.lexer import KIND, Tok, tokenize
 from passlint.analysis.mlir.lines import LineTable, ssa_matches
 from passlint.analysis.mlir.statements import (
     StatementError,
@@ -43,6 +43,7 @@ _GENERIC_NAME = re.compile(r'(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*"((?:[^"\\
 _CUSTOM_NAME = re.compile(r"(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*([A-Za-z_][\w$.]*)")
 _COUNT = re.compile(r"\s*:\s*(\d+)")
 _ISOLATED = frozenset(("func.func", "module", "builtin.module"))
+_BAD_KINDS = frozenset(("ERROR", "BAD_STRING"))  # characters no token starts with
 
 _DESCRIPTIONS = {
     "VALUE_ID": "an SSA value",
@@ -264,15 +265,16 @@ class _Builder:
 
     def _template(self, statement: StatementSyntax) -> Template:
         toks = statement.toks
-        for index, tok in enumerate(toks):
-            if tok.kind in ("ERROR", "BAD_STRING"):
-                message = (
-                    "Unterminated string: expected '\"' before the end of the line; close it."
-                    if tok.kind == "BAD_STRING"
-                    else f"Unexpected character {self._tok(tok)!r}; remove it."
-                )
-                self.chunk.errors.append(SyntaxIssue(tok.start, tok.end, message))
-                return _fallback(self.text, toks[:index])
+        if not _BAD_KINDS.isdisjoint(map(KIND, toks)):
+            index = next(i for i, tok in enumerate(toks) if tok.kind in _BAD_KINDS)
+            tok = toks[index]
+            message = (
+                "Unterminated string: expected '\"' before the end of the line; close it."
+                if tok.kind == "BAD_STRING"
+                else f"Unexpected character {self._tok(tok)!r}; remove it."
+            )
+            self.chunk.errors.append(SyntaxIssue(tok.start, tok.end, message))
+            return _fallback(self.text, toks[:index])
         if statement.broken:
             return _fallback(self.text, toks)
         found = parse_statement(self.text, toks)

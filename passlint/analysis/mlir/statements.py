@@ -9,6 +9,7 @@ location. Instantiating a template with a statement's own tokens is cheap; a mod
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
@@ -18,7 +19,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer
 
-from passlint.analysis.mlir.lexer import Tok
+from passlint.analysis.mlir.lexer import KIND, Tok
 from passlint.analysis.mlir.repetition import compress
 from passlint.analysis.mlir.syntax_rules import (
     SCALAR_TYPE,
@@ -59,7 +60,7 @@ def _parser() -> Lark:
 
 def terminal_kinds(text: str, toks: list[Tok]) -> tuple[str, ...]:
     """The kinds the grammar sees: ``loc`` before ``(`` is the LOC keyword."""
-    kinds = [tok.kind for tok in toks]
+    kinds = list(map(KIND, toks))
     for i in _indices_of(kinds, "BARE_ID"):
         tok = toks[i]
         if (
@@ -166,6 +167,11 @@ def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
         return StatementError(len(kinds), tuple(sorted(error.expected)))
     except (UnexpectedCharacters, UnexpectedInput):
         return StatementError(0, ())
+    for subtree in tree.iter_subtrees():
+        # Rule names as plain strings: lark's ``Token.__eq__`` is Python code, and every
+        # template built from this tree compares them again and again. Interned: one string
+        # per rule name, not one per node of every cached tree.
+        subtree.data = sys.intern(str(subtree.data))
     return tree
 
 

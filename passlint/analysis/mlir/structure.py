@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from passlint.analysis.mlir.ir import SyntaxIssue
-from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.lexer import ELEMENTS_MIN, Tok, tokenize
 from passlint.analysis.mlir.syntax_rules import is_op_name
 
 if TYPE_CHECKING:
@@ -121,21 +121,29 @@ def begins_after(start: Start, end: End) -> bool:
     return start == "always" or (start == "after-op" and end == "op")
 
 
+# The kinds of the tokens a statement can start at (``statement_start`` is "never" at others).
+_MAY_START = frozenset(
+    ("RBRACE", "RESOURCE_OPEN", "VALUE_ID", "HASH_ID", "BANG_ID", "CARET_ID", "BARE_ID", "STRING")
+)
+
+
 def statement_start(text: str, toks: list[Tok], index: int, has: Callable[[int], bool]) -> Start:
     """Does a statement start at ``toks[index]``: always (results, labels, aliases, ``}``...),
     only after a token that can end an operation (an op name), or never?
 
     ``has(i)`` says whether ``toks[i]`` exists (it may cut further tokens on demand).
     """
+    kind = toks[index].kind
+    if kind not in _MAY_START:
+        return "never"
+    if kind in ("RBRACE", "RESOURCE_OPEN"):
+        return "always"
 
     def significant(i: int) -> int:
         while has(i) and toks[i].kind == "NL":
             i += 1
         return i
 
-    kind = toks[index].kind
-    if kind in ("RBRACE", "RESOURCE_OPEN"):
-        return "always"
     if kind == "VALUE_ID":
         i = significant(index + 1)
         while has(i):
@@ -181,10 +189,8 @@ def statement_start(text: str, toks: list[Tok], index: int, has: Callable[[int],
         if has(i) and toks[i].kind in ("EQUAL", "COLON"):
             return "never"  # a key (``mhlo.sharding = ...``)
         return "after-op"
-    if kind == "STRING":
-        i = significant(index + 1)
-        return "after-op" if has(i) and toks[i].kind == "LPAR" else "never"
-    return "never"
+    i = significant(index + 1)  # a STRING
+    return "after-op" if has(i) and toks[i].kind == "LPAR" else "never"
 
 
 class _Scanner:
@@ -205,20 +211,26 @@ class _Scanner:
         self.errors: list[SyntaxIssue] = []
 
     def _has(self, index: int) -> bool:
-        """Is there a token at ``index``? Tokenizes further lines as needed."""
+        """Is there a token at ``index``? Tokenizes further lines as needed: in one go, the
+        lines up to the next one of a one-line operation's shape, but for the blank lines
+        before it (so the scanner reads that line's shape past them, and may take the line
+        as a LineStatement, untokenized)."""
         toks = self.toks
         if index < len(toks):
             return True
         lines = self.lines
         if lines is not None:
-            count = len(lines)
+            count, shapes = len(lines), lines.shapes
             while index >= len(toks) and self.next_line < count:
-                line = self.next_line
-                self.next_line += 1
-                start, end = lines.starts[line], lines.ends[line]
-                if not lines.shapes[line].blank:
-                    toks.extend(tokenize(self.text, start, end))
-                if line + 1 < count:
+                first = last = self.next_line
+                while last + 1 < count and shapes[last + 1].template is None:
+                    last += 1
+                while last > first and shapes[last].blank:
+                    last -= 1
+                self.next_line = last + 1
+                end = lines.line_end(last)
+                toks.extend(tokenize(self.text, lines.starts[first], end))
+                if last + 1 < count:
                     toks.append(Tok("NL", end, end + 1))
         return index < len(toks)
 
@@ -246,7 +258,7 @@ class _Scanner:
         return lines.shapes[line] if line < len(lines) else None
 
     def _end_of_input(self) -> int:
-        return self.lines.ends[-1] if self.lines is not None else self.end
+        return self.lines.end if self.lines is not None else self.end
 
     def _line_statement(self) -> LineStatement | None:
         """The next line as a LineStatement, when the scanner stands at a line start, the
@@ -266,15 +278,18 @@ class _Scanner:
             start = lines.shapes[after].start
             if start is None or not begins_after(start, lines.shapes[line].end):
                 return None
+        begin, end = lines.text_span(line)
+        if lines.shapes[line].short_only and end - begin >= ELEMENTS_MIN:
+            return None
         self.next_line = line + 1
-        self.line_end = lines.text_ends[line]
-        return LineStatement(lines.text_starts[line], lines.text_ends[line], lines.shapes[line])
+        self.line_end = end
+        return LineStatement(begin, end, lines.shapes[line])
 
     # -- helpers -------------------------------------------------------------------------
     def _peek_significant(self, index: int) -> int:
         """Index of the first non-newline token at or after ``index`` (len(toks) at the end)."""
         toks = self.toks
-        while self._has(index) and toks[index].kind == "NL":
+        while (index < len(toks) or self._has(index)) and toks[index].kind == "NL":
             index += 1
         return index
 
@@ -456,7 +471,7 @@ class _Scanner:
         is_label = toks[self.pos].kind == "CARET_ID"
         broken = False  # errors in the statement's own tokens (not in its regions)
         crossed_line = False  # a newline since the last token taken (for recovery only)
-        while self._has(self.pos):
+        while self.pos < len(toks) or self._has(self.pos):
             if stack and not crossed_line and (run := self._bracketed_run(stack)) > self.pos:
                 out.extend(toks[self.pos : run])
                 self.pos = run
@@ -473,7 +488,12 @@ class _Scanner:
                 if crossed_line and self._starts_statement(self.pos):
                     broken |= self._unclosed(stack)
                     break
-            elif out and kind != "RBRACE" and self._begins_statement(self.pos, out):
+            elif (
+                out
+                and kind in _MAY_START
+                and kind != "RBRACE"
+                and self._begins_statement(self.pos, out)
+            ):
                 break
             crossed_line = False
             if kind == "RBRACE" and (not stack or toks[stack[-1]].kind != "LBRACE"):
