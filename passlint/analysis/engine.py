@@ -71,7 +71,7 @@ def _findings(
     """The findings of ``analyze_document``; the rest of its analysis is garbage on return."""
     analysis = analyze_document(path, text, settings, workspace)
     if analysis.parsed is not None:
-        analysis.parsed.drop_tokens()
+        analysis.parsed.release()
     return analysis.findings
 
 

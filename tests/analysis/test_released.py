@@ -11,6 +11,7 @@ import pytest
 
 from passlint.analysis import engine
 from passlint.analysis.mlir.ir import Operation
+from passlint.analysis.mlir.parser import parse_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from generate import mlir_module
@@ -33,3 +34,20 @@ def test_quick_answer_of_a_new_version_releases_the_old_text(generic: bool, inse
     new = old[:at] + inserted + old[at + 3 :]
     assert engine.quick_analyze("/m.mlir", new)
     assert _kept_by_operations(old) == []
+
+
+@pytest.mark.parametrize("generic", [False, True])
+def test_a_released_ir_is_freed_without_the_collector(generic: bool) -> None:
+    """A batch check releases each file's IR (``ParsedFile.release``): reference counting
+    frees it all, so the collector has no cycles of it to traverse."""
+    text = mlir_module(3, generic=generic)
+    gc.collect()
+    gc.disable()
+    try:
+        parsed = parse_file(text)
+        assert sum(len(top.walk()) for chunk in parsed.chunks for top in chunk.operations) > 50
+        parsed.release()
+        del parsed
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

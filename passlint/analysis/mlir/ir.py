@@ -312,17 +312,30 @@ class ParsedFile:
     def errors(self) -> list[SyntaxIssue]:
         return [error for chunk in self.chunks for error in chunk.errors]
 
-    def drop_tokens(self) -> None:
-        """Let go of every op's tokens, when the IR is garbage and will not be read again.
+    def release(self) -> None:
+        """Break the IR's reference cycles, when it is garbage and will not be read again.
 
-        The IR is in reference cycles, so only the collector frees it: its token tuples,
-        most of its objects, are then freed at once by reference counting instead of being
-        traversed with it by the collector's next pass (0.3 s -> 0.2 s in all on the
-        upstream StableHLO tests)."""
+        Ops, their results, uses, regions and block arguments point at each other, so only
+        the collector could free them, after traversing every object once more (a sixth of a
+        batch check of the upstream StableHLO tests). Cleared, they are freed at once by
+        reference counting."""
         for chunk in self.chunks:
             for top in chunk.operations:
-                for op in top.walk():
+                ops = top.walk()
+                for op in ops:
                     op.tokens = None
+                    for value in op.results:
+                        value.uses = []
+                    for argument in op.header_arguments:
+                        argument.uses = []
+                    for region in op.regions:
+                        for block in region.blocks:
+                            for argument in block.arguments:
+                                argument.uses = []
+                    op.results, op.operands, op.header_arguments = [], [], ()
+                    op.parent = op.parent_op = None
+                for op in ops:
+                    op.regions = ()
 
 
 def function_name(op: Operation) -> str | None:
