@@ -321,8 +321,7 @@ class ParsedFile:
         reference counting."""
         for chunk in self.chunks:
             for top in chunk.operations:
-                ops = top.walk()
-                for op in ops:
+                for op in top.walk():  # (a list: the walk is done before anything is cut)
                     op.tokens = None
                     for value in op.results:
                         value.uses = []
@@ -333,9 +332,7 @@ class ParsedFile:
                             for argument in block.arguments:
                                 argument.uses = []
                     op.results, op.operands, op.header_arguments = [], [], ()
-                    op.parent = op.parent_op = None
-                for op in ops:
-                    op.regions = ()
+                    op.regions, op.parent, op.parent_op = (), None, None
 
 
 def function_name(op: Operation) -> str | None:
