@@ -1,9 +1,14 @@
 """The IR of a parsed .mlir file as plain data, for tests that compare two parses (the
-line-shape and token paths, cached and fresh caches)."""
+line-shape and token paths, cached and fresh caches), and the check that ops' tokens cut
+again are the scanner's."""
 
 from __future__ import annotations
 
-from passlint.analysis.mlir.ir import ParsedFile
+from passlint.analysis.mlir import parser
+from passlint.analysis.mlir.ir import Operation, ParsedFile
+from passlint.analysis.mlir.lexer import Tok
+from passlint.analysis.mlir.structure import StatementSyntax
+from passlint.analysis.mlir.template import Template
 
 
 def dump(parsed: ParsedFile) -> list[object]:
@@ -36,3 +41,24 @@ def dump(parsed: ParsedFile) -> list[object]:
                     )
                 )
     return out
+
+
+def recut_mismatches(text: str) -> list[str]:
+    """Ops (name and span) whose ``toks``, cut again from the text, are not the tokens the
+    statement scanner gave their statement (a parse with the token path)."""
+    seen: list[tuple[Operation, list[Tok]]] = []
+    build = parser._Builder._operation
+
+    def recording(
+        self: parser._Builder, statement: StatementSyntax, template: Template
+    ) -> Operation:
+        op = build(self, statement, template)
+        seen.append((op, list(statement.toks)))
+        return op
+
+    parser._Builder._operation = recording  # type: ignore[method-assign]
+    try:
+        parser.parse_file(text, fast=False)
+    finally:
+        parser._Builder._operation = build  # type: ignore[method-assign]
+    return [f"{op.name} at {op.span}" for op, toks in seen if op.toks != toks]

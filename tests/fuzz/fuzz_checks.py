@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from fuzz_counts import CRASHES, TRIED
-from ir_dump import dump
+from ir_dump import dump, recut_mismatches
 
 from passlint.analysis import engine
 from passlint.analysis.edits import apply_edits, edits_by_path
@@ -140,6 +140,7 @@ def check_mlir_front_end(target: str, text: str) -> None:
     fast = timed(target, text, lambda: parse_file(text, fast=True))
     slow = timed(target, text, lambda: parse_file(text, fast=False))
     assert dump(fast) == dump(slow)
+    assert recut_mismatches(text) == []
     quick = timed(target, text, lambda: engine.quick_analyze("q.mlir", text, EVERYTHING))
     if quick is not None:
         assert_findings_valid(quick, {"q.mlir": text})

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.lexer import Tok, statement_tokens
 from passlint.analysis.mlir.statements import Template
 from passlint.analysis.mlir.types import ShapedType, parse_shaped_type
 
@@ -117,8 +117,10 @@ class TypeRef:
 
 @dataclass(eq=False, slots=True)
 class Operation:
-    """An operation; ``tokens`` may be None for a one-line statement parsed from its line
-    shape: they are cut from the text the first time something asks for them."""
+    """An operation; ``tokens`` may be None (a statement that holds no error and no block
+    reference: most of them): they are cut from the text again, as the statement scanner
+    cut them, the first time something asks for them. Few are asked for, and tokens are
+    most of an IR's memory otherwise."""
 
     name: str
     span: Span
@@ -137,7 +139,8 @@ class Operation:
     @property
     def toks(self) -> list[Tok]:
         if self.tokens is None:
-            self.tokens = tokenize(self.text, self.span[0], self.span[1])
+            regions = (region.span for region in self.regions)
+            self.tokens = statement_tokens(self.text, self.span[0], self.span[1], regions)
         return self.tokens
 
     def tok_text(self, index: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -15,6 +16,7 @@ class Tok(NamedTuple):
     end: int
 
 
+Span = tuple[int, int]
 KIND = itemgetter(0)  # a token's kind (``tok.kind``), for ``map`` at C speed
 
 
@@ -100,6 +102,19 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
             )
         else:
             out.append(tok)
+    return out
+
+
+def statement_tokens(text: str, start: int, end: int, regions: Iterable[Span]) -> list[Tok]:
+    """The tokens the statement scanner gives the statement spanning ``[start, end)`` whose
+    regions span ``regions``: newlines dropped, each region one ``REGION`` token."""
+    out: list[Tok] = []
+    at = start
+    for region_start, region_end in regions:
+        out.extend(tok for tok in tokenize(text, at, region_start) if tok.kind != "NL")
+        out.append(Tok("REGION", region_start, region_end))
+        at = region_end
+    out.extend(tok for tok in tokenize(text, at, end) if tok.kind != "NL")
     return out
 
 

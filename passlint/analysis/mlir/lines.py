@@ -46,6 +46,7 @@ _SHAPE_LIMIT = 50_000
 # Longer lines (a constant of megabytes) are neither cached nor parsed from their shape:
 # where a statement starts and ends is read from their first and last tokens.
 _LONG_LINE = 4096
+_BLOCK = 1 << 20  # characters of a chunk normalized at once, at least
 
 
 @dataclass(frozen=True)
@@ -156,16 +157,29 @@ class LineTable:
     """The lines of a chunk with their absolute [start, end) offsets and shapes."""
 
     def __init__(self, text: str, start: int, end: int) -> None:
-        chunk = text[start:end]
-        raw = chunk.split("\n")
-        normalized = normalize(chunk).split("\n")
         self.text = text
-        self.end = start + len(chunk)
-        self.starts = list(accumulate((len(line) + 1 for line in raw[:-1]), initial=start))
-        self.ok = len(normalized) == len(raw)
+        self.end = end = min(end, len(text))
+        self.starts: list[int] = []
+        self.shapes: list[LineShape] = []
+        self.ok = True
         known = _shapes.get
-        keys = map(str.strip, normalized, repeat(SPACE))
-        self.shapes = [known(key) or shape_of(key) for key in keys] if self.ok else []
+        # Block by block (each ends at a line break): the copies made of a block's lines are
+        # a few megabytes at most, whatever the size of the chunk.
+        while True:
+            cut = text.find("\n", start + _BLOCK, end) if end - start > _BLOCK else -1
+            block = text[start : end if cut < 0 else cut]
+            raw = block.split("\n")
+            normalized = normalize(block).split("\n")
+            self.ok &= len(normalized) == len(raw)
+            self.starts += accumulate((len(line) + 1 for line in raw[:-1]), initial=start)
+            if self.ok:
+                keys = map(str.strip, normalized, repeat(SPACE))
+                self.shapes += [known(key) or shape_of(key) for key in keys]
+            if cut < 0:
+                break
+            start = cut + 1
+        if not self.ok:
+            self.shapes = []
 
     def __len__(self) -> int:
         return len(self.starts)

@@ -151,6 +151,7 @@ def parse_chunk(
     builder = _Builder(text, chunk)
     block = Block(None, None)
     builder.fill_block_list([block], statements, parent_op=None)
+    del statements  # (its syntax is garbage now: not kept alive beside the IR below)
     chunk.operations = block.operations
     resolve_uses(chunk.operations, {})
     if whole:
@@ -163,6 +164,9 @@ class _Builder:
     def __init__(self, text: str, chunk: Chunk) -> None:
         self.text = text
         self.chunk = chunk
+        # One string per op name and value name of the chunk, shared by its ops, results and
+        # uses (a 7.7 MB module has 50,000 ops and 150,000 values).
+        self.strings: dict[str, str] = {}
 
     def fill_block_list(
         self,
@@ -170,8 +174,13 @@ class _Builder:
         statements: list[StatementSyntax | LineStatement],
         parent_op: Operation | None,
     ) -> None:
-        """Append statements' ops to ``blocks[-1]``, opening a new block at each label."""
-        for item in statements:
+        """Append statements' ops to ``blocks[-1]``, opening a new block at each label.
+
+        Consumes ``statements``: each one's syntax is freed once its op is built, so the
+        syntax of a large region does not stay beside its IR (a tenth of the peak)."""
+        statements.reverse()
+        while statements:
+            item = statements.pop()
             if isinstance(item, LineStatement):
                 op = self._line_operation(item)
                 if op is not None:
@@ -240,11 +249,14 @@ class _Builder:
             )
         if name_match is None:
             return None
-        op = Operation(name_match.group(1), (line.start, line.end), text, None, template)
+        share = self.strings.setdefault
+        name = name_match.group(1)
+        op = Operation(share(name, name), (line.start, line.end), text, None, template)
         index = 0
         for value_index, count_index in template.results:
             match = value_at[value_index]
             base = match.group()
+            base = share(base, base)
             count = 1
             if count_index >= 0:
                 count_match = _COUNT.match(text, match.end())
@@ -258,8 +270,9 @@ class _Builder:
                     op.results.append(OpResult(f"{base}#{k}", at, index, op=op))
                     index += 1
         op.operands = [
-            Use(value_at[i].group(), value_at[i].start(), op, n)
+            Use(share(used, used), value_at[i].start(), op, n)
             for n, i in enumerate(template.operands)
+            if (used := value_at[i].group())
         ]
         return op
 
@@ -314,21 +327,29 @@ class _Builder:
 
     def _operation(self, statement: StatementSyntax, template: Template) -> Operation:
         toks = statement.toks
+        share = self.strings.setdefault
         name = self._tok(toks[template.name]) if template.name >= 0 else ""
         if template.generic or name.startswith('"'):
             name = name[1:-1]
-        op = Operation(name, (statement.start, statement.end), self.text, toks, template)
+        # Its tokens are cut again on demand, but where the scanner's differ from that cut
+        # (a bracket it dropped) and where validation reads them (block references).
+        kept = toks if statement.broken or _names_blocks(self.text, statement) else None
+        name = share(name, name)
+        op = Operation(name, (statement.start, statement.end), self.text, kept, template)
         index = 0
         for value_index, count_index in template.results:
             tok = toks[value_index]
             base = self._tok(tok)
+            base = share(base, base)
             count = 1 if count_index < 0 else _count(self._tok(toks[count_index]))
             names = [base] if count == 1 else [f"{base}#{k}" for k in range(count)]
             for result_name in names:
                 op.results.append(OpResult(result_name, tok.start, index, op=op))
                 index += 1
         op.operands = [
-            Use(self._tok(toks[i]), toks[i].start, op, n) for n, i in enumerate(template.operands)
+            Use(share(used, used), toks[i].start, op, n)
+            for n, i in enumerate(template.operands)
+            if (used := self._tok(toks[i]))
         ]
         arguments = [
             self._argument(toks, argument.value, n, argument.type, op)
@@ -366,6 +387,16 @@ class _Builder:
         self.fill_block_list(blocks, syntax.statements, owner)
         region.blocks = blocks
         return region
+
+
+def _names_blocks(text: str, statement: StatementSyntax) -> bool:
+    """May the statement's own tokens (its regions' aside) name a block (``^bb1``)?"""
+    at = statement.start
+    for region in statement.regions:
+        if text.find("^", at, region.start) >= 0:
+            return True
+        at = region.end
+    return text.find("^", at, statement.end) >= 0
 
 
 def _count(text: str) -> int:
