@@ -264,7 +264,9 @@ def _build(
         index.symbols.extend(_chunk_symbols(analysis, text))
     _order_occurrences(index)
     index.seen_ops = frozenset(ops_seen)
-    index.seen_types = frozenset(_TYPE.findall(text)) | _argument_types(parsed)
+    # (a set made match by match: the list of every type the text spells is megabytes)
+    index.seen_types = frozenset({m.group() for m in _TYPE.finditer(text)})
+    index.seen_types |= _argument_types(parsed)
     index.folds.extend(_folds(index, text))
     if len(parsed.chunks) > 1:
         index.symbols = _chunk_groups(index.symbols, index.chunks)
@@ -305,7 +307,9 @@ class _Builder:
         self.index = index
         self.text = text
         self.chunk = chunk
-        self.group_entity: dict[tuple[int, int], int] = {}  # a value group's def span
+        # A value group's entity by where its definition starts (an offset, not a span: a
+        # tuple per value would be megabytes while the whole IR is alive).
+        self.group_entity: dict[int, int] = {}
         self.symbol_entity: dict[str, int] = {}
         named = (op for output in analysis.outputs for op in _ops_of(output))
         self.named_ops = {id(op) for op in named}  # ops of @main's outputs
@@ -340,14 +344,14 @@ class _Builder:
 
     def value(self, value: Value, scope: int, visible: int) -> None:
         span = read.value_span(value)
-        if span not in self.group_entity:
+        if span[0] not in self.group_entity:
             entity = self.entity(VALUE, read.value_name(value), span, scope, visible)
-            self.group_entity[span] = entity
+            self.group_entity[span[0]] = entity
             self.occurrence(span[0], span[1], entity, 1)
 
     def value_entity(self, value: Value) -> int | None:
         """The entity of a value met so far (the values of one group share it)."""
-        return self.group_entity.get(read.value_span(value))
+        return self.group_entity.get(read.value_span(value)[0])
 
     def op(self, op: Operation, parent_op: int, block: int) -> None:
         index, text = self.index, self.text
