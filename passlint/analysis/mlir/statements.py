@@ -16,9 +16,9 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer
 
+from passlint.analysis.mlir.lalr import LalrRunner, Rejected
 from passlint.analysis.mlir.lexer import KIND, Tok
 from passlint.analysis.mlir.repetition import compress
 from passlint.analysis.mlir.syntax_rules import (
@@ -56,6 +56,11 @@ class _Feeder(Lexer):
 def _parser() -> Lark:
     grammar = resources.files("passlint.analysis.mlir").joinpath("mlir.lark").read_text()
     return Lark(grammar, parser="lalr", lexer=_Feeder, maybe_placeholders=False)
+
+
+@cache
+def _runner() -> LalrRunner:
+    return LalrRunner(_parser())
 
 
 def terminal_kinds(text: str, toks: list[Tok]) -> tuple[str, ...]:
@@ -155,18 +160,10 @@ def _in_operand_list(kinds: tuple[str, ...], index: int) -> bool:
 
 
 def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
-    stream = [Token(kind, kind, start_pos=i) for i, kind in enumerate(kinds)]
-    try:
-        tree: Tree[Token] = _parser().parse(stream)
-    except UnexpectedToken as error:
-        index = error.token.start_pos if error.token.type != "$END" else len(kinds)
-        return StatementError(
-            index if isinstance(index, int) else len(kinds), tuple(sorted(error.expected))
-        )
-    except UnexpectedEOF as error:
-        return StatementError(len(kinds), tuple(sorted(error.expected)))
-    except (UnexpectedCharacters, UnexpectedInput):
-        return StatementError(0, ())
+    parsed = _runner().parse(kinds)
+    if isinstance(parsed, Rejected):
+        return StatementError(parsed.index, parsed.expected)
+    tree = parsed
     for subtree in tree.iter_subtrees():
         # Rule names as plain strings: lark's ``Token.__eq__`` is Python code, and every
         # template built from this tree compares them again and again. Interned: one string

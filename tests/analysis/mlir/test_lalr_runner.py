@@ -1,0 +1,93 @@
+"""The LALR runner gives lark's own parse of every statement's kinds: the same tree (rule
+names, children, token kinds and positions) or the same rejection."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from lark import Token, Tree
+from lark.exceptions import UnexpectedToken
+from mlir_testing import CONSTRUCTS, DATA
+
+from passlint.analysis.mlir import statements
+from passlint.analysis.mlir.lalr import Rejected
+from passlint.analysis.mlir.parser import parse_file
+
+FILES = sorted(DATA.glob("*.mlir")) + sorted(CONSTRUCTS.glob("*.mlir"))
+
+
+def _kinds_of_every_statement() -> set[tuple[str, ...]]:
+    seen: set[tuple[str, ...]] = set()
+    run = statements._runner().parse
+
+    def recording(kinds: tuple[str, ...]) -> object:
+        seen.add(kinds)
+        return run(kinds)
+
+    statements.clear_caches()
+    runner = statements._runner()
+    runner.parse = recording  # type: ignore[method-assign]
+    try:
+        for path in FILES:
+            parse_file(path.read_text(encoding="utf-8"), fast=False)
+    finally:
+        del runner.parse
+        statements.clear_caches()
+    return seen
+
+
+def _lark(kinds: tuple[str, ...]) -> object:
+    stream = [Token(kind, kind, start_pos=i) for i, kind in enumerate(kinds)]
+    try:
+        return _plain(statements._parser().parse(stream))  # type: ignore[arg-type]
+    except UnexpectedToken as error:
+        index = error.token.start_pos if error.token.type != "$END" else len(kinds)
+        return Rejected(index, tuple(sorted(error.expected)))
+
+
+def _plain(node: Tree[Token] | Token) -> object:
+    if isinstance(node, Token):
+        return (node.type, node.start_pos)
+    return (str(node.data), [_plain(child) for child in node.children])
+
+
+def _runner(kinds: tuple[str, ...]) -> object:
+    parsed = statements._runner().parse(kinds)
+    return parsed if isinstance(parsed, Rejected) else _plain(parsed)
+
+
+KINDS = sorted(_kinds_of_every_statement())
+BROKEN = [
+    (),
+    ("VALUE_ID",),
+    ("VALUE_ID", "EQUAL", "STRING", "LPAR", "VALUE_ID", "VALUE_ID", "RPAR"),
+    ("BARE_ID", "LPAR", "RPAR", "RPAR"),
+    ("STRING", "LPAR", "RPAR", "COLON", "LPAR", "RPAR", "ARROW"),
+    ("CARET_ID", "LPAR", "VALUE_ID", "COLON"),
+]
+
+
+def _cases() -> Iterator[tuple[str, ...]]:
+    yield from KINDS
+    yield from BROKEN
+
+
+def test_the_fixtures_give_many_statement_shapes() -> None:
+    assert len(KINDS) > 100
+
+
+@pytest.mark.parametrize("kinds", list(_cases()), ids=lambda k: " ".join(k)[:60] or "empty")
+def test_runner_parses_as_lark_does(kinds: tuple[str, ...]) -> None:
+    assert _runner(kinds) == _lark(kinds)
+
+
+def test_runner_rejections_are_statement_errors() -> None:
+    parsed = statements._parse_kinds(BROKEN[2])
+    assert isinstance(parsed, statements.StatementError)
+    assert parsed.index == 5 and "COMMA" in parsed.expected
+
+
+def test_fixture_paths_exist() -> None:
+    assert all(Path(path).is_file() for path in FILES)
