@@ -1,8 +1,8 @@
 """Line shapes: the fast path for the common one-line statement.
 
 Model dumps repeat a few dozen line shapes tens of thousands of times. A line's *shape* is its
-text with strings, SSA names, symbols and digits abstracted (four C-speed substitutions over
-the chunk). Each distinct shape is tokenized, scanned and parsed once; a line whose shape is a
+text with comment lines emptied and strings, SSA names, symbols and digits abstracted (C-speed
+substitutions over the chunk). Each distinct shape is tokenized, scanned and parsed once; a line whose shape is a
 complete one-line operation is then turned into IR from its shape plus its own SSA names,
 without tokenizing it. Everything else goes through the token-level scanner.
 """
@@ -31,6 +31,8 @@ _SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
 # value ``%1`` and the word ``a`` (a letter may not follow digits in a name), ``%va`` is one.
 # A name ending like a shaped type's word stays: ``%xtensor<8xf32>`` has a ``DIMS`` token.
 _NAMED_SSA = re.compile(r"%[A-Za-z_$.\-][\w$.\-]*+(?<!tensor)(?<!vector)(?<!memref)")
+# A line holding only a comment (a test file's `// CHECK:` lines are a third of it).
+_COMMENT_LINE = re.compile(r"^[ \t]*//[^\n]*", re.MULTILINE)
 # Symbols (`@name`; quoted ones are `@""` by then): a test file's functions differ in little else.
 _SYMBOL = re.compile(r"@[A-Za-z_$.\-][\w$.\-]*")
 # Digit runs other than a lone ``0`` (which may start a ``0x`` hex number) become ``1``: a
@@ -75,9 +77,10 @@ _shapes: dict[str, LineShape] = {}
 
 
 def normalize(text: str) -> str:
-    """Strings, SSA names, symbols and digit runs abstracted; lines and token kinds are
-    preserved."""
-    return _DIGITS.sub("1", _SYMBOL.sub("@s", _NAMED_SSA.sub("%v", _STRING.sub('""', text))))
+    """Comment lines emptied; strings, SSA names, symbols and digit runs abstracted; lines
+    and token kinds are preserved."""
+    text = _STRING.sub('""', _COMMENT_LINE.sub("", text))
+    return _DIGITS.sub("1", _SYMBOL.sub("@s", _NAMED_SSA.sub("%v", text)))
 
 
 def shape_of(key: str) -> LineShape:
