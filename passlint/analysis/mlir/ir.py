@@ -1,8 +1,9 @@
 """The MLIR IR: operations, values, blocks and regions, each with its source span.
 
 Spans are ``(start, end)`` character offsets into the whole file (also for `// -----`
-chunks). Operations keep their statement's tokens so the known ops the passes need
-(`func.func`, constants, fusions, composites, copies, returns) are read structurally on demand.
+chunks). Operations read their statement's tokens (cut again from the text when first asked
+for) so the known ops the passes need (`func.func`, constants, fusions, composites, copies,
+returns) are read structurally on demand.
 """
 
 from __future__ import annotations
