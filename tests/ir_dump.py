@@ -45,7 +45,8 @@ def dump(parsed: ParsedFile) -> list[object]:
 
 def recut_mismatches(text: str) -> list[str]:
     """Ops (name and span) whose ``toks``, cut again from the text, are not the tokens the
-    statement scanner gave their statement (a parse with the token path)."""
+    statement scanner gave their statement (a parse with the token path), or whose name's
+    span read from the text is not its token's."""
     seen: list[tuple[Operation, list[Tok]]] = []
     build = parser._Builder._operation
 
@@ -61,4 +62,23 @@ def recut_mismatches(text: str) -> list[str]:
         parser.parse_file(text, fast=False)
     finally:
         parser._Builder._operation = build  # type: ignore[method-assign]
-    return [f"{op.name} at {op.span}" for op, toks in seen if op.toks != toks]
+    # (the name's span, read from the text while the op has no tokens, then from them)
+    names = [op.name_span for op, _ in seen]
+    wrong = [
+        f"{op.name} at {op.span}"
+        for (op, toks), name in zip(seen, names, strict=True)
+        if op.toks != toks or op.tok_span(op.template.name) != name
+    ]
+    fast = [
+        op
+        for chunk in parser.parse_file(text).chunks
+        for top in chunk.operations
+        for op in top.walk()
+    ]
+    names = [op.name_span for op in fast]
+    wrong += [
+        f"{op.name} at {op.span} (line shape)"
+        for op, name in zip(fast, names, strict=True)
+        if op.tok_span(op.template.name) != name
+    ]
+    return wrong

@@ -8,6 +8,7 @@ returns) are read structurally on demand.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -16,6 +17,15 @@ from passlint.analysis.mlir.statements import Template
 from passlint.analysis.mlir.types import ShapedType, parse_shaped_type
 
 Span = tuple[int, int]
+
+# After an op's results (or at its start): its name, quoted in the generic form
+# (`= "dialect.op"`) or bare (`= dialect.op`).
+GENERIC_NAME = re.compile(r'(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*"((?:[^"\\\n]|\\.)*)"')
+CUSTOM_NAME = re.compile(r"(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*([A-Za-z_][\w$.]*)")
+# The symbol an op defines right after its name and visibility: the first of its symbols.
+_DEFINED_SYMBOL = re.compile(
+    r'[ \t]+(?:(?:private|public|nested)[ \t]+)?@([A-Za-z_$.\-][\w$.\-]*|"[^"\\\n]*")'
+)
 
 
 @dataclass(eq=False, slots=True)
@@ -157,6 +167,12 @@ class Operation:
     # -- structure -------------------------------------------------------------------------
     @property
     def name_span(self) -> Span:
+        if self.tokens is None:  # read from the text when it is plain, without the tokens
+            at = self.results[-1].span[1] if self.results else self.span[0]
+            generic = self.template.generic
+            found = (GENERIC_NAME if generic else CUSTOM_NAME).match(self.text, at)
+            if found is not None and found.group(1) == self.name:
+                return (found.start(1) - 1, found.end(1) + 1) if generic else found.span(1)
         return self.tok_span(self.template.name)
 
     @property
@@ -344,6 +360,13 @@ def function_name(op: Operation) -> str | None:
     if op.is_generic:
         attr = op.attribute("sym_name")
         return attr.value.strip('"') if attr and attr.value else None
+    if op.tokens is None and op.text.startswith(op.name, op.span[0]):
+        # ``func.func [visibility] @name``, read from the text: a file's every function is
+        # named this way, and its tokens are not cut for that.
+        found = _DEFINED_SYMBOL.match(op.text, op.span[0] + len(op.name))
+        if found is not None:
+            name = found.group(1)
+            return name[1:-1] if name.startswith('"') else name
     symbols = op.symbols
     if not symbols:
         return None

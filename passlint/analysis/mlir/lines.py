@@ -2,9 +2,9 @@
 
 Model dumps repeat a few dozen line shapes tens of thousands of times. A line's *shape* is its
 text with comment lines emptied and strings, SSA names, symbols and digits abstracted (C-speed
-substitutions over the chunk). Each distinct shape is tokenized, scanned and parsed once; a line whose shape is a
-complete one-line operation is then turned into IR from its shape plus its own SSA names,
-without tokenizing it. Everything else goes through the token-level scanner.
+substitutions over the chunk). Each distinct shape is tokenized, scanned and parsed once; a
+line whose shape is a complete one-line operation is then turned into IR from its shape plus
+its own SSA names, without tokenizing it. Everything else goes through the token-level scanner.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ import re
 
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.mlir.ir import (
+    CUSTOM_NAME,
+    GENERIC_NAME,
     Block,
     BlockArgument,
     Chunk,
@@ -38,9 +40,6 @@ from passlint.analysis.mlir.structure import (
 from passlint.analysis.mlir.validate import validate_chunk
 
 _SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
-# After the results (or at the line start): `= "dialect.op"` or `= dialect.op`.
-_GENERIC_NAME = re.compile(r'(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*"((?:[^"\\\n]|\\.)*)"')
-_CUSTOM_NAME = re.compile(r"(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*([A-Za-z_][\w$.]*)")
 _COUNT = re.compile(r"\s*:\s*(\d+)")
 _ISOLATED = frozenset(("func.func", "module", "builtin.module"))
 _BAD_KINDS = frozenset(("ERROR", "BAD_STRING"))  # characters no token starts with
@@ -240,11 +239,11 @@ class _Builder:
         value_at = dict(zip(shape.value_tokens, matches, strict=True))
         text = self.text
         if template.generic:
-            name_match = _GENERIC_NAME.match(
+            name_match = GENERIC_NAME.match(
                 text, matches[len(template.results) - 1].end() if template.results else line.start
             )
         else:
-            name_match = _CUSTOM_NAME.match(
+            name_match = CUSTOM_NAME.match(
                 text, matches[len(template.results) - 1].end() if template.results else line.start
             )
         if name_match is None:
