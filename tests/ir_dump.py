@@ -5,7 +5,7 @@ again are the scanner's."""
 from __future__ import annotations
 
 from passlint.analysis.mlir import parser
-from passlint.analysis.mlir.ir import Operation, ParsedFile
+from passlint.analysis.mlir.ir import Operation, ParsedFile, function_name
 from passlint.analysis.mlir.lexer import Tok
 from passlint.analysis.mlir.structure import StatementSyntax
 from passlint.analysis.mlir.template import Template
@@ -75,10 +75,15 @@ def recut_mismatches(text: str) -> list[str]:
         for top in chunk.operations
         for op in top.walk()
     ]
-    names = [op.name_span for op in fast]
+    names = [(op.name_span, function_name(op)) for op in fast]
     wrong += [
         f"{op.name} at {op.span} (line shape)"
-        for op, name in zip(fast, names, strict=True)
-        if op.tok_span(op.template.name) != name
+        for op, (name, function) in zip(fast, names, strict=True)
+        if op.tok_span(op.template.name) != name or _function_name_from_tokens(op) != function
     ]
     return wrong
+
+
+def _function_name_from_tokens(op: Operation) -> str | None:
+    op.toks  # noqa: B018 (cut: function_name reads them then)
+    return function_name(op)

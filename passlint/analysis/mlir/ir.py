@@ -24,7 +24,7 @@ GENERIC_NAME = re.compile(r'(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*"((?:[^"\\\
 CUSTOM_NAME = re.compile(r"(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*([A-Za-z_][\w$.]*)")
 # The symbol an op defines right after its name and visibility: the first of its symbols.
 _DEFINED_SYMBOL = re.compile(
-    r'[ \t]+(?:(?:private|public|nested)[ \t]+)?@([A-Za-z_$.\-][\w$.\-]*|"[^"\\\n]*")'
+    r'[ \t]+(?:(private|public|nested)[ \t]+)?@([A-Za-z_$.\-][\w$.\-]*|"[^"\\\n]*")'
 )
 
 
@@ -360,12 +360,14 @@ def function_name(op: Operation) -> str | None:
     if op.is_generic:
         attr = op.attribute("sym_name")
         return attr.value.strip('"') if attr and attr.value else None
-    if op.tokens is None and op.text.startswith(op.name, op.span[0]):
+    template = op.template
+    first = template.symbols[0] if template.symbols and not template.recovered else -1
+    if op.tokens is None and template.name == 0 and first in (1, 2):
         # ``func.func [visibility] @name``, read from the text: a file's every function is
         # named this way, and its tokens are not cut for that.
         found = _DEFINED_SYMBOL.match(op.text, op.span[0] + len(op.name))
-        if found is not None:
-            name = found.group(1)
+        if found is not None and (found.group(1) is not None) == (first == 2):
+            name = found.group(2)
             return name[1:-1] if name.startswith('"') else name
     symbols = op.symbols
     if not symbols:
