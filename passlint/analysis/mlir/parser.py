@@ -165,7 +165,11 @@ class _Builder:
         self.chunk = chunk
         # One string per op name and value name of the chunk, shared by its ops, results and
         # uses (a 7.7 MB module has 50,000 ops and 150,000 values).
-        self.strings: dict[str, str] = {}
+        self._strings: dict[str, str] = {}
+
+    def _shared(self, name: str) -> str:
+        """The chunk's one string equal to ``name``."""
+        return self._strings.setdefault(name, name)
 
     def fill_block_list(
         self,
@@ -248,14 +252,12 @@ class _Builder:
             )
         if name_match is None:
             return None
-        share = self.strings.setdefault
-        name = name_match.group(1)
-        op = Operation(share(name, name), (line.start, line.end), text, None, template)
+        shared = self._shared
+        op = Operation(shared(name_match.group(1)), (line.start, line.end), text, None, template)
         index = 0
         for value_index, count_index in template.results:
             match = value_at[value_index]
-            base = match.group()
-            base = share(base, base)
+            base = shared(match.group())
             count = 1
             if count_index >= 0:
                 count_match = _COUNT.match(text, match.end())
@@ -269,9 +271,8 @@ class _Builder:
                     op.results.append(OpResult(f"{base}#{k}", at, index, op=op))
                     index += 1
         op.operands = [
-            Use(share(used, used), value_at[i].start(), op, n)
+            Use(shared(value_at[i].group()), value_at[i].start(), op, n)
             for n, i in enumerate(template.operands)
-            if (used := value_at[i].group())
         ]
         return op
 
@@ -326,29 +327,26 @@ class _Builder:
 
     def _operation(self, statement: StatementSyntax, template: Template) -> Operation:
         toks = statement.toks
-        share = self.strings.setdefault
+        shared = self._shared
         name = self._tok(toks[template.name]) if template.name >= 0 else ""
         if template.generic or name.startswith('"'):
             name = name[1:-1]
         # Its tokens are cut again on demand, but where the scanner's differ from that cut
         # (a bracket it dropped) and where validation reads them (block references).
         kept = toks if statement.broken or _names_blocks(self.text, statement) else None
-        name = share(name, name)
-        op = Operation(name, (statement.start, statement.end), self.text, kept, template)
+        op = Operation(shared(name), (statement.start, statement.end), self.text, kept, template)
         index = 0
         for value_index, count_index in template.results:
             tok = toks[value_index]
-            base = self._tok(tok)
-            base = share(base, base)
+            base = shared(self._tok(tok))
             count = 1 if count_index < 0 else _count(self._tok(toks[count_index]))
             names = [base] if count == 1 else [f"{base}#{k}" for k in range(count)]
             for result_name in names:
                 op.results.append(OpResult(result_name, tok.start, index, op=op))
                 index += 1
         op.operands = [
-            Use(share(used, used), toks[i].start, op, n)
+            Use(shared(self._tok(toks[i])), toks[i].start, op, n)
             for n, i in enumerate(template.operands)
-            if (used := self._tok(toks[i]))
         ]
         arguments = [
             self._argument(toks, argument.value, n, argument.type, op)
