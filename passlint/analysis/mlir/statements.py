@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -118,6 +119,8 @@ def parse_statement(text: str, toks: list[Tok]) -> Template | StatementError:
         else:
             short_toks = [toks[index] for index in compression.kept]
             found = compression.expand(_template(compression.kinds, text, short_toks))
+        if isinstance(found, Template):
+            found = replace(found, kinds=kinds)
         if len(_templates) >= _CACHE_LIMIT:
             _templates.clear()
         _templates[key] = found

@@ -44,6 +44,9 @@ class Template:
     symbols: tuple[int, ...] = ()
     words: tuple[int, ...] = ()  # top-level bare words (keywords such as `attributes`)
     recovered: bool = False  # read from a statement that does not parse (results and uses)
+    # The token kinds the template was parsed from (what validation counts types in); empty
+    # for a recovered template.
+    kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

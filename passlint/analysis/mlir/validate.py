@@ -288,13 +288,13 @@ def _type_counts(op: Operation) -> tuple[int | None, int | None]:
     if found is None or found[0] is not template:
         if len(_counts) >= 20_000:
             _counts.clear()
-        kinds = [tok.kind for tok in op.toks]
+        kinds = template.kinds or tuple(tok.kind for tok in op.toks)
         found = (template, _counts_of(kinds, template.colon, template.arrow))
         _counts[id(template)] = found
     return found[1]
 
 
-def _counts_of(kinds: list[str], colon: int, arrow: int) -> tuple[int | None, int | None]:
+def _counts_of(kinds: tuple[str, ...], colon: int, arrow: int) -> tuple[int | None, int | None]:
     if colon < 0 or arrow < 0 or colon + 1 >= len(kinds) or kinds[colon + 1] != "LPAR":
         return None, None
     operands = _list_count(kinds, colon + 1)
@@ -304,7 +304,7 @@ def _counts_of(kinds: list[str], colon: int, arrow: int) -> tuple[int | None, in
     return operands, results
 
 
-def _list_count(kinds: list[str], open_: int) -> int | None:
+def _list_count(kinds: tuple[str, ...], open_: int) -> int | None:
     """Entries of the parenthesised list opening at ``open_`` (None when it is not closed)."""
     depth, count, empty = 0, 1, True
     for kind in kinds[open_:]:
