@@ -36,10 +36,15 @@ class LalrRunner:
         self.states: dict[Any, dict[str, tuple[Any, Any]]] = table.states
         self.start_state = table.start_states[start]
         self.end_state = table.end_states[start]
-        self.callbacks: dict[Any, Callable[[list[Any]], Any]] = inner.callbacks
+        callbacks: dict[Any, Callable[[list[Any]], Any]] = inner.callbacks
         # A terminal with a callback would be transformed when shifted: the loop below
         # shifts tokens as they are.
-        assert not any(isinstance(key, str) for key in self.callbacks)
+        assert not any(isinstance(key, str) for key in callbacks)
+        # Per rule: how many values it takes, the nonterminal it makes, its tree callback.
+        self.reductions = {
+            rule: (len(rule.expansion), rule.origin.name, callback)
+            for rule, callback in callbacks.items()
+        }
         self._tokens: dict[tuple[str, int], Token] = {}
 
     def token(self, kind: str, index: int) -> Token:
@@ -50,10 +55,10 @@ class LalrRunner:
         return found
 
     def parse(self, kinds: tuple[str, ...]) -> Tree[Token] | Rejected:
-        states, callbacks, end_state = self.states, self.callbacks, self.end_state
+        states, reductions, end_state = self.states, self.reductions, self.end_state
         state_stack = [self.start_state]
         value_stack: list[Any] = []
-        token = self.token
+        token, made = self.token, self._tokens.get
         count = len(kinds)
         for index in range(count + 1):
             kind = kinds[index] if index < count else "$END"
@@ -66,17 +71,17 @@ class LalrRunner:
                 action, arg = found
                 if action is Shift:
                     state_stack.append(arg)
-                    value_stack.append(token(kind, index))
+                    value_stack.append(made((kind, index)) or token(kind, index))
                     break
-                size = len(arg.expansion)
+                size, made_kind, callback = reductions[arg]
                 if size:
                     children = value_stack[-size:]
                     del state_stack[-size:]
                     del value_stack[-size:]
                 else:
                     children = []
-                value_stack.append(callbacks[arg](children))
-                state_stack.append(states[state_stack[-1]][arg.origin.name][1])
+                value_stack.append(callback(children))
+                state_stack.append(states[state_stack[-1]][made_kind][1])
                 if index == count and state_stack[-1] == end_state:
                     tree: Tree[Token] = value_stack[-1]
                     return tree
