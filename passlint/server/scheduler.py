@@ -137,6 +137,11 @@ class Scheduler(Generic[J, R]):
         if document is None:
             return
         document.closed = True
+        if document.running_heavy and document.running is not None and not document.running.done():
+            # Its analysis would go on in the worker process, which holds its text there (and
+            # the server holds the job until it ends); an analysis queued behind it would
+            # wait for it.
+            self._stop_heavy()
         for task in (document.task, document.quick_task):
             if task is not None:
                 task.cancel()
@@ -220,7 +225,7 @@ class Scheduler(Generic[J, R]):
             loop = asyncio.get_running_loop()
             result = await loop.run_in_executor(self.quick_executor, self.quick, job, document.memo)
         except asyncio.CancelledError:
-            raise
+            return  # quietly: see ``_guarded``
         except Exception:
             log.exception("the quick analysis of %s failed", document.uri)
             return
@@ -236,7 +241,13 @@ class Scheduler(Generic[J, R]):
         try:
             await self._run(document, key, refreshed)
         except asyncio.CancelledError:
-            raise
+            # A cancelled run ends quietly. A task that ends cancelled keeps its
+            # CancelledError, whose traceback holds the frames of the run: its job (a text
+            # of the document), the worker pool it was sent to (which keeps its jobs once
+            # stopped), the document. They are in a reference cycle with the task, kept until
+            # the collector's next full collection: during a burst of edits, one old text
+            # per edit.
+            return
         except Exception:
             log.exception("scheduling the analysis of %s failed", document.uri)
 
