@@ -123,12 +123,16 @@ class Scheduler(Generic[J, R]):
         document = self.documents.get(uri)
         if document is None:
             document = Document(uri, path, version, text)
-            document.memo = self.quick_memo() if self.quick_memo is not None else None
             self.documents[uri] = document
         else:
             if document.memo is not None:
                 document.memo.record(document.text, text, changes, version)
             document.version, document.text, document.path = version, text, path
+        if not self._gets_quick_runs(document):
+            # A memo keeps the texts of the changes it records until a quick run answers.
+            document.memo = None
+        elif document.memo is None and self.quick_memo is not None:
+            document.memo = self.quick_memo()
         self._schedule(document, refreshed=False)
         return document
 
@@ -212,10 +216,13 @@ class Scheduler(Generic[J, R]):
             document.task.cancel()
         loop = asyncio.get_running_loop()
         document.task = loop.create_task(self._guarded(document, document.key, refreshed))
-        if self.quick is not None and len(document.text) >= self.quick_size:
+        if self._gets_quick_runs(document):
             if document.quick_task is not None and not document.quick_task.done():
                 document.quick_task.cancel()
             document.quick_task = loop.create_task(self._run_quick(document, document.key))
+
+    def _gets_quick_runs(self, document: Document) -> bool:
+        return self.quick is not None and len(document.text) >= self.quick_size
 
     async def _run_quick(self, document: Document, key: Key) -> None:
         """The quick run: shown only while the full run for the same key is not in."""

@@ -268,6 +268,7 @@ class PasslintServer(LanguageServer):
             return
         path = self.path_of(uri)
         version = document.version if document.version is not None else 0
+        self._sources.pop(uri, None)  # (the text it holds is not the document's any more)
         self.scheduler.update(uri, path, version, document.source, changes)
         if path.endswith(".py"):
             self.refresh_python(exclude=uri)
