@@ -288,6 +288,14 @@ class PasslintServer(LanguageServer):
         for error in self.settings.take_errors():
             self.show_error(f"passlint configuration error: {error}")
         files = self.files()
+        if document.path.endswith(".mlir"):
+            # A module's analysis reads no other document: its job (pickled whole for the
+            # worker process) carries no other open document's text.
+            files = SnapshotFiles(
+                {document.path: document.text},
+                {document.path: document.uri},
+                {document.path: document.version},
+            )
         return Job(
             document.uri,
             document.path,

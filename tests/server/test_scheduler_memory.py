@@ -1,5 +1,6 @@
-"""What the scheduler keeps of a document's versions once they are superseded or closed (P9:
-during a burst of edits of a multi-megabyte dump, every text kept is megabytes)."""
+"""What the scheduler keeps of a document's versions once they are superseded or closed, and
+what a job carries (P9: during a burst of edits of a multi-megabyte dump, every text kept or
+sent is megabytes)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from passlint.server.analysis_process import analysis_process
-from passlint.server.scheduler import Scheduler
+from passlint.server.scheduler import Document, Scheduler
+from passlint.server.server import PasslintServer
 
 
 class Text(str):
@@ -109,3 +111,23 @@ async def test_closing_a_document_stops_its_analysis_in_the_worker_process() -> 
         await _until(lambda: all(not process.is_alive() for process in processes), 10)
     finally:
         scheduler.shutdown()
+
+
+def test_a_modules_job_carries_no_other_documents_text() -> None:
+    """Jobs of large modules are pickled whole for the worker process."""
+    server = PasslintServer(processes=False)
+    try:
+        for uri, path, text in (
+            ("file:///big.mlir", "/big.mlir", "module {}\n"),
+            ("file:///other.mlir", "/other.mlir", "x" * 1000),
+            ("file:///k.py", "/k.py", "import pypto.language as pl\n"),
+        ):
+            server.scheduler.documents[uri] = Document(uri, path, 1, text)
+        job = server.make_job(server.scheduler.documents["file:///big.mlir"])
+        assert dict(job.texts) == {"/big.mlir": "module {}\n"}
+        assert dict(job.uris) == {"/big.mlir": "file:///big.mlir"}
+        kernel = server.make_job(server.scheduler.documents["file:///k.py"])
+        assert set(kernel.texts) == {"/big.mlir", "/other.mlir", "/k.py"}  # the overlay
+    finally:
+        server.executor.shutdown()
+        server.quick_executor.shutdown()
