@@ -145,7 +145,7 @@ class Scheduler(Generic[J, R]):
             # Its analysis would go on in the worker process, which holds its text there (and
             # the server holds the job until it ends); an analysis queued behind it would
             # wait for it.
-            self._stop_heavy()
+            self._stop_heavy("its document was closed")
         for task in (document.task, document.quick_task):
             if task is not None:
                 task.cancel()
@@ -327,13 +327,13 @@ class Scheduler(Generic[J, R]):
             self.heavy = self.heavy_factory()
         return self.heavy
 
-    def _stop_heavy(self) -> None:
+    def _stop_heavy(self, why: str = "its document has a newer version") -> None:
         """Stop the worker process (and what it computes); the next run makes a new one."""
         pool, self.heavy = self.heavy, None
         if pool is None:
             return
         self._stopped.add(pool)
-        log.info("stopping the analysis process: its document has a newer version")
+        log.info("stopping the analysis process: %s", why)
         processes = getattr(pool, "_processes", None) or {}  # pid -> multiprocessing.Process
         for process in list(processes.values()):
             process.terminate()
