@@ -7,9 +7,12 @@ lists come from the heap instead, whose freed blocks stay resident until the hea
 free. A fixed threshold (as setting ``MALLOC_MMAP_THRESHOLD_`` would) keeps it from rising:
 the analysis process of the 7.7 MB generic module peaks 6 MB lower.
 
-The server does not use it: each block then comes in fresh pages, and faulting in a 7.7 MB
-text costs 3-7 ms on these machines, at every edit (P6's edit went from 8 to 14-20 ms,
-though the server peaked 20-35 MB lower).
+The server uses it too. The price is that each large block comes in fresh pages: faulting
+in a 7.7 MB text (and the slices an edit is built from) costs a few milliseconds at each
+edit (P6's edit went from 6-12 to 11-18 ms, P2's from 7-11 to 7-17 ms, against a goal of
+50). Without it, the server's heap kept the holes of the versions an edit burst went
+through: P6's server peaked at 138 MB, 116 MB with it; P1/P2's at 101-110 MB, 85-89 MB with
+it.
 """
 
 from __future__ import annotations

@@ -64,8 +64,10 @@ def run(argv: Sequence[str]) -> int:
         level=getattr(logging, args.log_level.upper()),
         format="passlint %(levelname)s %(name)s: %(message)s",
     )
+    from passlint.server.allocator import map_large_blocks
     from passlint.server.server import server
 
+    map_large_blocks()  # texts of freed versions go back to the system (P9)
     server.scheduler.debounce = max(0.0, args.debounce)
     if args.threads_only:
         server.scheduler.heavy_factory = None

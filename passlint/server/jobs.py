@@ -195,6 +195,9 @@ def run_job(job: Job) -> Result:
         if analysis.parsed is not None:
             source = files.source(job.path) or SourceText(job.text)
             index = build_index(analysis.parsed, source, analysis.tensorizer, findings)
+            # Nothing reads the IR again: freed at once by reference counting, before the
+            # result is converted or sent (it is most of the analysis' memory).
+            analysis.parsed.release()
         return Result(job.uri, job.version, tuple(findings), diagnostics, text, index=index)
     except Exception as error:
         log.exception("internal error while analysing %s (version %s)", job.path, job.version)

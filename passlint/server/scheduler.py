@@ -123,12 +123,16 @@ class Scheduler(Generic[J, R]):
         document = self.documents.get(uri)
         if document is None:
             document = Document(uri, path, version, text)
-            document.memo = self.quick_memo() if self.quick_memo is not None else None
             self.documents[uri] = document
         else:
             if document.memo is not None:
                 document.memo.record(document.text, text, changes, version)
             document.version, document.text, document.path = version, text, path
+        if not self._gets_quick_runs(document):
+            # A memo keeps the texts of the changes it records until a quick run answers.
+            document.memo = None
+        elif document.memo is None and self.quick_memo is not None:
+            document.memo = self.quick_memo()
         self._schedule(document, refreshed=False)
         return document
 
@@ -137,6 +141,11 @@ class Scheduler(Generic[J, R]):
         if document is None:
             return
         document.closed = True
+        if document.running_heavy and document.running is not None and not document.running.done():
+            # Its analysis would go on in the worker process, which holds its text there (and
+            # the server holds the job until it ends); an analysis queued behind it would
+            # wait for it.
+            self._stop_heavy("its document was closed")
         for task in (document.task, document.quick_task):
             if task is not None:
                 task.cancel()
@@ -207,10 +216,13 @@ class Scheduler(Generic[J, R]):
             document.task.cancel()
         loop = asyncio.get_running_loop()
         document.task = loop.create_task(self._guarded(document, document.key, refreshed))
-        if self.quick is not None and len(document.text) >= self.quick_size:
+        if self._gets_quick_runs(document):
             if document.quick_task is not None and not document.quick_task.done():
                 document.quick_task.cancel()
             document.quick_task = loop.create_task(self._run_quick(document, document.key))
+
+    def _gets_quick_runs(self, document: Document) -> bool:
+        return self.quick is not None and len(document.text) >= self.quick_size
 
     async def _run_quick(self, document: Document, key: Key) -> None:
         """The quick run: shown only while the full run for the same key is not in."""
@@ -220,7 +232,7 @@ class Scheduler(Generic[J, R]):
             loop = asyncio.get_running_loop()
             result = await loop.run_in_executor(self.quick_executor, self.quick, job, document.memo)
         except asyncio.CancelledError:
-            raise
+            return  # quietly: see ``_guarded``
         except Exception:
             log.exception("the quick analysis of %s failed", document.uri)
             return
@@ -236,7 +248,13 @@ class Scheduler(Generic[J, R]):
         try:
             await self._run(document, key, refreshed)
         except asyncio.CancelledError:
-            raise
+            # A cancelled run ends quietly. A task that ends cancelled keeps its
+            # CancelledError, whose traceback holds the frames of the run: its job (a text
+            # of the document), the worker pool it was sent to (which keeps its jobs once
+            # stopped), the document. They are in a reference cycle with the task, kept until
+            # the collector's next full collection: during a burst of edits, one old text
+            # per edit.
+            return
         except Exception:
             log.exception("scheduling the analysis of %s failed", document.uri)
 
@@ -309,13 +327,13 @@ class Scheduler(Generic[J, R]):
             self.heavy = self.heavy_factory()
         return self.heavy
 
-    def _stop_heavy(self) -> None:
+    def _stop_heavy(self, why: str = "its document has a newer version") -> None:
         """Stop the worker process (and what it computes); the next run makes a new one."""
         pool, self.heavy = self.heavy, None
         if pool is None:
             return
         self._stopped.add(pool)
-        log.info("stopping the analysis process: its document has a newer version")
+        log.info("stopping the analysis process: %s", why)
         processes = getattr(pool, "_processes", None) or {}  # pid -> multiprocessing.Process
         for process in list(processes.values()):
             process.terminate()

@@ -268,6 +268,7 @@ class PasslintServer(LanguageServer):
             return
         path = self.path_of(uri)
         version = document.version if document.version is not None else 0
+        self._sources.pop(uri, None)  # (the text it holds is not the document's any more)
         self.scheduler.update(uri, path, version, document.source, changes)
         if path.endswith(".py"):
             self.refresh_python(exclude=uri)
@@ -287,6 +288,14 @@ class PasslintServer(LanguageServer):
         for error in self.settings.take_errors():
             self.show_error(f"passlint configuration error: {error}")
         files = self.files()
+        if document.path.endswith(".mlir"):
+            # A module's analysis reads no other document: its job (pickled whole for the
+            # worker process) carries no other open document's text.
+            files = SnapshotFiles(
+                {document.path: document.text},
+                {document.path: document.uri},
+                {document.path: document.version},
+            )
         return Job(
             document.uri,
             document.path,

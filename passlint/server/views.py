@@ -77,26 +77,40 @@ class Shift:
 
 
 class EditLog:
-    """Each open document's changes by the version they made (``None``: replaced whole)."""
+    """Each open document's changes by the version they made (``None``: replaced whole).
 
-    def __init__(self, keep: int = 4096) -> None:
+    A change holds the whole lines it replaced and their replacement: a paste, or a client
+    that sends a whole-text edit as a range, is megabytes. Per document, the log keeps the
+    latest ``keep`` changes and at most ``size`` characters of them; what is older is
+    forgotten (a shift from before it is unknown, so features wait for the new analysis)."""
+
+    def __init__(self, keep: int = 4096, size: int = 1 << 20) -> None:
         self.keep = keep
+        self.size = size
         self._log: dict[str, deque[tuple[int, tuple[TextChange, ...] | None]]] = {}
+        self._sizes: dict[str, int] = {}  # characters the log of each document holds
         self._forgotten: dict[str, int] = {}  # the newest version whose changes are gone
 
     def opened(self, uri: str, version: int) -> None:
-        self._log[uri] = deque(maxlen=self.keep)
+        self._log[uri] = deque()
+        self._sizes[uri] = 0
         self._forgotten[uri] = version
 
     def closed(self, uri: str) -> None:
         self._log.pop(uri, None)
+        self._sizes.pop(uri, None)
         self._forgotten.pop(uri, None)
 
     def record(self, uri: str, version: int, changes: Sequence[TextChange] | None) -> None:
-        log = self._log.setdefault(uri, deque(maxlen=self.keep))
-        if len(log) == self.keep:
-            self._forgotten[uri] = log[0][0]
-        log.append((version, None if changes is None else tuple(changes)))
+        log = self._log.setdefault(uri, deque())
+        made = None if changes is None else tuple(changes)
+        log.append((version, made))
+        size = self._sizes.get(uri, 0) + _size(made)
+        while log and (len(log) > self.keep or size > self.size):
+            forgotten, made = log.popleft()
+            self._forgotten[uri] = forgotten
+            size -= _size(made)
+        self._sizes[uri] = size
 
     def shift(self, uri: str, since: int, until: int) -> Shift | None:
         """The shift from version ``since`` to ``until``; None when a change between them is
@@ -118,6 +132,10 @@ class EditLog:
             changes.extend(made)
             reached = version
         return Shift(changes) if reached == until else None
+
+
+def _size(changes: tuple[TextChange, ...] | None) -> int:
+    return sum(len(change.old) + len(change.new) for change in changes or ())
 
 
 @dataclass

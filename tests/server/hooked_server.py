@@ -2,11 +2,13 @@
 
 A document containing ``SLOW(<seconds>)`` is analysed that much slower; one containing
 ``CRASH`` makes the analysis raise, as a bug in a pass would. The command
-``passlint.test.parses`` answers how many times this process parsed MLIR text.
+``passlint.test.parses`` answers how many times this process parsed MLIR text,
+``passlint.test.texts`` how many texts holding a marker its objects refer to.
 """
 
 from __future__ import annotations
 
+import gc
 import re
 import sys
 import time
@@ -47,5 +49,18 @@ if __name__ == "__main__":
     @server.command("passlint.test.parses")
     def parses(ls: PasslintServer, *args: Any) -> int:
         return PARSES[0]
+
+    @server.command("passlint.test.texts")
+    def texts(ls: PasslintServer, *args: Any) -> int:
+        """How many distinct texts holding ``args[0]`` this process's objects refer to,
+        garbage in reference cycles included (no collection first)."""
+        marker = args[0]
+        found = {
+            id(referent)
+            for holder in gc.get_objects()
+            for referent in gc.get_referents(holder)
+            if type(referent) is str and len(referent) > 1000 and marker in referent
+        }
+        return len(found)
 
     sys.exit(run(sys.argv[1:]))

@@ -8,11 +8,19 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 import pytest
 
+from passlint.analysis.mlir.ir import Operation
+from passlint.config import Settings
 from passlint.server.allocator import map_large_blocks
 from passlint.server.analysis_process import AnalysisPool
+from passlint.server.convert import ClientFeatures
+from passlint.server.jobs import Job, run_job
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from generate import mlir_module
 
 
 def test_a_job_sent_to_the_worker_is_not_kept_in_the_server() -> None:
@@ -58,3 +66,25 @@ def test_each_call_is_followed_by_a_full_collection_in_the_worker() -> None:
         assert after >= before + 2  # after the first get_stats, and after the job
     finally:
         pool.shutdown()
+
+
+def _operations() -> int:
+    return sum(isinstance(o, Operation) for o in gc.get_objects())
+
+
+def test_a_jobs_ir_is_freed_before_its_result_is_sent() -> None:
+    """The IR is most of an analysis' memory, in reference cycles: left to the collector, it
+    would still be alive while the worker pickles the result (P9)."""
+    text = mlir_module(3, generic=True)
+    job = Job(
+        "file:///m.mlir", "/m.mlir", 1, text, Settings(), ("/",), {}, {}, {}, ClientFeatures()
+    )
+    gc.collect()
+    gc.disable()
+    try:
+        before = _operations()
+        result = run_job(job)
+        assert result.index is not None and not result.failed
+        assert _operations() == before
+    finally:
+        gc.enable()

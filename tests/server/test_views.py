@@ -97,3 +97,20 @@ def test_completion_reads_only_the_line_tail() -> None:
     line = '    %0 = stablehlo.constant dense<"0x' + "0A" * 500_000 + '"> : tensor<4xf32> %ar'
     assert word_before(line) == "%ar"
     assert word_before("0" * 1_000_000) == "0" * 512
+
+
+def test_edit_log_keeps_a_bounded_size_of_changed_lines() -> None:
+    """A pasted megabyte (or a whole-text edit sent as a range) is not kept for thousands of
+    versions: older changes are forgotten once the log holds ``size`` characters."""
+    log = EditLog(size=100)
+    log.opened("u", 1)
+    _, small = edited("a\nb\n", 0, "x\n")
+    _, big = edited("a\nb\n", 0, "y" * 200 + "\n")
+    log.record("u", 2, small.changes)
+    log.record("u", 3, small.changes)
+    assert log.shift("u", 1, 3) is not None
+    log.record("u", 4, big.changes)  # over the size alone: forgotten with all before it
+    assert log.shift("u", 3, 4) is None
+    log.record("u", 5, small.changes)
+    assert log.shift("u", 4, 5) is not None
+    assert log.shift("u", 1, 5) is None
