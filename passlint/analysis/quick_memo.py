@@ -53,10 +53,14 @@ class _Step:
 class QuickMemo:
     """One document's last quick answer and the changes made to its text since."""
 
-    def __init__(self, steps: int = 16) -> None:
+    def __init__(self, steps: int = 4) -> None:
         self._lock = threading.Lock()
         self._answer: QuickAnswer | None = None
-        self._steps: deque[_Step] = deque(maxlen=steps)  # the oldest are forgotten
+        # The oldest are forgotten. Each holds two versions' texts, and the steps since the
+        # last answer pile up while quick answers lag behind the edits: a few keep what an
+        # editor's typing needs without holding many megabytes of texts of a large module
+        # (a later version the steps no longer reach is answered from scratch).
+        self._steps: deque[_Step] = deque(maxlen=steps)
         # Changes by the version they made (since the last full analysis), and the full
         # analysis' other findings moved to a version.
         self._log: deque[tuple[int, tuple[TextChange, ...] | None]] = deque(maxlen=1024)

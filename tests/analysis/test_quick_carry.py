@@ -1,11 +1,13 @@
 """The quick answer of a large .mlir carries what the last full analysis found besides it
 (syntax errors, unused suppressions), moved to the quick answer's version by the changes
-since, and drops those on lines a change replaced."""
+since, and drops those on lines a change replaced; the memo holds few texts meanwhile."""
 
 from __future__ import annotations
 
+import gc
+
 from passlint.analysis.findings import Finding, Position, Range, Severity
-from passlint.analysis.quick_memo import QuickMemo
+from passlint.analysis.quick_memo import QuickMemo, _Step
 from passlint.analysis.text_change import TextChange, replace_span
 
 TEXT = "".join(f"line {n}\n" for n in range(40))
@@ -61,3 +63,15 @@ def test_nothing_is_carried_across_a_whole_replacement() -> None:
     memo.record(TEXT, "other\n", None, 2)
     quick = [finding("TL001", 0), finding("PL100", 0)]
     assert memo.with_carried(2, quick) == quick
+
+
+def test_changes_recorded_while_no_answer_comes_keep_few_texts() -> None:
+    memo = QuickMemo()
+    texts = [TEXT]
+    for version in range(2, 12):  # ten edits and no quick answer meanwhile
+        text, change = insert_line(texts[-1], 0)
+        memo.record(texts[-1], text, [change], version)
+        texts.append(text)
+    held = [t for t in texts if any(isinstance(r, _Step) for r in gc.get_referrers(t))]
+    assert len(held) == 5  # the last four steps' texts, each step's shared with the next
+    assert held == texts[-5:]
