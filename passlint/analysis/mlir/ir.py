@@ -20,8 +20,16 @@ Span = tuple[int, int]
 
 # After an op's results (or at its start): its name, quoted in the generic form
 # (`= "dialect.op"`) or bare (`= dialect.op`).
-GENERIC_NAME = re.compile(r'(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*"((?:[^"\\\n]|\\.)*)"')
-CUSTOM_NAME = re.compile(r"(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*([A-Za-z_][\w$.]*)")
+_GENERIC_NAME = re.compile(r'(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*"((?:[^"\\\n]|\\.)*)"')
+_CUSTOM_NAME = re.compile(r"(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*([A-Za-z_][\w$.]*)")
+
+
+def match_name(text: str, at: int, generic: bool) -> re.Match[str] | None:
+    """An op's name read from the text after its results (``at``: their end, or the op's
+    start): group 1 is the name, unquoted in the generic form."""
+    return (_GENERIC_NAME if generic else _CUSTOM_NAME).match(text, at)
+
+
 # The symbol an op defines right after its name and visibility: the first of its symbols.
 _DEFINED_SYMBOL = re.compile(
     r'[ \t]+(?:(private|public|nested)[ \t]+)?@([A-Za-z_$.\-][\w$.\-]*|"[^"\\\n]*")'
@@ -170,7 +178,7 @@ class Operation:
         if self.tokens is None:  # read from the text when it is plain, without the tokens
             at = self.results[-1].span[1] if self.results else self.span[0]
             generic = self.template.generic
-            found = (GENERIC_NAME if generic else CUSTOM_NAME).match(self.text, at)
+            found = match_name(self.text, at, generic)
             if found is not None and found.group(1) == self.name:
                 return (found.start(1) - 1, found.end(1) + 1) if generic else found.span(1)
         return self.tok_span(self.template.name)

@@ -11,8 +11,6 @@ import re
 
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.mlir.ir import (
-    CUSTOM_NAME,
-    GENERIC_NAME,
     Block,
     BlockArgument,
     Chunk,
@@ -23,6 +21,7 @@ from passlint.analysis.mlir.ir import (
     SyntaxIssue,
     Use,
     Value,
+    match_name,
 )
 from passlint.analysis.mlir.lexer import KIND, Tok, tokenize
 from passlint.analysis.mlir.lines import LineTable, ssa_matches
@@ -242,14 +241,8 @@ class _Builder:
             return None
         value_at = dict(zip(shape.value_tokens, matches, strict=True))
         text = self.text
-        if template.generic:
-            name_match = GENERIC_NAME.match(
-                text, matches[len(template.results) - 1].end() if template.results else line.start
-            )
-        else:
-            name_match = CUSTOM_NAME.match(
-                text, matches[len(template.results) - 1].end() if template.results else line.start
-            )
+        after = matches[len(template.results) - 1].end() if template.results else line.start
+        name_match = match_name(text, after, template.generic)
         if name_match is None:
             return None
         shared = self._shared
