@@ -11,11 +11,12 @@ _COUNTED_LOOKUPS = 16  # positions answered by counting before the line index is
 _LINE_BREAK = re.compile("\n")
 
 
-def line_starts(text: str) -> list[int]:
-    """The offset of each line's start (lines end at ``\\n``), found without splitting the
-    text into lines: that copy of a multi-megabyte text, one object per line, took twice the
-    time and 13 MB for a 7.7 MB module."""
-    return [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
+def line_starts(text: str, start: int = 0, end: int | None = None) -> list[int]:
+    """The offset of each line's start in ``text[start:end]`` (lines end at ``\\n``), found
+    without splitting the text into lines: that copy of a multi-megabyte text, one object per
+    line, took twice the time and 13 MB for a 7.7 MB module."""
+    end = len(text) if end is None else end
+    return [start, *(match.end() for match in _LINE_BREAK.finditer(text, start, end))]
 
 
 class SourceText:

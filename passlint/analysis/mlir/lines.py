@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from itertools import accumulate, repeat
+from itertools import repeat
 from typing import Any
 
 from passlint.analysis.mlir.lexer import Tok, tokenize
@@ -24,6 +24,7 @@ from passlint.analysis.mlir.structure import (
     scan,
     statement_start,
 )
+from passlint.analysis.source import line_starts
 
 _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # unrolled: linear on huge blobs
 _SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
@@ -173,11 +174,11 @@ class LineTable:
         # a few megabytes at most, whatever the size of the chunk.
         while True:
             cut = text.find("\n", start + _BLOCK, end) if end - start > _BLOCK else -1
-            block = text[start : end if cut < 0 else cut]
-            raw = block.split("\n")
-            normalized = normalize(block).split("\n")
-            self.ok &= len(normalized) == len(raw)
-            self.starts += accumulate((len(line) + 1 for line in raw[:-1]), initial=start)
+            stop = end if cut < 0 else cut
+            starts = line_starts(text, start, stop)
+            normalized = normalize(text[start:stop]).split("\n")
+            self.ok &= len(normalized) == len(starts)
+            self.starts += starts
             if self.ok:
                 keys = map(str.strip, normalized, repeat(SPACE))
                 self.shapes += [known(key) or shape_of(key) for key in keys]
