@@ -4,7 +4,6 @@ names, children, token kinds and positions) or the same rejection."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from lark import Token, Tree
@@ -87,7 +86,3 @@ def test_runner_rejections_are_statement_errors() -> None:
     parsed = statements._parse_kinds(BROKEN[2])
     assert isinstance(parsed, statements.StatementError)
     assert parsed.index == 5 and "COMMA" in parsed.expected
-
-
-def test_fixture_paths_exist() -> None:
-    assert all(Path(path).is_file() for path in FILES)
