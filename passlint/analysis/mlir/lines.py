@@ -75,6 +75,26 @@ class LineShape:
 
 
 _shapes: dict[str, LineShape] = {}
+# The tokens of a line (from its first token on), with offsets from that token: lines repeat
+# verbatim (closing lines such as `} : (tensor<f32>) -> tensor<f32>`, the signatures and
+# attribute lines of tests copied across files), so each distinct line is cut once.
+# Bounded by tokens held; past the bound it starts afresh.
+_cut_lines: dict[str, tuple[Tok, ...]] = {}
+_CUT_LIMIT = 100_000  # tokens
+_cut_held = 0
+_new = tuple.__new__
+
+
+def _cut(key: str) -> tuple[Tok, ...]:
+    """The tokens of one line's text ``key``, relative to it, remembered."""
+    global _cut_held
+    cut = tuple(tokenize(key))
+    if _cut_held + len(cut) > _CUT_LIMIT:
+        _cut_lines.clear()
+        _cut_held = 0
+    _cut_lines[key] = cut
+    _cut_held += len(cut)
+    return cut
 
 
 def normalize(text: str) -> str:
@@ -194,6 +214,22 @@ class LineTable:
     def line_end(self, line: int) -> int:
         """Where line ``line`` ends (its newline, or the end of the chunk)."""
         return self.starts[line + 1] - 1 if line + 1 < len(self.starts) else self.end
+
+    def tokens(self, first: int, last: int, out: list[Tok]) -> None:
+        """Append the tokens of lines ``first`` to ``last`` to ``out``, as ``tokenize`` cuts
+        them (a newline token between two lines)."""
+        text, starts, shapes = self.text, self.starts, self.shapes
+        for line in range(first, last + 1):
+            end = starts[line + 1] - 1 if line + 1 < len(starts) else self.end
+            if not shapes[line].blank:  # (a blank or comment line has no tokens)
+                begin = starts[line]
+                body = text[begin:end]
+                key = body.lstrip(SPACE)
+                at = begin + len(body) - len(key)
+                cut = _cut_lines.get(key) or _cut(key)
+                out += [_new(Tok, (kind, start + at, stop + at)) for kind, start, stop in cut]
+            if line < last:
+                out.append(_new(Tok, ("NL", end, end + 1)))
 
     def text_span(self, line: int) -> tuple[int, int]:
         """Where line ``line``'s text begins and ends, without surrounding white space."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from passlint.analysis.mlir.ir import SyntaxIssue
-from passlint.analysis.mlir.lexer import ELEMENTS_MIN, Tok, tokenize
+from passlint.analysis.mlir.lexer import ELEMENTS_MIN, Tok
 from passlint.analysis.mlir.syntax_rules import is_op_name
 
 if TYPE_CHECKING:
@@ -229,7 +229,7 @@ class _Scanner:
                     last -= 1
                 self.next_line = last + 1
                 end = lines.line_end(last)
-                toks.extend(tokenize(self.text, lines.starts[first], end))
+                lines.tokens(first, last, toks)
                 if last + 1 < count:
                     toks.append(Tok("NL", end, end + 1))
         return index < len(toks)
