@@ -9,7 +9,6 @@ location. Instantiating a template with a statement's own tokens is cheap; a mod
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
@@ -166,13 +165,7 @@ def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
     parsed = _runner().parse(kinds)
     if isinstance(parsed, Rejected):
         return StatementError(parsed.index, parsed.expected)
-    tree = parsed
-    for subtree in tree.iter_subtrees():
-        # Rule names as plain strings: lark's ``Token.__eq__`` is Python code, and every
-        # template built from this tree compares them again and again. Interned: one string
-        # per rule name, not one per node of every cached tree.
-        subtree.data = sys.intern(str(subtree.data))
-    return tree
+    return parsed
 
 
 class _Builder:
