@@ -283,7 +283,7 @@ class _Builder:
             return _fallback(self.text, toks[:index])
         if statement.broken:
             return _fallback(self.text, toks)
-        found = parse_statement(self.text, toks)
+        found = parse_statement(self.text, toks, _pieces(self.text, statement))
         if isinstance(found, StatementError):
             self.chunk.errors.append(self._issue(toks, found))
             return _fallback(self.text, toks)
@@ -377,6 +377,17 @@ class _Builder:
         self.fill_block_list(blocks, syntax.statements, owner)
         region.blocks = blocks
         return region
+
+
+def _pieces(text: str, statement: StatementSyntax) -> tuple[str, ...]:
+    """The statement's text between its regions."""
+    at = statement.start
+    pieces = []
+    for region in statement.regions:
+        pieces.append(text[at : region.start])
+        at = region.end
+    pieces.append(text[at : statement.end])
+    return tuple(pieces)
 
 
 def _names_blocks(text: str, statement: StatementSyntax) -> bool:

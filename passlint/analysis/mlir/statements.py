@@ -98,14 +98,46 @@ _trees: dict[tuple[str, ...], Tree[Token] | StatementError] = {}
 _templates: dict[tuple[tuple[str, ...], tuple[str, ...]], Template | StatementError] = {}
 
 
+# Templates by the statement's own text (its regions left out): statements repeat verbatim,
+# and a text is looked up without first listing its token kinds and words. Bounded by the
+# characters of the texts held.
+_by_text: dict[tuple[str, ...], Template | StatementError] = {}
+_TEXT_LIMIT = 2_000_000
+_text_held = 0
+
+
 def clear_caches() -> None:
     """Forget every cached parse and template (tests compare cached and fresh parses)."""
+    global _text_held
     _trees.clear()
     _templates.clear()
+    _by_text.clear()
+    _text_held = 0
 
 
-def parse_statement(text: str, toks: list[Tok]) -> Template | StatementError:
-    """The template of a statement, or the first error with the expected terminals."""
+def parse_statement(
+    text: str, toks: list[Tok], pieces: tuple[str, ...] | None = None
+) -> Template | StatementError:
+    """The template of a statement, or the first error with the expected terminals.
+
+    ``pieces``: the statement's text between its regions, when the caller has it (what the
+    tokens are cut from, so it stands for them as a cache key)."""
+    global _text_held
+    if pieces is None:
+        return _parse_statement(text, toks)
+    found = _by_text.get(pieces)
+    if found is None:
+        found = _parse_statement(text, toks)
+        size = sum(map(len, pieces))
+        if _text_held + size > _TEXT_LIMIT:
+            _by_text.clear()
+            _text_held = 0
+        _by_text[pieces] = found
+        _text_held += size
+    return found
+
+
+def _parse_statement(text: str, toks: list[Tok]) -> Template | StatementError:
     kinds = terminal_kinds(text, toks)
     named = sorted(_indices_of(kinds, "BARE_ID") + _indices_of(kinds, "BANG_ID"))
     words = tuple(text[toks[i].start : toks[i].end] for i in named)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import time
 
 import pytest
-from mlir_testing import CONSTRUCTS, at, lc, op_defining, op_named, ops, read
+from mlir_testing import CONSTRUCTS, DATA, at, lc, op_defining, op_named, ops, read
 
-from passlint.analysis.mlir import statements
+from passlint.analysis.mlir import parser, statements
 from passlint.analysis.mlir.ir import BlockArgument, OpResult, function_name
+from passlint.analysis.mlir.lexer import Tok
 from passlint.analysis.mlir.parser import parse_file
 
 
@@ -594,3 +595,26 @@ def test_cached_and_fresh_parses_are_equal(name: str) -> None:
     again = summary(parse_file(shifted))
     statements.clear_caches()
     assert again == summary(parse_file(shifted))
+
+
+def test_templates_by_text_are_the_templates_by_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A statement's text between its regions keys its template: on every fixture, cold and
+    warm, that template is the one its token kinds and words give."""
+    compared = 0
+
+    def both(
+        text: str, toks: list[Tok], pieces: tuple[str, ...] | None = None
+    ) -> statements.Template | statements.StatementError:
+        nonlocal compared
+        found = statements.parse_statement(text, toks, pieces)
+        assert pieces is not None and found == statements.parse_statement(text, toks)
+        compared += 1
+        return found
+
+    monkeypatch.setattr(parser, "parse_statement", both)
+    statements.clear_caches()
+    for _ in range(2):
+        for path in sorted(DATA.glob("*.mlir")) + sorted(CONSTRUCTS.glob("*.mlir")):
+            parse_file(path.read_text(encoding="utf-8"))
+    statements.clear_caches()
+    assert compared > 200
