@@ -27,6 +27,7 @@ from passlint.analysis.mlir.ir import (
     Operation,
     OpResult,
     Region,
+    Span,
     SyntaxIssue,
     Use,
     Value,
@@ -255,9 +256,11 @@ class _Checker:
     def aliases(self, chunk: Chunk) -> None:
         defined = chunk.aliases
         text = self.text
-        if _ALIAS_LIKE.search(text, chunk.start, chunk.end) is None:
-            return  # no alias-like name anywhere, even in strings and comments
-        for match in _ALIAS_USE.finditer(text, chunk.start, chunk.end):
+        for line_start, line_end in _alias_lines(text, chunk.start, chunk.end):
+            self._line_aliases(text, line_start, line_end, defined)
+
+    def _line_aliases(self, text: str, start: int, end: int, defined: dict[str, Span]) -> None:
+        for match in _ALIAS_USE.finditer(text, start, end):
             name = match.group(1)
             if name is None or name in defined:
                 continue
@@ -275,6 +278,20 @@ class _Checker:
                     f"Undefined symbol alias id `{name}`; define `{name} = ...` in the module."
                 )
             self.issues.append(SyntaxIssue(start, end, message, code="E007"))
+
+
+def _alias_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The lines of ``text[start:end]`` with an alias-like name, even in a string or comment
+    (strings and comments end with their line, so each line is read on its own)."""
+    lines: list[tuple[int, int]] = []
+    at = start
+    while (found := _ALIAS_LIKE.search(text, at, end)) is not None:
+        line_start = text.rfind("\n", start, found.start()) + 1 or start
+        line_end = text.find("\n", found.end(), end)
+        line_end = end if line_end < 0 else line_end
+        lines.append((line_start, line_end))
+        at = line_end
+    return lines
 
 
 # Type counts depend on the token kinds only: cached by template (one per statement shape).

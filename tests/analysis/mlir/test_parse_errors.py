@@ -288,6 +288,23 @@ def test_e007_undefined_aliases() -> None:
     ]
 
 
+def test_e007_reads_no_alias_in_strings_or_comments() -> None:
+    text = (
+        MAIN
+        + f'  %0 = "foo.bar"(%arg0) {{s = "#in_string // #still", t = #undef}} : ({T}) -> ({T})'
+        + "  // #in_comment\n"
+        + f'  // "#x" #y\n  return %0 : {T} loc("#z.py":1:1)\n}}\n'
+    )
+    assert issues(text) == [
+        (
+            "E007",
+            (2, 58),
+            (2, 64),
+            "Undefined symbol alias id `#undef`; define `#undef = ...` in the module.",
+        )
+    ]
+
+
 def test_e008_blocks() -> None:
     text = MAIN + (
         '  "cf.br"()[^bb9] : () -> ()\n^bb1:\n  "cf.br"()[^bb1] : () -> ()\n^bb1:\n'
