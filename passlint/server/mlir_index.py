@@ -33,7 +33,6 @@ VALUE, LABEL, SYMBOL = 0, 1, 2  # entity kinds
 _LABEL = re.compile(r"\^[\w$.\-]+")
 _TYPE = re.compile(r"\b(?:tensor|memref|vector|complex|tuple)<[^<>\n]*(?:<[^<>\n]*>[^<>\n]*)*>")
 _RESOURCE = re.compile(r"^\{-#", re.MULTILINE)
-_SPLIT_MARKER = re.compile(r"^[ \t]*// -----[ \t]*$", re.MULTILINE)
 
 
 def _offsets() -> array[int]:

@@ -76,6 +76,9 @@ def test_marker_forms() -> None:
     # Not a marker: other text on the line, or a different comment.
     assert split_chunks("a // -----\nb") == [(0, 12)]
     assert split_chunks("// ----- x\n") == [(0, 11)]
+    assert split_chunks("a\n// ------\nb") == [(0, 13)]
+    assert split_chunks("a\n// -----\r\nb") == [(0, 13)]
+    assert split_chunks("// ------\n\t// -----\t\nb") == [(0, 10), (20, 22)]
     assert split_chunks("") == [(0, 0)]
     # A marker on the first and last lines gives empty chunks there.
     assert split_chunks("// -----\na\n// -----") == [(0, 0), (8, 11), (19, 19)]
