@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from passlint.analysis import engine
+from passlint.analysis import collector, engine
 from passlint.analysis.findings import Finding
 from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
@@ -95,6 +95,8 @@ def check_text(path: str, text: str, job: Job, workspace: Workspace) -> FileResu
     result.checked = True
     try:
         result.findings = engine.analyze(path, text, job.settings, workspace)
+        if engine.language_of(path, text) == "mlir":
+            collector.settle()
     except RecursionError:
         result.error = "internal error: nesting too deep to analyse"
         return result

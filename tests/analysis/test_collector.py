@@ -1,15 +1,22 @@
 """Promoting what a front end built straight to the oldest generation exempts nothing from
-collection: a full collection runs once enough objects were promoted, and frees cycles."""
+collection: a full collection runs once enough objects were promoted, and frees cycles. A
+batch run settles after each MLIR file: young cycles freed, the survivors frozen."""
 
 from __future__ import annotations
 
 import gc
 import weakref
+from pathlib import Path
 
 import pytest
 
 from passlint.analysis import collector
 from passlint.analysis.collector import collector_paused
+from passlint.analysis.mlir import statements
+from passlint.config import Settings
+from passlint.runner import Job, check_files
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "mlir"
 
 
 class Node:
@@ -73,3 +80,52 @@ def test_without_promote_the_collector_is_left_as_it_was() -> None:
     with collector_paused():
         assert not gc.isenabled()
     assert gc.isenabled() == before
+
+
+def test_settle_frees_young_cycles_and_freezes_what_survives() -> None:
+    """After an MLIR file of a batch run: its cyclic leftovers are freed, and what lives on
+    (the parse caches' new entries, its findings) is frozen, never scanned again."""
+    gc.collect()
+    try:
+        cycle = Node()
+        cycle.loop = cycle
+        alive = weakref.ref(cycle)
+        del cycle
+        kept = Node()
+        collector.settle()
+        assert alive() is None
+        assert gc.get_freeze_count() > 0
+        assert kept not in gc.get_objects()  # frozen: in no generation the collector scans
+    finally:
+        gc.unfreeze()
+
+
+def test_a_batch_check_of_mlir_files_freezes_what_they_leave(tmp_path: Path) -> None:
+    """What the files of a batch leave alive (the parse caches) is frozen after each one:
+    no collection scans it again, and none of the oldest generation runs between them."""
+    text = (DATA / "handmade__mhlo_fusion_hybrid.mlir").read_text(encoding="utf-8")
+    paths = []
+    for n in range(40):
+        path = tmp_path / f"m{n}.mlir"
+        path.write_text(text.replace("@main", f"@main{n}", 1), encoding="utf-8")
+        paths.append(str(path))
+    job = Job(Settings(), (str(tmp_path),))
+    generations: list[int] = []
+
+    def record(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            generations.append(info["generation"])
+
+    statements.clear_caches()
+    gc.collect()
+    gc.callbacks.append(record)
+    try:
+        results = check_files(paths, job, workers=1)
+        scanned = {id(item) for item in gc.get_objects()}
+        cached = list(statements._templates.values())
+    finally:
+        gc.callbacks.remove(record)
+        gc.unfreeze()
+    assert all(result.checked and not result.error for result in results)
+    assert cached and not any(id(template) in scanned for template in cached)
+    assert 2 not in generations
