@@ -29,9 +29,11 @@ _STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 # far as no earlier alternative can start with their first character (a word, a value, the
 # brackets and separators MLIR is mostly made of); the rest keep the order that settles
 # their overlaps (DIMS before numbers, `->` before `-`, `{-#` before `{`, HEX before INT...).
-_TOKENS = r"""
+# The blanks before a token are part of its match (a token starts at its group): one match
+# per token instead of one more per run of blanks, a sixth less time. Trailing blanks match
+# nothing (ERROR is any other character).
+_TOKENS = r"""[ \t\r\f\v]*(?:
     (?P<NL>\n)
-  | (?P<WS>[ \t\r\f\v]+)
   | (?P<BARE_ID>[A-Za-z_][\w$.]*)
   | (?P<VALUE_ID>%SUFFIX_ID(?:\#\d+)?)
   | (?P<LPAR>\()
@@ -61,8 +63,8 @@ _TOKENS = r"""
   | (?P<LBRACE>\{)
   | (?P<PUNCT>::|\.\.\.|[*?+|!/&~.;\-])
   | (?P<BAD_STRING>"[^\n]*)
-  | (?P<ERROR>.)
-    """.replace("STRING_RE", _STRING).replace("SUFFIX_ID", _SUFFIX_ID)
+  | (?P<ERROR>[^ \t\r\f\v])
+    )""".replace("STRING_RE", _STRING).replace("SUFFIX_ID", _SUFFIX_ID)
 # A long element list of a `dense<[...]>` literal on one line is one ELEMENTS token: a
 # multi-megabyte constant is a span of the text, never a million tokens.
 ELEMENTS_MIN = 256  # characters of a list's elements, at least, to make an ELEMENTS token
@@ -74,7 +76,6 @@ _PLAIN_RE = re.compile(_TOKENS.replace("ELEMENTS_RE", ""), re.VERBOSE)
 _CLOSE_THEN_ELEMENT = re.compile(r"[\])][^,\])]")
 _BAD_ELEMENTS = re.compile(r"\[\s*,|,\s*[,\]]|[\w.)\]]\s+[\w.(\[+-]|\]\s*[\[(\w]|\)\s*[\[(\w]")
 
-_SKIPPED = frozenset(("WS", "COMMENT"))
 _new = tuple.__new__
 
 
@@ -86,9 +87,9 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     """
     end = len(text) if end is None else end
     toks = [
-        _new(Tok, (kind, match.start(), match.end()))  # Tok(...) without its Python __new__
+        _new(Tok, (kind, match.start(kind), match.end()))  # Tok(...) without its __new__
         for match in _TOKEN_RE.finditer(text, start, end)
-        if (kind := match.lastgroup or "ERROR") not in _SKIPPED
+        if (kind := match.lastgroup or "ERROR") != "COMMENT"
     ]
     if text.find("dense<[", start, end) < 0:
         return toks
@@ -96,9 +97,9 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     for tok in toks:
         if tok.kind == "ELEMENTS" and not _well_formed(text, tok.start, tok.end):
             out.extend(  # its own tokens, so the error in it is found and placed
-                Tok(kind, match.start(), match.end())
+                Tok(kind, match.start(kind), match.end())
                 for match in _PLAIN_RE.finditer(text, tok.start, tok.end)
-                if (kind := match.lastgroup or "ERROR") not in _SKIPPED
+                if (kind := match.lastgroup or "ERROR") != "COMMENT"
             )
         else:
             out.append(tok)

@@ -116,3 +116,14 @@ def test_long_hex_string_is_one_token() -> None:
 
 def test_empty_text() -> None:
     assert tokenize("") == []
+
+
+def test_blanks_before_and_after_tokens_make_no_tokens() -> None:
+    text = " \t%a\f=\v b.c \r\n  \t"
+    assert tokenize(text) == [
+        Tok("VALUE_ID", 2, 4),
+        Tok("EQUAL", 5, 6),
+        Tok("BARE_ID", 8, 11),
+        Tok("NL", 13, 14),
+    ]
+    assert tokenize("   ") == [] and tokenize("  // only a comment  ") == []
