@@ -15,6 +15,7 @@ from itertools import repeat
 from typing import Any
 
 from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.seen_twice import SeenTwice
 from passlint.analysis.mlir.statements import StatementError, Template, parse_statement
 from passlint.analysis.mlir.structure import (
     End,
@@ -77,23 +78,16 @@ class LineShape:
 _shapes: dict[str, LineShape] = {}
 # The tokens of a line (from its first token on), with offsets from that token: lines repeat
 # verbatim (closing lines such as `} : (tensor<f32>) -> tensor<f32>`, the signatures and
-# attribute lines of tests copied across files), so each distinct line is cut once.
-# Bounded by tokens held; past the bound it starts afresh.
-_cut_lines: dict[str, tuple[Tok, ...]] = {}
-_CUT_LIMIT = 100_000  # tokens
-_cut_held = 0
+# attribute lines of tests copied across files), so a line seen again is not cut again.
+# Bounded by tokens held.
+cut_lines: SeenTwice[str, tuple[Tok, ...]] = SeenTwice(100_000)
 _new = tuple.__new__
 
 
 def _cut(key: str) -> tuple[Tok, ...]:
-    """The tokens of one line's text ``key``, relative to it, remembered."""
-    global _cut_held
+    """The tokens of one line's text ``key``, relative to it (offered to ``cut_lines``)."""
     cut = tuple(tokenize(key))
-    if _cut_held + len(cut) > _CUT_LIMIT:
-        _cut_lines.clear()
-        _cut_held = 0
-    _cut_lines[key] = cut
-    _cut_held += len(cut)
+    cut_lines.offer(key, cut, len(cut))
     return cut
 
 
@@ -226,7 +220,7 @@ class LineTable:
                 body = text[begin:end]
                 key = body.lstrip(SPACE)
                 at = begin + len(body) - len(key)
-                cut = _cut_lines.get(key) or _cut(key)
+                cut = cut_lines.get(key) or _cut(key)
                 out += [_new(Tok, (kind, start + at, stop + at)) for kind, start, stop in cut]
             if line < last:
                 out.append(_new(Tok, ("NL", end, end + 1)))

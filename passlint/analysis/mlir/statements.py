@@ -21,6 +21,7 @@ from lark.lexer import Lexer
 from passlint.analysis.mlir.lalr import LalrRunner, Rejected
 from passlint.analysis.mlir.lexer import KIND, Tok
 from passlint.analysis.mlir.repetition import compress
+from passlint.analysis.mlir.seen_twice import SeenTwice
 from passlint.analysis.mlir.syntax_rules import (
     SCALAR_TYPE,
     Checker,
@@ -99,20 +100,16 @@ _templates: dict[tuple[tuple[str, ...], tuple[str, ...]], Template | StatementEr
 
 
 # Templates by the statement's own text (its regions left out): statements repeat verbatim,
-# and a text is looked up without first listing its token kinds and words. Bounded by the
-# characters of the texts held.
-_by_text: dict[tuple[str, ...], Template | StatementError] = {}
-_TEXT_LIMIT = 2_000_000
-_text_held = 0
+# and a text seen again is looked up without first listing its token kinds and words.
+# Bounded by the characters of the texts held.
+_by_text: SeenTwice[tuple[str, ...], Template | StatementError] = SeenTwice(2_000_000)
 
 
 def clear_caches() -> None:
     """Forget every cached parse and template (tests compare cached and fresh parses)."""
-    global _text_held
     _trees.clear()
     _templates.clear()
     _by_text.clear()
-    _text_held = 0
 
 
 def parse_statement(
@@ -122,18 +119,12 @@ def parse_statement(
 
     ``pieces``: the statement's text between its regions, when the caller has it (what the
     tokens are cut from, so it stands for them as a cache key)."""
-    global _text_held
     if pieces is None:
         return _parse_statement(text, toks)
     found = _by_text.get(pieces)
     if found is None:
         found = _parse_statement(text, toks)
-        size = sum(map(len, pieces))
-        if _text_held + size > _TEXT_LIMIT:
-            _by_text.clear()
-            _text_held = 0
-        _by_text[pieces] = found
-        _text_held += size
+        _by_text.offer(pieces, found, sum(map(len, pieces)))
     return found
 
 

@@ -10,6 +10,7 @@ from mlir_testing import CONSTRUCTS, DATA
 from passlint.analysis.mlir import lines
 from passlint.analysis.mlir.lexer import Tok, tokenize
 from passlint.analysis.mlir.lines import LineTable
+from passlint.analysis.mlir.seen_twice import SeenTwice
 
 FILES = sorted(DATA.glob("*.mlir")) + sorted(CONSTRUCTS.glob("*.mlir"))
 REPEATED = """\
@@ -48,18 +49,27 @@ def test_lines_cut_as_tokenize_cuts_them(path: object) -> None:
 
 
 def test_a_repeated_line_has_its_own_offsets(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lines, "_cut_lines", {})
-    monkeypatch.setattr(lines, "_cut_held", 0)
-    for _ in range(2):  # cold, then warm
+    monkeypatch.setattr(lines, "cut_lines", SeenTwice(100_000))
+    for _ in range(3):  # cold, then kept, then read from the cache
         for by_line, by_tokenize in _every_range(REPEATED):
             assert by_line == by_tokenize
-    assert len(lines._cut_lines) < REPEATED.count("\n")  # the repeated lines were cut once
+    assert 0 < len(lines.cut_lines.kept) < REPEATED.count("\n")  # (repeated lines: one entry)
+
+
+def test_a_line_seen_once_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lines, "cut_lines", SeenTwice(100_000))
+    text = "".join(f"%{n} = stablehlo.add %a{n}, %b{n} : tensor<4xf32>\n" for n in range(50))
+    table = LineTable(text, 0, len(text))
+    cut: list[Tok] = []
+    table.tokens(0, len(table) - 1, cut)
+    assert cut == tokenize(text)
+    assert not lines.cut_lines.kept and len(lines.cut_lines.seen) == 50
 
 
 def test_the_cache_starts_afresh_at_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lines, "_cut_lines", {})
-    monkeypatch.setattr(lines, "_cut_held", 0)
-    monkeypatch.setattr(lines, "_CUT_LIMIT", 12)
-    for by_line, by_tokenize in _every_range(REPEATED):
-        assert by_line == by_tokenize
-        assert lines._cut_held <= 12 or len(lines._cut_lines) == 1
+    monkeypatch.setattr(lines, "cut_lines", SeenTwice(12))
+    for _ in range(3):
+        for by_line, by_tokenize in _every_range(REPEATED):
+            assert by_line == by_tokenize
+            assert lines.cut_lines.held <= 12 or len(lines.cut_lines.kept) == 1
+            assert len(lines.cut_lines.seen) <= 12
