@@ -76,7 +76,7 @@ class LineShape:
 
 
 _shapes: dict[str, LineShape] = {}
-# The tokens of a line (from its first token on), with offsets from that token: lines repeat
+# The tokens of a line, with offsets from its start (its indentation is part of it): lines repeat
 # verbatim (closing lines such as `} : (tensor<f32>) -> tensor<f32>`, the signatures and
 # attribute lines of tests copied across files), so a line seen again is not cut again.
 # Bounded by tokens held.
@@ -85,7 +85,8 @@ _new = tuple.__new__
 
 
 def _cut(key: str) -> tuple[Tok, ...]:
-    """The tokens of one line's text ``key``, relative to it (offered to ``cut_lines``)."""
+    """The tokens of one line's text ``key``, relative to its start (offered to
+    ``cut_lines``)."""
     cut = tuple(tokenize(key))
     cut_lines.offer(key, cut, len(cut))
     return cut
@@ -212,15 +213,14 @@ class LineTable:
     def tokens(self, first: int, last: int, out: list[Tok]) -> None:
         """Append the tokens of lines ``first`` to ``last`` to ``out``, as ``tokenize`` cuts
         them (a newline token between two lines)."""
-        text, starts, shapes = self.text, self.starts, self.shapes
+        text, starts, shapes, known = self.text, self.starts, self.shapes, cut_lines.get
+        count = len(starts)
         for line in range(first, last + 1):
-            end = starts[line + 1] - 1 if line + 1 < len(starts) else self.end
+            end = starts[line + 1] - 1 if line + 1 < count else self.end
             if not shapes[line].blank:  # (a blank or comment line has no tokens)
-                begin = starts[line]
-                body = text[begin:end]
-                key = body.lstrip(SPACE)
-                at = begin + len(body) - len(key)
-                cut = cut_lines.get(key) or _cut(key)
+                at = starts[line]
+                body = text[at:end]
+                cut = known(body) or _cut(body)
                 out += [_new(Tok, (kind, start + at, stop + at)) for kind, start, stop in cut]
             if line < last:
                 out.append(_new(Tok, ("NL", end, end + 1)))
