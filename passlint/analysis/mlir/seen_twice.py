@@ -18,8 +18,10 @@ Value = TypeVar("Value")
 
 class SeenTwice(Generic[Key, Value]):
     """``get`` a result; ``offer`` one just computed, with its size (in any unit): it is
-    kept if its key was offered before. Past ``limit`` (sizes held), or past ``limit`` keys
-    seen once, that part starts afresh."""
+    kept if its key was offered before. Past ``limit`` (sizes held), or past ``SEEN_LIMIT``
+    keys seen once, that part starts afresh."""
+
+    SEEN_LIMIT = 20_000  # hashes of keys seen once (about 1 MB)
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -33,7 +35,7 @@ class SeenTwice(Generic[Key, Value]):
     def offer(self, key: Key, value: Value, size: int) -> None:
         marker = hash(key)
         if marker not in self.seen:
-            if len(self.seen) >= self.limit:
+            if len(self.seen) >= self.SEEN_LIMIT:
                 self.seen.clear()
             self.seen.add(marker)
             return

@@ -72,4 +72,4 @@ def test_the_cache_starts_afresh_at_its_bound(monkeypatch: pytest.MonkeyPatch) -
         for by_line, by_tokenize in _every_range(REPEATED):
             assert by_line == by_tokenize
             assert lines.cut_lines.held <= 12 or len(lines.cut_lines.kept) == 1
-            assert len(lines.cut_lines.seen) <= 12
+            assert len(lines.cut_lines.seen) <= SeenTwice.SEEN_LIMIT
