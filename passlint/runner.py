@@ -90,13 +90,14 @@ def is_checked_source(path: str) -> bool:
 def check_text(path: str, text: str, job: Job, workspace: Workspace) -> FileResult:
     """Analyse one document whose text is known."""
     result = FileResult(path)
-    if engine.language_of(path, text) is None:
+    language = engine.language_of(path, text)
+    if language is None:
         return result
     result.checked = True
+    settled = collector.settled() if language == "mlir" else contextlib.nullcontext()
     try:
-        result.findings = engine.analyze(path, text, job.settings, workspace)
-        if engine.language_of(path, text) == "mlir":
-            collector.settle()
+        with settled:
+            result.findings = engine.analyze(path, text, job.settings, workspace)
     except RecursionError:
         result.error = "internal error: nesting too deep to analyse"
         return result

@@ -54,19 +54,28 @@ def collector_paused(promote: bool = False) -> Iterator[None]:
                 _collect_all()
 
 
-def settle() -> None:
-    """Between the files of a batch run, after an MLIR file: collect the young generation
-    (the file's IR is freed already, its cycles broken; what remains young is what it added
-    to the parse caches, its findings, and a few cyclic leftovers) and freeze the survivors.
+@contextmanager
+def settled() -> Iterator[None]:
+    """One MLIR file of a batch run: the collector is paused while it is analysed, and what
+    survives the analysis is frozen (``gc.freeze``) before the collector runs again.
 
-    The caches are long-lived and acyclic: left to the collector, every entry is scanned by
-    the young generations' passes and then by each full collection, which found nothing to
-    free in a check of the upstream StableHLO tests and cost 0.1-0.15 s of its 2 s.
-    Frozen, they are scanned once; an entry a cache drops is freed by reference counting.
+    The file's IR is freed by then (its cycles broken): what survives is what it added to
+    the parse caches and its findings, long-lived and acyclic (an analysis leaves no cyclic
+    garbage). Left to the collector, every such object is scanned by the young generations'
+    passes and then by each full collection, which found nothing to free in a check of the
+    upstream StableHLO tests and cost 0.1-0.15 s of its 2 s; frozen, none is scanned, and a
+    cache entry dropped later is freed by reference counting. An analysis that raises is
+    not frozen (its traceback holds the IR in cycles, garbage once the error is reported).
     What the pl analysis promotes is unfrozen by its next promotion (``gc.unfreeze``), so
     its garbage is still found by the full collections that pays for."""
-    gc.collect(0)
-    gc.freeze()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+        gc.freeze()
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _promote() -> bool:

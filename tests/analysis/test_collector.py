@@ -1,6 +1,6 @@
 """Promoting what a front end built straight to the oldest generation exempts nothing from
 collection: a full collection runs once enough objects were promoted, and frees cycles. A
-batch run settles after each MLIR file: young cycles freed, the survivors frozen."""
+batch run freezes what each MLIR file's analysis leaves alive."""
 
 from __future__ import annotations
 
@@ -82,22 +82,32 @@ def test_without_promote_the_collector_is_left_as_it_was() -> None:
     assert gc.isenabled() == before
 
 
-def test_settle_frees_young_cycles_and_freezes_what_survives() -> None:
-    """After an MLIR file of a batch run: its cyclic leftovers are freed, and what lives on
-    (the parse caches' new entries, its findings) is frozen, never scanned again."""
+def test_a_settled_analysis_freezes_what_survives_it() -> None:
+    """An MLIR file of a batch run: what its analysis leaves alive is frozen, never scanned
+    again; the collector is paused meanwhile and runs again after."""
     gc.collect()
     try:
+        with collector.settled():
+            assert not gc.isenabled()
+            kept = Node()
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+        assert kept not in gc.get_objects()  # frozen: in no generation the collector scans
+    finally:
+        gc.unfreeze()
+
+
+def test_an_analysis_that_raises_is_not_frozen() -> None:
+    """Its traceback holds what it built in cycles: that is left to the collector."""
+    gc.collect()
+    with pytest.raises(ValueError), collector.settled():
         cycle = Node()
         cycle.loop = cycle
         alive = weakref.ref(cycle)
         del cycle
-        kept = Node()
-        collector.settle()
-        assert alive() is None
-        assert gc.get_freeze_count() > 0
-        assert kept not in gc.get_objects()  # frozen: in no generation the collector scans
-    finally:
-        gc.unfreeze()
+        raise ValueError
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.collect()
+    assert alive() is None
 
 
 def test_a_batch_check_of_mlir_files_freezes_what_they_leave(tmp_path: Path) -> None:
@@ -129,3 +139,26 @@ def test_a_batch_check_of_mlir_files_freezes_what_they_leave(tmp_path: Path) -> 
     assert all(result.checked and not result.error for result in results)
     assert cached and not any(id(template) in scanned for template in cached)
     assert 2 not in generations
+
+
+def test_a_batch_freezes_no_cyclic_garbage(tmp_path: Path) -> None:
+    """The analyses leave none, and the LALR tables built on the first statement free the
+    cycles their construction leaves: nothing frozen is garbage."""
+    path = tmp_path / "m.mlir"
+    path.write_text((DATA / "handmade__mhlo_fusion_hybrid.mlir").read_text(encoding="utf-8"))
+    statements._runner.cache_clear()
+    statements._parser.cache_clear()
+    statements.clear_caches()
+    gc.collect()
+    try:
+        check_files([str(path)] * 3, Job(Settings(), (str(tmp_path),)), workers=1)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        assert gc.garbage == []
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
