@@ -19,7 +19,7 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.lexer import Lexer
 
-from passlint.analysis.mlir.lalr import LalrRunner, Rejected
+from passlint.analysis.mlir.lalr import LalrRunner, Rejected, grammar_digest
 from passlint.analysis.mlir.lexer import KIND, Tok
 from passlint.analysis.mlir.repetition import compress
 from passlint.analysis.mlir.seen_twice import SeenTwice
@@ -54,10 +54,15 @@ class _Feeder(Lexer):
         return iter(lexer_state.text)
 
 
+def grammar() -> str:
+    """The text of the statement grammar, ``mlir.lark``."""
+    return resources.files("passlint.analysis.mlir").joinpath("mlir.lark").read_text()
+
+
 @cache
-def _parser() -> Lark:
-    grammar = resources.files("passlint.analysis.mlir").joinpath("mlir.lark").read_text()
-    parser = Lark(grammar, parser="lalr", lexer=_Feeder, maybe_placeholders=False)
+def lark_parser() -> Lark:
+    """lark's LALR parser of the grammar (built in about 30 ms)."""
+    parser = Lark(grammar(), parser="lalr", lexer=_Feeder, maybe_placeholders=False)
     # The table construction leaves some 3,000 objects in cycles: freed here, once, so no
     # batch run freezes them with what the first file's analysis leaves (collector.settled).
     gc.collect(1)
@@ -66,7 +71,13 @@ def _parser() -> Lark:
 
 @cache
 def _runner() -> LalrRunner:
-    return LalrRunner(_parser())
+    """The runner of the tables written in ``lalr_tables`` (lark's own, built afresh, when
+    the grammar changed since they were written)."""
+    from passlint.analysis.mlir import lalr_tables
+
+    if grammar_digest(grammar()) != lalr_tables.GRAMMAR_SHA256:
+        return LalrRunner.of_lark(lark_parser())
+    return LalrRunner(lalr_tables.START, lalr_tables.END, lalr_tables.STATES, lalr_tables.RULES)
 
 
 def terminal_kinds(text: str, toks: list[Tok]) -> tuple[str, ...]:

@@ -10,8 +10,8 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedToken
 from mlir_testing import CONSTRUCTS, DATA
 
-from passlint.analysis.mlir import statements
-from passlint.analysis.mlir.lalr import Rejected
+from passlint.analysis.mlir import lalr_tables, statements
+from passlint.analysis.mlir.lalr import Rejected, grammar_digest
 from passlint.analysis.mlir.parser import parse_file
 
 FILES = sorted(DATA.glob("*.mlir")) + sorted(CONSTRUCTS.glob("*.mlir"))
@@ -40,7 +40,7 @@ def _kinds_of_every_statement() -> set[tuple[str, ...]]:
 def _lark(kinds: tuple[str, ...]) -> object:
     stream = [Token(kind, kind, start_pos=i) for i, kind in enumerate(kinds)]
     try:
-        return _plain(statements._parser().parse(stream))  # type: ignore[arg-type]
+        return _plain(statements.lark_parser().parse(stream))  # type: ignore[arg-type]
     except UnexpectedToken as error:
         index = error.token.start_pos if error.token.type != "$END" else len(kinds)
         return Rejected(index, tuple(sorted(error.expected)))
@@ -86,3 +86,25 @@ def test_runner_rejections_are_statement_errors() -> None:
     parsed = statements._parse_kinds(BROKEN[2])
     assert isinstance(parsed, statements.StatementError)
     assert parsed.index == 5 and "COMMA" in parsed.expected
+
+
+def test_the_written_tables_are_the_grammars() -> None:
+    """``lalr_tables.py`` was written from this ``mlir.lark`` (else run
+    `python -m passlint.analysis.mlir.lalr`); the runner of those tables is the one the
+    parser uses, and the tests above compare its trees with lark's."""
+    assert grammar_digest(statements.grammar()) == lalr_tables.GRAMMAR_SHA256
+    runner = statements._runner()
+    assert runner.start_state == lalr_tables.START and len(runner.states) == len(lalr_tables.STATES)
+
+
+def test_a_changed_grammar_is_analysed_by_lark(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lalr_tables, "GRAMMAR_SHA256", "0" * 64)
+    statements._runner.cache_clear()
+    try:
+        runner = statements._runner()
+        assert len(runner.states) == len(lalr_tables.STATES)
+        for kinds in KINDS[:40]:
+            parsed = runner.parse(kinds)
+            assert (parsed if isinstance(parsed, Rejected) else _plain(parsed)) == _lark(kinds)
+    finally:
+        statements._runner.cache_clear()
