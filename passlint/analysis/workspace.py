@@ -78,10 +78,13 @@ class DiskFiles:
         data: bytes | None = None
         if handle >= 0:
             try:
-                chunks = [os.read(handle, os.fstat(handle).st_size + 1)]
-                while chunks[-1]:  # the file grew while read
-                    chunks.append(os.read(handle, 1 << 16))
-                data = b"".join(chunks)
+                size = os.fstat(handle).st_size
+                data = os.read(handle, size + 1)  # (a regular file: all of it, in one read)
+                if len(data) > size:  # it grew while read
+                    chunks = [data]
+                    while chunks[-1]:
+                        chunks.append(os.read(handle, 1 << 16))
+                    data = b"".join(chunks)
             except OSError:
                 data = None  # a folder
             finally:
