@@ -214,9 +214,8 @@ class LineTable:
         """Append the tokens of lines ``first`` to ``last`` to ``out``, as ``tokenize`` cuts
         them (a newline token between two lines)."""
         text, starts, shapes, known = self.text, self.starts, self.shapes, cut_lines.get
-        count = len(starts)
         for line in range(first, last + 1):
-            end = starts[line + 1] - 1 if line + 1 < count else self.end
+            end = self.line_end(line)
             if not shapes[line].blank:  # (a blank or comment line has no tokens)
                 at = starts[line]
                 body = text[at:end]

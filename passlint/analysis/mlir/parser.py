@@ -335,7 +335,8 @@ class _Builder:
             name = name[1:-1]
         # Its tokens are cut again on demand, but where the scanner's differ from that cut
         # (a bracket it dropped) and where validation reads them (block references).
-        kept = toks if statement.broken or _names_blocks(self.text, statement) else None
+        names_blocks = any("^" in piece for piece in _pieces(self.text, statement))
+        kept = toks if statement.broken or names_blocks else None
         op = Operation(shared(name), (statement.start, statement.end), self.text, kept, template)
         index = 0
         for value_index, count_index in template.results:
@@ -389,7 +390,8 @@ class _Builder:
 
 
 def _pieces(text: str, statement: StatementSyntax) -> tuple[str, ...]:
-    """The statement's text between its regions."""
+    """The statement's text between its regions (its own tokens' text: a ``^`` in it may
+    name a block)."""
     at = statement.start
     pieces = []
     for region in statement.regions:
@@ -397,16 +399,6 @@ def _pieces(text: str, statement: StatementSyntax) -> tuple[str, ...]:
         at = region.end
     pieces.append(text[at : statement.end])
     return tuple(pieces)
-
-
-def _names_blocks(text: str, statement: StatementSyntax) -> bool:
-    """May the statement's own tokens (its regions' aside) name a block (``^bb1``)?"""
-    at = statement.start
-    for region in statement.regions:
-        if text.find("^", at, region.start) >= 0:
-            return True
-        at = region.end
-    return text.find("^", at, statement.end) >= 0
 
 
 def _count(text: str) -> int:
