@@ -20,6 +20,8 @@ def dump(parsed: ParsedFile) -> list[object]:
             for op in top.walk():
                 out.append(
                     (
+                        op.tokens,  # (those kept: read before anything cuts them)
+                        _structure(op),
                         op.name,
                         op.span,
                         op.name_span,
@@ -40,6 +42,26 @@ def dump(parsed: ParsedFile) -> list[object]:
                         op.signature_types()[0] and [t.text for t in op.signature_types()[0]],
                     )
                 )
+    return out
+
+
+def _structure(op: Operation) -> list[object]:
+    """Where ``op`` stands (its parents) and its regions' spans, blocks, labels and block
+    arguments with their owners."""
+    parent = op.parent_op
+    out: list[object] = [
+        None if parent is None else parent.span,
+        op.parent is not None and op in op.parent.operations,
+        [a.owner is op for a in op.header_arguments],
+    ]
+    for region in op.regions:
+        out.append((region.span, region.parent is op))
+        for block in region.blocks:
+            arguments = [
+                (a.name, a.span, a.index, a.type_span, a.type_text) for a in block.arguments
+            ]
+            owners = [a.owner is op for a in block.arguments]
+            out.append((block.label, block.label_span, arguments, owners, len(block.operations)))
     return out
 
 

@@ -73,6 +73,9 @@ class LineShape:
     # element list, which is one ELEMENTS token in a line long enough and which its shape
     # (digit runs cut to one) may have cut below that length.
     short_only: bool = False
+    # Is the line cut into tokens with the lines before it, when they are? Not when it may
+    # be taken uncut: a one-line operation, or a statement_memo candidate's first line.
+    cut_with_previous: bool = True
 
 
 _shapes: dict[str, LineShape] = {}
@@ -126,7 +129,10 @@ def _compute_shape(key: str) -> LineShape:
         return LineShape(blank=True)
     kinds = [tok.kind for tok in toks]
     start = _line_start(key, toks)
-    plain = LineShape(False, start, ending(key, toks[-1]), **_head(key, toks))
+    header = start != "never" and key.endswith("{")
+    plain = LineShape(
+        False, start, ending(key, toks[-1]), cut_with_previous=not header, **_head(key, toks)
+    )
     if start == "never" or kinds[0] not in _STATEMENT_STARTS or _NOT_SIMPLE & set(kinds):
         return plain
     if "//" in key:
@@ -145,6 +151,7 @@ def _compute_shape(key: str) -> LineShape:
     value_tokens = tuple(i for i, kind in enumerate(kinds) if kind == "VALUE_ID")
     return replace(
         plain,
+        cut_with_previous=False,
         template=template,
         values=len(value_tokens),
         value_tokens=value_tokens,

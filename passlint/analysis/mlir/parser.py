@@ -25,6 +25,7 @@ from passlint.analysis.mlir.ir import (
 )
 from passlint.analysis.mlir.lexer import KIND, Tok, tokenize
 from passlint.analysis.mlir.lines import LineTable, ssa_matches
+from passlint.analysis.mlir.statement_memo import MemoStatement, keep, relocated
 from passlint.analysis.mlir.statements import (
     StatementError,
     Template,
@@ -33,6 +34,7 @@ from passlint.analysis.mlir.statements import (
 from passlint.analysis.mlir.structure import (
     LineStatement,
     RegionSyntax,
+    Statement,
     StatementSyntax,
     scan,
 )
@@ -182,7 +184,7 @@ class _Builder:
     def fill_block_list(
         self,
         blocks: list[Block],
-        statements: list[StatementSyntax | LineStatement],
+        statements: list[Statement],
         parent_op: Operation | None,
     ) -> None:
         """Append statements' ops to ``blocks[-1]``, opening a new block at each label.
@@ -200,8 +202,15 @@ class _Builder:
                     blocks[-1].operations.append(op)
                     continue
                 statement = StatementSyntax(self._line_tokens(item), [])
+            elif isinstance(item, MemoStatement):
+                op = relocated(item.entry.op, item.start, self.text)
+                op.parent = blocks[-1]
+                op.parent_op = parent_op
+                blocks[-1].operations.append(op)
+                continue
             else:
                 statement = item
+            errors, aliases = len(self.chunk.errors), len(self.chunk.aliases)
             template = self._template(statement)
             if template.kind == "label" and parent_op is None:
                 label = statement.toks[0]
@@ -232,6 +241,9 @@ class _Builder:
                 op.parent = blocks[-1]
                 op.parent_op = parent_op
                 blocks[-1].operations.append(op)
+                quiet = errors == len(self.chunk.errors) and aliases == len(self.chunk.aliases)
+                if statement.memo_key and quiet:
+                    keep(statement.memo_key, op, statement.start)
 
     def _tok(self, tok: Tok) -> str:
         return self.text[tok.start : tok.end]

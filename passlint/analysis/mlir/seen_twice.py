@@ -18,7 +18,8 @@ Value = TypeVar("Value")
 
 class SeenTwice(Generic[Key, Value]):
     """``get`` a result; ``offer`` one just computed, with its size (in any unit): it is
-    kept if its key was offered before. Past ``limit`` (sizes held), or past ``SEEN_LIMIT``
+    kept if its key was offered before (``sighted`` then ``keep``, when computing it costs
+    more for the keeping). Past ``limit`` (sizes held), or past ``SEEN_LIMIT``
     keys seen once, that part starts afresh."""
 
     SEEN_LIMIT = 20_000  # hashes of keys seen once (about 1 MB)
@@ -33,12 +34,21 @@ class SeenTwice(Generic[Key, Value]):
         return self.kept.get(key)
 
     def offer(self, key: Key, value: Value, size: int) -> None:
+        if self.sighted(key):
+            self.keep(key, value, size)
+
+    def sighted(self, key: Key) -> bool:
+        """Was ``key`` seen before? (This sighting is recorded.)"""
         marker = hash(key)
-        if marker not in self.seen:
-            if len(self.seen) >= self.SEEN_LIMIT:
-                self.seen.clear()
-            self.seen.add(marker)
-            return
+        if marker in self.seen:
+            return True
+        if len(self.seen) >= self.SEEN_LIMIT:
+            self.seen.clear()
+        self.seen.add(marker)
+        return False
+
+    def keep(self, key: Key, value: Value, size: int) -> None:
+        """Keep ``value`` for ``key`` (starting afresh past the bound)."""
         if self.held + size > self.limit:
             self.kept.clear()
             self.held = 0

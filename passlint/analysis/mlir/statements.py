@@ -122,7 +122,11 @@ _by_text: SeenTwice[tuple[str, ...], Template | StatementError] = SeenTwice(2_00
 
 
 def clear_caches() -> None:
-    """Forget every cached parse and template (tests compare cached and fresh parses)."""
+    """Forget every cached parse and template, and the IR built from them (tests compare
+    cached and fresh parses)."""
+    from passlint.analysis.mlir import statement_memo  # (it imports the IR, which imports us)
+
+    statement_memo.kept.clear()
     _trees.clear()
     _templates.clear()
     _by_text.clear()

@@ -22,6 +22,13 @@ from typing import TYPE_CHECKING, Literal
 
 from passlint.analysis.mlir.ir import SyntaxIssue
 from passlint.analysis.mlir.lexer import ELEMENTS_MIN, Tok
+from passlint.analysis.mlir.statement_memo import (
+    Candidate,
+    MemoStatement,
+    candidate,
+    ends_after,
+    kept,
+)
 from passlint.analysis.mlir.syntax_rules import is_op_name
 
 if TYPE_CHECKING:
@@ -61,7 +68,7 @@ _SPELLING = {
 class RegionSyntax:
     start: int
     end: int
-    statements: list[StatementSyntax | LineStatement] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
 
 
 @dataclass
@@ -71,6 +78,8 @@ class StatementSyntax:
     toks: list[Tok]
     regions: list[RegionSyntax]
     broken: bool = False  # a bracket error was reported inside it already
+    # Its text, when the builder keeps its IR for later copies (statement_memo).
+    memo_key: str = ""
 
     @property
     def start(self) -> int:
@@ -92,6 +101,7 @@ class LineStatement:
     regions: tuple[()] = ()
 
 
+Statement = StatementSyntax | LineStatement | MemoStatement
 Start = Literal["always", "after-op", "never"]
 # How a token ends what precedes it: "op" an operation can end with it, "list" a comma (no
 # statement starts after it), "open" anything else (only an unmistakable start follows).
@@ -223,7 +233,7 @@ class _Scanner:
             count, shapes = len(lines), lines.shapes
             while index >= len(toks) and self.next_line < count:
                 first = last = self.next_line
-                while last + 1 < count and shapes[last + 1].template is None:
+                while last + 1 < count and shapes[last + 1].cut_with_previous:
                     last += 1
                 while last > first and shapes[last].blank:
                     last -= 1
@@ -406,9 +416,9 @@ class _Scanner:
         )
 
     # -- scanning --------------------------------------------------------------------------
-    def scan_body(self, closing: bool) -> list[StatementSyntax | LineStatement]:
+    def scan_body(self, closing: bool) -> list[Statement]:
         """Statements up to the ``}`` closing the current region (not consumed) or the end."""
-        statements: list[StatementSyntax | LineStatement] = []
+        statements: list[Statement] = []
         toks = self.toks
         while True:
             while self.pos < len(toks) and toks[self.pos].kind == "NL":
@@ -417,6 +427,16 @@ class _Scanner:
             if fast is not None:
                 statements.append(fast)
                 continue
+            seen = self._candidate()
+            if seen is not None:
+                entry = kept.get(seen.key)
+                if entry is not None and self._fits(entry.depth, seen.last_line):
+                    statements.append(MemoStatement(seen.start, seen.end, entry))
+                    self.next_line = seen.last_line + 1
+                    self.line_end = seen.end
+                    continue
+                if entry is not None or not kept.sighted(seen.key):
+                    seen = None  # (kept already, or seen for the first time)
             self.pos = self._peek_significant(self.pos)
             if not self._has(self.pos):
                 return statements
@@ -438,9 +458,31 @@ class _Scanner:
             if kind == "RESOURCE_OPEN":
                 statements.append(self._scan_resources())
                 continue
+            errors = len(self.errors)
             statement = self._scan_statement()
             if statement is not None:
+                if seen is not None and _spans(statement, seen) and len(self.errors) == errors:
+                    statement.memo_key = seen.key
                 statements.append(statement)
+
+    def _candidate(self) -> Candidate | None:
+        """The statement_memo candidate at the next line, when the scanner stands at a line
+        start (no token cut ahead) and a statement starts there."""
+        lines = self.lines
+        if lines is None or self.pos < len(self.toks):
+            return None
+        line, count, shapes = self.next_line, len(lines), lines.shapes
+        while line < count and shapes[line].blank:
+            line += 1
+        if line >= count or shapes[line].start not in ("always", "after-op"):
+            return None
+        return candidate(lines, line)
+
+    def _fits(self, depth: int, last_line: int) -> bool:
+        """May a kept statement nesting ``depth`` regions, ending on ``last_line``, stand
+        here (its regions nest no deeper than allowed; the statement ends there)?"""
+        assert self.lines is not None
+        return self.depth + depth <= MAX_REGION_DEPTH and ends_after(self.lines, last_line)
 
     def _scan_resources(self) -> StatementSyntax:
         toks = self.toks
@@ -620,7 +662,7 @@ class _Scanner:
                     "passlint does not follow them.",
                 )
             )
-            statements: list[StatementSyntax | LineStatement] = []
+            statements: list[Statement] = []
             self._skip_to_closing_brace()
         else:
             self.depth += 1
@@ -657,6 +699,11 @@ class _Scanner:
             self.pos += 1
 
 
+def _spans(statement: StatementSyntax, seen: Candidate) -> bool:
+    """Is ``statement`` the whole candidate ``seen``, scanned without a broken bracket?"""
+    return not statement.broken and statement.start == seen.start and statement.end == seen.end
+
+
 def _result_list_only(out: list[Tok]) -> bool:
     """Is the statement cut so far an unfinished result list (``%0``, ``%a, %b``)?"""
     return out[0].kind == "VALUE_ID" and all(tok.kind in _RESULT_LIST for tok in out)
@@ -667,7 +714,7 @@ _RESULT_LIST = frozenset(("VALUE_ID", "COLON", "INT", "COMMA"))
 
 def scan(
     text: str, toks: list[Tok], lines: LineTable | None = None, end: int | None = None
-) -> tuple[list[StatementSyntax | LineStatement], list[SyntaxIssue]]:
+) -> tuple[list[Statement], list[SyntaxIssue]]:
     """Top-level statements of a chunk and the structural errors found on the way.
 
     With ``lines`` (and ``toks`` empty), tokens are cut line by line as the scanner goes and

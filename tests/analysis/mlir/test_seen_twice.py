@@ -26,3 +26,12 @@ def test_both_bounds_start_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
     cache.offer("c", 0, 2)
     cache.offer("c", 0, 2)  # over the held bound: what was kept goes
     assert cache.get("c") == 0 and cache.get("d") is None and cache.held == 2
+
+
+def test_sighted_then_kept() -> None:
+    """``sighted`` says whether a key came before (recording it); ``keep`` keeps a result
+    the caller computed only then."""
+    cache: SeenTwice[str, int] = SeenTwice(100)
+    assert not cache.sighted("a") and cache.sighted("a") and cache.get("a") is None
+    cache.keep("a", 1, 3)
+    assert cache.get("a") == 1 and cache.held == 3

@@ -1,0 +1,141 @@
+"""statement_memo: a statement repeated verbatim gets its IR relocated from its kept copy,
+and that IR is the one scanning, parsing and building the copy gives.
+
+A copy is kept when its chunk is built, after the chunk is scanned: the copies here that
+are relocated stand in a later chunk than the two before them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from ir_dump import dump, recut_mismatches
+
+from passlint.analysis.mlir import parser, statement_memo, statements
+from passlint.analysis.mlir.ir import Operation
+from passlint.analysis.mlir.parser import parse_file
+from passlint.analysis.mlir.structure import MAX_REGION_DEPTH
+
+SPLIT = "// -----\n"
+FUNCTION = """func.func @f(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<2xf32>
+  %1 = "stablehlo.reduce"(%0, %arg1) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %2 = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %2 : tensor<f32>
+  }) {dimensions = array<i64: 0>} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  cf.br ^bb1(%1 : tensor<2xf32>)
+^bb1(%3: tensor<2xf32>):
+  return %3 : tensor<2xf32>
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches() -> Iterator[None]:
+    statements.clear_caches()
+    yield
+    statements.clear_caches()
+
+
+@pytest.fixture
+def relocations(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """The (name, start) of each op the builder relocates from a kept copy."""
+    seen: list[tuple[str, int]] = []
+
+    def spy(op: Operation, shift: int, text: str) -> Operation:
+        seen.append((op.name, shift))
+        return statement_memo.relocated(op, shift, text)
+
+    monkeypatch.setattr(parser, "relocated", spy)
+    return seen
+
+
+def same_as_fresh(text: str) -> None:
+    """The IR of ``text`` with the memo warm is that of the token path with none."""
+    warm = dump(parse_file(text))
+    statements.clear_caches()
+    assert warm == dump(parse_file(text, fast=False))
+    assert recut_mismatches(text) == []
+
+
+def test_the_third_copy_is_relocated(relocations: list[tuple[str, int]]) -> None:
+    text = FUNCTION + "\n" + FUNCTION + SPLIT + "// CHECK: x\n\n" + FUNCTION
+    third = text.rindex("func.func")
+    parsed = parse_file(text)
+    assert parsed.errors == []
+    assert relocations == [("func.func", third)]
+    assert statement_memo.kept.get(FUNCTION.rstrip("\n")) is not None
+    same_as_fresh(text)
+
+
+def test_copies_at_other_indentations_and_places() -> None:
+    inner = "".join("  " + line + "\n" for line in FUNCTION.splitlines())
+    module = "module {\n" + inner + "}\n"
+    text = "\n// -----\n".join([FUNCTION, module, FUNCTION + FUNCTION, module, module + FUNCTION])
+    assert parse_file(text).errors == []
+    same_as_fresh(text)
+
+
+def test_a_copy_with_an_error_is_never_kept(relocations: list[tuple[str, int]]) -> None:
+    broken = FUNCTION.replace("%arg0, %arg1 :", "%arg0, :")
+    text = broken * 2 + SPLIT + broken
+    errors = parse_file(text).errors
+    assert len(errors) == 3 and errors[0].message.startswith("Expected SSA operand")
+    assert relocations == []
+    assert statement_memo.kept.kept == {}
+    same_as_fresh(text)
+
+
+def test_a_copy_the_next_line_continues_is_scanned(relocations: list[tuple[str, int]]) -> None:
+    """A trailing location on the line after the ``}`` belongs to the statement."""
+    text = FUNCTION * 2 + SPLIT + FUNCTION + 'loc("x.py":1:2)\n' + SPLIT + FUNCTION
+    parsed = parse_file(text)
+    assert parsed.errors == []
+    (third,) = parsed.chunks[1].operations
+    assert text[third.span[0] : third.span[1]].endswith('loc("x.py":1:2)')
+    assert relocations == [("func.func", text.rindex("func.func"))]
+    same_as_fresh(text)
+
+
+def test_a_copy_nested_too_deep_is_scanned(relocations: list[tuple[str, int]]) -> None:
+    """A kept statement nesting regions to the limit, copied verbatim one region deeper (its
+    indentation says nothing), reports the nesting as its scan does."""
+    depth = MAX_REGION_DEPTH - 1  # the function's region and the ops' regions within it
+    lines = ["  func.func @deep() {"]
+    lines += [f"{' ' * (i + 3)}a.b {{" for i in range(depth)]
+    lines += [f"{' ' * (depth + 3)}return"]
+    lines += [f"{' ' * (i + 3)}}}" for i in reversed(range(depth))]
+    lines += ["  }"]
+    deep = "\n".join(lines) + "\n"
+    text = deep * 2 + SPLIT + deep + SPLIT + "module {\n" + deep + "}\n"
+    errors = parse_file(text).errors
+    assert [error.message.split(":")[0] for error in errors] == ["Nesting too deep"]
+    assert relocations == [("func.func", text.index("func", len(deep * 2)))]  # not the deeper
+    same_as_fresh(text)
+
+
+def test_a_header_without_its_closing_line_is_scanned() -> None:
+    """An unclosed copy, and one whose ``}`` carries more text, are not candidates."""
+    text = FUNCTION * 2 + SPLIT + FUNCTION.rstrip("\n") + " loc(unknown)\n" + SPLIT
+    text += FUNCTION[:-3]
+    errors = parse_file(text).errors
+    assert [error.message.split(";")[0] for error in errors] == [
+        "Expected '}' to close the region opened here"
+    ]
+    same_as_fresh(text)
+
+
+def test_relocated_ir_is_the_ir_shifted() -> None:
+    (op,) = parse_file(FUNCTION).chunks[0].operations
+    moved = statement_memo.relocated(op, 7, " " * 7 + FUNCTION)
+    assert moved.span == (op.span[0] + 7, op.span[1] + 7)
+    ops, copies = op.walk(), moved.walk()
+    assert [o.name for o in ops] == [c.name for c in copies]
+    for original, copy in zip(ops, copies, strict=True):
+        assert [r.start + 7 for r in original.results] == [r.start for r in copy.results]
+        assert [u.start + 7 for u in original.operands] == [u.start for u in copy.operands]
+        assert all(use.value is None for use in copy.operands)  # resolved by the parser
+        if original.tokens is not None:
+            assert copy.tokens == [(k, s + 7, e + 7) for k, s, e in original.tokens]
+    assert moved.parent is None and moved.parent_op is None
