@@ -25,7 +25,7 @@ from passlint.analysis.mlir.ir import (
 )
 from passlint.analysis.mlir.lexer import KIND, Tok, tokenize
 from passlint.analysis.mlir.lines import LineTable, ssa_matches
-from passlint.analysis.mlir.statement_memo import MemoStatement, keep, relocated
+from passlint.analysis.mlir.statement_memo import Entry, MemoStatement, keep, relocated
 from passlint.analysis.mlir.statements import (
     StatementError,
     Template,
@@ -164,7 +164,7 @@ def parse_chunk(
     chunk.operations = block.operations
     resolve_uses(chunk.operations, {})
     if whole:
-        chunk.errors.extend(validate_chunk(text, chunk))
+        chunk.errors.extend(validate_chunk(text, chunk, builder.relocated))
     chunk.errors.sort(key=lambda issue: (issue.start, issue.end))
     return chunk
 
@@ -176,6 +176,7 @@ class _Builder:
         # One string per op name and value name of the chunk, shared by its ops, results and
         # uses (a 7.7 MB module has 50,000 ops and 150,000 values).
         self._strings: dict[str, str] = {}
+        self.relocated: dict[int, Entry] = {}  # id of an op relocated from its kept copy
 
     def _shared(self, name: str) -> str:
         """The chunk's one string equal to ``name``."""
@@ -204,6 +205,7 @@ class _Builder:
                 statement = StatementSyntax(self._line_tokens(item), [])
             elif isinstance(item, MemoStatement):
                 op = relocated(item.entry.op, item.start, self.text)
+                self.relocated[id(op)] = item.entry
                 op.parent = blocks[-1]
                 op.parent_op = parent_op
                 blocks[-1].operations.append(op)

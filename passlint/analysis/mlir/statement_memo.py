@@ -31,13 +31,15 @@ if TYPE_CHECKING:
 LONGEST = 16_384
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Entry:
-    """A statement's IR over its own text (``op.text`` is the key, offsets from 0) and how
-    many regions deep it nests."""
+    """A statement's IR over its own text (``op.text`` is the key, offsets from 0), how many
+    regions deep it nests, and whether validation found nothing in it (None: not known yet;
+    only an isolated op's regions are validated alike wherever it stands)."""
 
     op: Operation
     depth: int
+    clean: bool | None = None
 
 
 @dataclass(slots=True)

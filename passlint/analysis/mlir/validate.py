@@ -32,6 +32,7 @@ from passlint.analysis.mlir.ir import (
     Use,
     Value,
 )
+from passlint.analysis.mlir.statement_memo import Entry
 from passlint.analysis.mlir.template import Template
 
 _ISOLATED = frozenset(("func.func", "module", "builtin.module"))
@@ -46,12 +47,17 @@ _ALIAS_USE = re.compile(
 _ALIAS_LIKE = re.compile(r"[#!](?<![\w$.\-#!][#!])[A-Za-z_][\w$\-]*(?![\w$.\-<])")
 
 
-def validate_chunk(text: str, chunk: Chunk) -> list[SyntaxIssue]:
+def validate_chunk(
+    text: str, chunk: Chunk, relocated: dict[int, Entry] | None = None
+) -> list[SyntaxIssue]:
     """The E003-E008 issues of a parsed chunk, in no particular order.
 
     Names a statement that does not parse may define are not reported as undeclared: the
-    syntax error is the one to fix (MLIR stops at it)."""
+    syntax error is the one to fix (MLIR stops at it). ``relocated``: the kept copy of each
+    op relocated from one (by id): an isolated op's regions, found clean in one copy, are
+    clean in every copy (their uses resolve within them alone)."""
     checker = _Checker(text)
+    checker.relocated = relocated or {}
     if chunk.errors:
         checker.unsure = {
             use.name.split("#", 1)[0]
@@ -71,6 +77,7 @@ class _Checker:
         self.issues: list[SyntaxIssue] = []
         self.position: dict[int, int] = {}  # id(op) -> index in its block
         self.unsure: set[str] = set()  # names a broken statement may define
+        self.relocated: dict[int, Entry] = {}
 
     def issue(
         self,
@@ -109,15 +116,7 @@ class _Checker:
                 for use in op.operands:
                     self.use(use, op, graph)
             if op.regions:
-                inner = [] if op.name in _ISOLATED else [*visible, own]
-                for nested in op.regions:
-                    self.scope(
-                        nested.operations,
-                        inner,
-                        graph=op.name in _GRAPH,
-                        entry_arguments=op.header_arguments,
-                        region=nested,
-                    )
+                self.regions(op, visible, own)
             groups = set()
             for result in op.results:
                 if result.group_name not in groups:
@@ -125,6 +124,27 @@ class _Checker:
                     self.define(result, visible, own, entry=False)
             if op.template.generic and not op.template.recovered:
                 self.counts(op)
+
+    def regions(
+        self, op: Operation, visible: list[dict[str, Value]], own: dict[str, Value]
+    ) -> None:
+        """Check the regions of ``op``, unless it is isolated and a copy of it was clean."""
+        isolated = op.name in _ISOLATED
+        entry = self.relocated.get(id(op)) if isolated and not self.unsure else None
+        if entry is not None and entry.clean:
+            return
+        issues = len(self.issues)
+        inner = [] if isolated else [*visible, own]
+        for nested in op.regions:
+            self.scope(
+                nested.operations,
+                inner,
+                graph=op.name in _GRAPH,
+                entry_arguments=op.header_arguments,
+                region=nested,
+            )
+        if entry is not None:
+            entry.clean = len(self.issues) == issues
 
     def define(
         self, value: Value, visible: list[dict[str, Value]], own: dict[str, Value], entry: bool

@@ -7,11 +7,12 @@ are relocated stand in a later chunk than the two before them."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from ir_dump import dump, recut_mismatches
 
-from passlint.analysis.mlir import parser, statement_memo, statements
+from passlint.analysis.mlir import parser, statement_memo, statements, validate
 from passlint.analysis.mlir.ir import Operation
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.mlir.structure import MAX_REGION_DEPTH
@@ -139,3 +140,30 @@ def test_relocated_ir_is_the_ir_shifted() -> None:
         if original.tokens is not None:
             assert copy.tokens == [(k, s + 7, e + 7) for k, s, e in original.tokens]
     assert moved.parent is None and moved.parent_op is None
+
+
+def test_validation_of_copies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept function whose copy validated clean is not validated again; one with an
+    undeclared use (which scans and builds without an error, so it is kept) reports it in
+    every copy."""
+    undeclared = FUNCTION.replace("@f(", "@g(").replace("%arg0, %arg1 :", "%arg0, %nope :")
+    text = (FUNCTION + undeclared) * 2 + SPLIT + FUNCTION + undeclared + SPLIT
+    text += FUNCTION + undeclared
+    checked: list[int] = []
+    scope = validate._Checker.scope
+
+    def counting(
+        self: validate._Checker, operations: list[Operation], *args: Any, **kwargs: Any
+    ) -> None:
+        checked.append(len(operations))
+        scope(self, operations, *args, **kwargs)
+
+    monkeypatch.setattr(validate._Checker, "scope", counting)
+    errors = parse_file(text).errors
+    assert [(text[e.start : e.end], e.code) for e in errors] == [("%nope", "E003")] * 4
+    # The ops checked per scope: each chunk's top level, each function's body and its
+    # reduce body. @f's copy is checked in the second chunk (its first relocation) and found
+    # clean, so not in the third; @g is checked in each.
+    chunks = [[4, 4, 2, 4, 2, 4, 2, 4, 2], [2, 4, 2, 4, 2], [2, 4, 2]]
+    assert checked == [count for chunk in chunks for count in chunk]
+    same_as_fresh(text)
