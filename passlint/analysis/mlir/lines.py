@@ -209,20 +209,21 @@ class LineTable:
             start = cut + 1
         if not self.ok:
             self.shapes = []
+        self.count = len(self.starts)  # (read in the scanner's loops: not a call of len)
 
     def __len__(self) -> int:
-        return len(self.starts)
+        return self.count
 
     def line_end(self, line: int) -> int:
         """Where line ``line`` ends (its newline, or the end of the chunk)."""
-        return self.starts[line + 1] - 1 if line + 1 < len(self.starts) else self.end
+        return self.starts[line + 1] - 1 if line + 1 < self.count else self.end
 
     def tokens(self, first: int, last: int, out: list[Tok]) -> None:
         """Append the tokens of lines ``first`` to ``last`` to ``out``, as ``tokenize`` cuts
         them (a newline token between two lines)."""
         text, starts, shapes, known = self.text, self.starts, self.shapes, cut_lines.get
         for line in range(first, last + 1):
-            end = self.line_end(line)
+            end = starts[line + 1] - 1 if line + 1 < self.count else self.end  # (line_end)
             if not shapes[line].blank:  # (a blank or comment line has no tokens)
                 at = starts[line]
                 body = text[at:end]

@@ -230,7 +230,7 @@ class _Scanner:
             return True
         lines = self.lines
         if lines is not None:
-            count, shapes = len(lines), lines.shapes
+            count, shapes = lines.count, lines.shapes
             while index >= len(toks) and self.next_line < count:
                 first = last = self.next_line
                 while last + 1 < count and shapes[last + 1].cut_with_previous:
@@ -262,10 +262,10 @@ class _Scanner:
         """The shape of the first non-blank line not cut into tokens yet (None: none)."""
         lines = self.lines
         assert lines is not None
-        line = self.next_line
-        while line < len(lines) and lines.shapes[line].blank:
+        line, count, shapes = self.next_line, lines.count, lines.shapes
+        while line < count and shapes[line].blank:
             line += 1
-        return lines.shapes[line] if line < len(lines) else None
+        return shapes[line] if line < count else None
 
     def _end_of_input(self) -> int:
         return self.lines.end if self.lines is not None else self.end
@@ -276,24 +276,27 @@ class _Scanner:
         lines = self.lines
         if lines is None or self.pos < len(self.toks):
             return None
-        line = self.next_line
-        while line < len(lines) and lines.shapes[line].blank:
+        line, count, shapes = self.next_line, lines.count, lines.shapes
+        while line < count and shapes[line].blank:
             line += 1
-        if line >= len(lines) or lines.shapes[line].template is None:
+        if line >= count:
+            return None
+        shape = shapes[line]
+        if shape.template is None:
             return None
         after = line + 1
-        while after < len(lines) and lines.shapes[after].blank:
+        while after < count and shapes[after].blank:
             after += 1
-        if after < len(lines):
-            start = lines.shapes[after].start
-            if start is None or not begins_after(start, lines.shapes[line].end):
+        if after < count:
+            start = shapes[after].start
+            if start is None or not begins_after(start, shape.end):
                 return None
         begin, end = lines.text_span(line)
-        if lines.shapes[line].short_only and end - begin >= ELEMENTS_MIN:
+        if shape.short_only and end - begin >= ELEMENTS_MIN:
             return None
         self.next_line = line + 1
         self.line_end = end
-        return LineStatement(begin, end, lines.shapes[line])
+        return LineStatement(begin, end, shape)
 
     # -- helpers -------------------------------------------------------------------------
     def _peek_significant(self, index: int) -> int:
@@ -471,7 +474,7 @@ class _Scanner:
         lines = self.lines
         if lines is None or self.pos < len(self.toks):
             return None
-        line, count, shapes = self.next_line, len(lines), lines.shapes
+        line, count, shapes = self.next_line, lines.count, lines.shapes
         while line < count and shapes[line].blank:
             line += 1
         if line >= count or shapes[line].start not in ("always", "after-op"):
