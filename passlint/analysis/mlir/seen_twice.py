@@ -50,12 +50,15 @@ class SeenTwice(Generic[Key, Value]):
     def keep(self, key: Key, value: Value, size: int) -> None:
         """Keep ``value`` for ``key`` (starting afresh past the bound)."""
         if self.held + size > self.limit:
-            self.kept.clear()
-            self.held = 0
+            self.forget_kept()
         self.kept[key] = value
         self.held += size
 
-    def clear(self) -> None:
+    def forget_kept(self) -> None:
+        """Drop every result kept (past the bound, or when cleared)."""
         self.kept.clear()
-        self.seen.clear()
         self.held = 0
+
+    def clear(self) -> None:
+        self.forget_kept()
+        self.seen.clear()

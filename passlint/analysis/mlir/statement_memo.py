@@ -19,7 +19,15 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from passlint.analysis.mlir.ir import Block, BlockArgument, Operation, OpResult, Region, Use
+from passlint.analysis.mlir.ir import (
+    Block,
+    BlockArgument,
+    Operation,
+    OpResult,
+    Region,
+    Use,
+    release_operations,
+)
 from passlint.analysis.mlir.lexer import Tok
 from passlint.analysis.mlir.seen_twice import SeenTwice
 
@@ -64,8 +72,18 @@ class Candidate:
     last_line: int
 
 
+class _Kept(SeenTwice[str, Entry]):
+    """The kept entries: their IR holds cycles (an op and its results point at each other),
+    broken when they are dropped, so reference counting frees them (a batch run freezes
+    what each file leaves: no collection would find them)."""
+
+    def forget_kept(self) -> None:
+        release_operations([entry.op for entry in self.kept.values()])
+        super().forget_kept()
+
+
 # Bounded by the characters of the statements held (their IR is some ten times that).
-kept: SeenTwice[str, Entry] = SeenTwice(1_000_000)
+kept = _Kept(1_000_000)
 
 
 def candidate(lines: LineTable, line: int) -> Candidate | None:
@@ -89,7 +107,7 @@ def candidate(lines: LineTable, line: int) -> Candidate | None:
 def ends_after(lines: LineTable, last_line: int) -> bool:
     """Does a statement ending with the ``}`` of ``last_line`` end there (the next line that
     is not blank starts a statement after a region, or there is none)?"""
-    count = len(lines)
+    count = lines.count
     line = last_line + 1
     shapes = lines.shapes
     while line < count and shapes[line].blank:
@@ -98,7 +116,10 @@ def ends_after(lines: LineTable, last_line: int) -> bool:
 
 
 def keep(key: str, op: Operation, start: int) -> None:
-    """Keep ``op`` (the IR of the statement ``key`` that starts at ``start``), relative."""
+    """Keep ``op`` (the IR of the statement ``key`` that starts at ``start``), relative,
+    unless a copy is kept already (two in one chunk)."""
+    if kept.get(key) is not None:
+        return
     relative = relocated(op, -start, key)
     kept.keep(key, Entry(relative, _depth(relative)), len(key))
 

@@ -6,6 +6,7 @@ are relocated stand in a later chunk than the two before them."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from typing import Any
 
@@ -167,3 +168,22 @@ def test_validation_of_copies(monkeypatch: pytest.MonkeyPatch) -> None:
     chunks = [[4, 4, 2, 4, 2, 4, 2, 4, 2], [2, 4, 2, 4, 2], [2, 4, 2]]
     assert checked == [count for chunk in chunks for count in chunk]
     same_as_fresh(text)
+
+
+def test_dropped_copies_leave_no_cyclic_garbage(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept copy's IR holds cycles: dropped (past the bound), it is freed by reference
+    counting, as a batch run freezes what each file leaves."""
+    monkeypatch.setattr(statement_memo.kept, "limit", len(FUNCTION))  # one copy at most
+    other = FUNCTION.replace("@f(", "@h(")
+    text = (FUNCTION * 2 + other * 2 + SPLIT) * 2
+    gc.collect()
+    gc.disable()
+    try:
+        parsed = parse_file(text)
+        assert len(statement_memo.kept.kept) == 1  # (@f and @h were kept in turn)
+        parsed.release()
+        del parsed
+        statements.clear_caches()
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
