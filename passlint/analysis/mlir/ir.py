@@ -346,24 +346,18 @@ class ParsedFile:
         Ops, their results, uses, regions and block arguments point at each other, so only
         the collector could free them, after traversing every object once more (a sixth of a
         batch check of the upstream StableHLO tests). Cleared, they are freed at once by
-        reference counting."""
-        release_operations([op for chunk in self.chunks for op in chunk.operations])
-
-
-def release_operations(operations: list[Operation]) -> None:
-    """Break the reference cycles of ``operations`` and everything nested in them (see
-    ``ParsedFile.release``): an op no longer holds its results, uses, arguments, regions or
-    parents, and a use no longer its value (the one edge left between values and uses)."""
-    stack = operations
-    while stack:
-        op = stack.pop()
-        for use in op.operands:
-            use.value = None
-        for region in op.regions:
-            for block in region.blocks:
-                stack += block.operations
-        op.results, op.operands, op.header_arguments = [], [], ()
-        op.regions, op.parent, op.parent_op = (), None, None
+        reference counting: an op no longer holds its results, uses, arguments, regions or
+        parents, and a use no longer its value (the one edge left between values and uses)."""
+        stack = [op for chunk in self.chunks for op in chunk.operations]
+        while stack:
+            op = stack.pop()
+            for use in op.operands:
+                use.value = None
+            for region in op.regions:
+                for block in region.blocks:
+                    stack += block.operations
+            op.results, op.operands, op.header_arguments = [], [], ()
+            op.regions, op.parent, op.parent_op = (), None, None
 
 
 def function_name(op: Operation) -> str | None:

@@ -204,7 +204,7 @@ class _Builder:
                     continue
                 statement = StatementSyntax(self._line_tokens(item), [])
             elif isinstance(item, MemoStatement):
-                op = relocated(item.entry.op, item.start, self.text)
+                op = relocated(item.entry.row, item.start, self.text)
                 self.relocated[id(op)] = item.entry
                 op.parent = blocks[-1]
                 op.parent_op = parent_op

@@ -19,17 +19,10 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from passlint.analysis.mlir.ir import (
-    Block,
-    BlockArgument,
-    Operation,
-    OpResult,
-    Region,
-    Use,
-    release_operations,
-)
+from passlint.analysis.mlir.ir import Block, BlockArgument, Operation, OpResult, Region, Use
 from passlint.analysis.mlir.lexer import Tok
 from passlint.analysis.mlir.seen_twice import SeenTwice
+from passlint.analysis.mlir.template import Template
 
 if TYPE_CHECKING:
     from passlint.analysis.mlir.lines import LineTable
@@ -39,13 +32,30 @@ if TYPE_CHECKING:
 LONGEST = 16_384
 
 
+Span = tuple[int, int]
+# A statement's IR as plain rows, offsets from its start: acyclic (an IR's ops and values
+# point at each other), so a dropped copy is freed by reference counting at once.
+ArgumentRow = tuple[str, int, int, Span | None, str | None]  # name, start, index, type
+BlockRow = tuple[str | None, Span | None, tuple[ArgumentRow, ...], tuple["OpRow", ...]]
+OpRow = tuple[
+    str,  # name
+    Span,
+    tuple[Tok, ...] | None,  # the tokens kept, if any
+    Template,
+    tuple[tuple[str, int, int], ...],  # results: name, start, index
+    tuple[tuple[str, int, int], ...],  # uses: name, start, operand index
+    tuple[ArgumentRow, ...],  # header arguments
+    tuple[tuple[Span, tuple[BlockRow, ...]], ...],  # regions
+]
+
+
 @dataclass(slots=True)
 class Entry:
-    """A statement's IR over its own text (``op.text`` is the key, offsets from 0), how many
-    regions deep it nests, and whether validation found nothing in it (None: not known yet;
-    only an isolated op's regions are validated alike wherever it stands)."""
+    """A kept statement's IR (``row``), how many regions deep it nests, and whether
+    validation found nothing in it (None: not known yet; only an isolated op's regions are
+    validated alike wherever it stands)."""
 
-    op: Operation
+    row: OpRow
     depth: int
     clean: bool | None = None
 
@@ -72,18 +82,8 @@ class Candidate:
     last_line: int
 
 
-class _Kept(SeenTwice[str, Entry]):
-    """The kept entries: their IR holds cycles (an op and its results point at each other),
-    broken when they are dropped, so reference counting frees them (a batch run freezes
-    what each file leaves: no collection would find them)."""
-
-    def forget_kept(self) -> None:
-        release_operations([entry.op for entry in self.kept.values()])
-        super().forget_kept()
-
-
 # Bounded by the characters of the statements held (their IR is some ten times that).
-kept = _Kept(1_000_000)
+kept: SeenTwice[str, Entry] = SeenTwice(1_000_000)
 
 
 def candidate(lines: LineTable, line: int) -> Candidate | None:
@@ -118,60 +118,101 @@ def ends_after(lines: LineTable, last_line: int) -> bool:
 def keep(key: str, op: Operation, start: int) -> None:
     """Keep ``op`` (the IR of the statement ``key`` that starts at ``start``), relative,
     unless a copy is kept already (two in one chunk)."""
-    if kept.get(key) is not None:
-        return
-    relative = relocated(op, -start, key)
-    kept.keep(key, Entry(relative, _depth(relative)), len(key))
+    if kept.get(key) is None:
+        row = _row(op, -start)
+        kept.keep(key, Entry(row, _depth(row)), len(key))
 
 
-def relocated(op: Operation, shift: int, text: str) -> Operation:
-    """A copy of ``op`` and everything nested in it, ``shift`` characters further, over
-    ``text``: unlinked (no use resolved), its parent left for the caller to set."""
-    tokens = op.tokens
-    clone = Operation(
+def _row(op: Operation, shift: int) -> OpRow:
+    """``op`` and everything nested in it as rows, ``shift`` characters further."""
+    tokens = (
+        None if op.tokens is None else tuple(Tok(k, s + shift, e + shift) for k, s, e in op.tokens)
+    )
+    return (
         op.name,
         (op.span[0] + shift, op.span[1] + shift),
+        tokens,
+        op.template,
+        tuple((r.name, r.start + shift, r.index) for r in op.results),
+        tuple((u.name, u.start + shift, u.operand_index) for u in op.operands),
+        tuple(_argument_row(a, shift) for a in op.header_arguments),
+        tuple(
+            (
+                (region.span[0] + shift, region.span[1] + shift),
+                tuple(
+                    (
+                        block.label,
+                        None
+                        if block.label_span is None
+                        else (block.label_span[0] + shift, block.label_span[1] + shift),
+                        tuple(_argument_row(a, shift) for a in block.arguments),
+                        tuple(_row(inner, shift) for inner in block.operations),
+                    )
+                    for block in region.blocks
+                ),
+            )
+            for region in op.regions
+        ),
+    )
+
+
+def _argument_row(argument: BlockArgument, shift: int) -> ArgumentRow:
+    span = argument.type_span
+    moved = None if span is None else (span[0] + shift, span[1] + shift)
+    return (argument.name, argument.start + shift, argument.index, moved, argument.type_text)
+
+
+def relocated(row: OpRow, shift: int, text: str) -> Operation:
+    """The IR of a kept statement ``row``, ``shift`` characters further, over ``text``:
+    unlinked (no use resolved), its parent left for the caller to set."""
+    name, span, tokens, template, results, uses, arguments, regions = row
+    op = Operation(
+        name,
+        (span[0] + shift, span[1] + shift),
         text,
         None if tokens is None else [Tok(k, s + shift, e + shift) for k, s, e in tokens],
-        op.template,
+        template,
     )
-    clone.results = [OpResult(r.name, r.start + shift, r.index, op=clone) for r in op.results]
-    clone.operands = [Use(u.name, u.start + shift, clone, u.operand_index) for u in op.operands]
-    if op.header_arguments:
-        clone.header_arguments = [_argument(a, shift, clone) for a in op.header_arguments]
-    if op.regions:
-        clone.regions = [_region(region, shift, text, clone) for region in op.regions]
-    return clone
+    op.results = [OpResult(n, at + shift, index, op=op) for n, at, index in results]
+    op.operands = [Use(n, at + shift, op, index) for n, at, index in uses]
+    if arguments:
+        op.header_arguments = [_argument(a, shift, op) for a in arguments]
+    if regions:
+        op.regions = [_region(region, shift, text, op) for region in regions]
+    return op
 
 
-def _region(region: Region, shift: int, text: str, owner: Operation) -> Region:
-    clone = Region((region.span[0] + shift, region.span[1] + shift), owner)
-    for block in region.blocks:
-        span = block.label_span
-        copy = Block(block.label, None if span is None else (span[0] + shift, span[1] + shift))
-        copy.arguments = [_argument(a, shift, owner) for a in block.arguments]
-        for op in block.operations:
-            inner = relocated(op, shift, text)
-            inner.parent = copy
+def _region(
+    row: tuple[Span, tuple[BlockRow, ...]], shift: int, text: str, owner: Operation
+) -> Region:
+    span, blocks = row
+    region = Region((span[0] + shift, span[1] + shift), owner)
+    for label, label_span, arguments, operations in blocks:
+        moved = None if label_span is None else (label_span[0] + shift, label_span[1] + shift)
+        block = Block(label, moved)
+        block.arguments = [_argument(a, shift, owner) for a in arguments]
+        for inner_row in operations:
+            inner = relocated(inner_row, shift, text)
+            inner.parent = block
             inner.parent_op = owner
-            copy.operations.append(inner)
-        clone.blocks.append(copy)
-    return clone
+            block.operations.append(inner)
+        region.blocks.append(block)
+    return region
 
 
-def _argument(argument: BlockArgument, shift: int, owner: Operation) -> BlockArgument:
-    clone = BlockArgument(argument.name, argument.start + shift, argument.index, owner=owner)
-    span = argument.type_span
-    if span is not None:
-        clone.type_span = (span[0] + shift, span[1] + shift)
-        clone.type_text = argument.type_text
-    return clone
+def _argument(row: ArgumentRow, shift: int, owner: Operation) -> BlockArgument:
+    name, start, index, type_span, type_text = row
+    argument = BlockArgument(name, start + shift, index, owner=owner)
+    if type_span is not None:
+        argument.type_span = (type_span[0] + shift, type_span[1] + shift)
+        argument.type_text = type_text
+    return argument
 
 
-def _depth(op: Operation) -> int:
-    """How many regions deep ``op``'s regions nest (0: it has none)."""
-    if not op.regions:
+def _depth(row: OpRow) -> int:
+    """How many regions deep the op of ``row`` nests (0: it has none)."""
+    regions = row[7]
+    if not regions:
         return 0
-    return 1 + max(
-        (_depth(inner) for region in op.regions for inner in region.operations), default=0
-    )
+    nested = (_depth(inner) for _, blocks in regions for block in blocks for inner in block[3])
+    return 1 + max(nested, default=0)

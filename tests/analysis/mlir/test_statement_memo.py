@@ -45,9 +45,9 @@ def relocations(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     """The (name, start) of each op the builder relocates from a kept copy."""
     seen: list[tuple[str, int]] = []
 
-    def spy(op: Operation, shift: int, text: str) -> Operation:
-        seen.append((op.name, shift))
-        return statement_memo.relocated(op, shift, text)
+    def spy(row: statement_memo.OpRow, shift: int, text: str) -> Operation:
+        seen.append((row[0], shift))
+        return statement_memo.relocated(row, shift, text)
 
     monkeypatch.setattr(parser, "relocated", spy)
     return seen
@@ -130,7 +130,10 @@ def test_a_header_without_its_closing_line_is_scanned() -> None:
 
 def test_relocated_ir_is_the_ir_shifted() -> None:
     (op,) = parse_file(FUNCTION).chunks[0].operations
-    moved = statement_memo.relocated(op, 7, " " * 7 + FUNCTION)
+    statement_memo.keep(FUNCTION, op, 0)
+    entry = statement_memo.kept.get(FUNCTION)
+    assert entry is not None and entry.depth == 2  # (the function's body, the reduce's)
+    moved = statement_memo.relocated(entry.row, 7, " " * 7 + FUNCTION)
     assert moved.span == (op.span[0] + 7, op.span[1] + 7)
     ops, copies = op.walk(), moved.walk()
     assert [o.name for o in ops] == [c.name for c in copies]
@@ -171,8 +174,8 @@ def test_validation_of_copies(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_dropped_copies_leave_no_cyclic_garbage(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A kept copy's IR holds cycles: dropped (past the bound), it is freed by reference
-    counting, as a batch run freezes what each file leaves."""
+    """A kept copy is acyclic rows (an IR holds cycles): dropped past the bound, it is freed
+    by reference counting, as it must be where a batch run freezes what each file leaves."""
     monkeypatch.setattr(statement_memo.kept, "limit", len(FUNCTION))  # one copy at most
     other = FUNCTION.replace("@f(", "@h(")
     text = (FUNCTION * 2 + other * 2 + SPLIT) * 2
@@ -187,3 +190,14 @@ def test_dropped_copies_leave_no_cyclic_garbage(monkeypatch: pytest.MonkeyPatch)
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_a_copy_dropped_while_its_chunk_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk's scan takes two copies of @f from its kept copy; building the chunk keeps
+    @g's, which drops @f's (one copy at most): the second copy of @f is still whole."""
+    monkeypatch.setattr(statement_memo.kept, "limit", len(FUNCTION))
+    other = FUNCTION.replace("@f(", "@g(")
+    parse_file(FUNCTION * 2 + other)  # (keeps @f's copy: the chunk below takes it)
+    warm = dump(parse_file(FUNCTION + other + FUNCTION))
+    statements.clear_caches()
+    assert warm == dump(parse_file(FUNCTION + other + FUNCTION, fast=False))
