@@ -132,6 +132,9 @@ class LalrRunner:
             state: {intern(symbol): action for symbol, action in row.items()}
             for state, row in states.items()
         }
+        # The same rows in a list by state number (lark numbers them from 0): the loop's
+        # lookups index it.
+        self.table = [self.states[state] for state in range(len(self.states))]
         # Per rule: its size, the nonterminal it makes, how it reduces, its tree's name.
         self.reductions: list[tuple[int, str, Reduce, str]] = []
         for size, origin, name, how, inline in rules:
@@ -151,27 +154,28 @@ class LalrRunner:
         return found
 
     def parse(self, kinds: tuple[str, ...]) -> Tree[Token] | Rejected:
-        states, reductions, end_state = self.states, self.reductions, self.end_state
-        state_stack = [self.start_state]
+        table, reductions, end_state = self.table, self.reductions, self.end_state
+        state = self.start_state  # (the top of state_stack)
+        state_stack = [state]
         value_stack: list[Any] = []
         token, made = self.token, self._tokens.get
         count = len(kinds)
         for index in range(count + 1):
             kind = kinds[index] if index < count else "$END"
             while True:
-                row = states[state_stack[-1]]
-                found = row.get(kind)
+                found = table[state].get(kind)
                 if found is None:
-                    expected = tuple(sorted(name for name in row if name.isupper()))
+                    expected = tuple(sorted(name for name in table[state] if name.isupper()))
                     return Rejected(index, expected)
                 shift, arg = found
                 if shift:
-                    state_stack.append(arg)
+                    state = arg
+                    state_stack.append(state)
                     value_stack.append(made((kind, index)) or token(kind, index))
                     break
                 size, made_kind, reduce, name = reductions[arg]
                 if reduce is _IDENTITY:
-                    state_stack[-1] = states[state_stack[-2]][made_kind][1]
+                    state = state_stack[-1] = table[state_stack[-2]][made_kind][1]
                     continue
                 if reduce is _EXTEND:
                     value_stack[-size].children += value_stack[1 - size :]
@@ -185,8 +189,9 @@ class LalrRunner:
                     else:
                         children = []
                     value_stack.append(reduce(name, children))
-                state_stack.append(states[state_stack[-1]][made_kind][1])
-                if index == count and state_stack[-1] == end_state:
+                state = table[state_stack[-1]][made_kind][1]
+                state_stack.append(state)
+                if index == count and state == end_state:
                     parsed: Tree[Token] = value_stack[-1]
                     return parsed
         raise AssertionError("the end of the statement was shifted")  # (lark never does)

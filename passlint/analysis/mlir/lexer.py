@@ -77,6 +77,13 @@ _CLOSE_THEN_ELEMENT = re.compile(r"[\])][^,\])]")
 _BAD_ELEMENTS = re.compile(r"\[\s*,|,\s*[,\]]|[\w.)\]]\s+[\w.(\[+-]|\]\s*[\[(\w]|\)\s*[\[(\w]")
 
 _new = tuple.__new__
+# Each alternative of the pattern is one group: its number (a match's ``lastindex``) names
+# the token's kind, read without the name lookup ``lastgroup`` makes.
+_KINDS = [""] * (_TOKEN_RE.groups + 1)
+for _name, _group in _TOKEN_RE.groupindex.items():
+    _KINDS[_group] = _name
+_COMMENT_GROUP = _TOKEN_RE.groupindex["COMMENT"]
+_ERROR_GROUP = _TOKEN_RE.groupindex["ERROR"]
 
 
 def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
@@ -87,9 +94,9 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     """
     end = len(text) if end is None else end
     toks = [
-        _new(Tok, (kind, match.start(kind), match.end()))  # Tok(...) without its __new__
+        _new(Tok, (_KINDS[group], match.start(group), match.end()))  # Tok(...), no __new__
         for match in _TOKEN_RE.finditer(text, start, end)
-        if (kind := match.lastgroup or "ERROR") != "COMMENT"
+        if (group := match.lastindex or _ERROR_GROUP) != _COMMENT_GROUP
     ]
     if text.find("dense<[", start, end) < 0:
         return toks

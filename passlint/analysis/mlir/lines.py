@@ -10,7 +10,7 @@ its own SSA names, without tokenizing it. Everything else goes through the token
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
@@ -130,9 +130,8 @@ def _compute_shape(key: str) -> LineShape:
     kinds = [tok.kind for tok in toks]
     start = _line_start(key, toks)
     header = start != "never" and key.endswith("{")
-    plain = LineShape(
-        False, start, ending(key, toks[-1]), cut_with_previous=not header, **_head(key, toks)
-    )
+    end, head = ending(key, toks[-1]), _head(key, toks)
+    plain = LineShape(False, start, end, cut_with_previous=not header, **head)
     if start == "never" or kinds[0] not in _STATEMENT_STARTS or _NOT_SIMPLE & set(kinds):
         return plain
     if "//" in key:
@@ -149,13 +148,16 @@ def _compute_shape(key: str) -> LineShape:
     if template.arguments or template.bindings:
         return plain
     value_tokens = tuple(i for i, kind in enumerate(kinds) if kind == "VALUE_ID")
-    return replace(
-        plain,
-        cut_with_previous=False,
-        template=template,
-        values=len(value_tokens),
-        value_tokens=value_tokens,
+    return LineShape(
+        False,
+        start,
+        end,
+        template,
+        len(value_tokens),
+        value_tokens,
         short_only="dense<[" in key,
+        cut_with_previous=False,
+        **head,
     )
 
 

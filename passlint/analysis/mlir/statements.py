@@ -161,8 +161,8 @@ def _parse_statement(text: str, toks: list[Tok]) -> Template | StatementError:
         else:
             short_toks = [toks[index] for index in compression.kept]
             found = compression.expand(_template(compression.kinds, text, short_toks))
-        if isinstance(found, Template):
-            found = replace(found, kinds=kinds)
+        if isinstance(found, Template) and found.kinds is not kinds:
+            found = replace(found, kinds=kinds)  # (a template of the compressed kinds)
         if len(_templates) >= _CACHE_LIMIT:
             _templates.clear()
         _templates[key] = found
@@ -234,12 +234,16 @@ class _Builder:
             if len(tree.children) > 2:
                 self._arg_list(tree.children[1], defines=True)
             return Template(
-                "label", name=0, arguments=tuple(self.arguments), types=tuple(self.types)
+                "label",
+                name=0,
+                arguments=tuple(self.arguments),
+                types=tuple(self.types),
+                kinds=self.kinds,
             )
         if rule == "alias_definition":
-            return Template("alias", name=0)
+            return Template("alias", name=0, kinds=self.kinds)
         if rule == "resources":
-            return Template("resources")
+            return Template("resources", kinds=self.kinds)
         results: list[tuple[int, int]] = []
         operation = tree.children[-1]
         assert isinstance(operation, Tree)
@@ -320,6 +324,7 @@ class _Builder:
             location=location,
             symbols=tuple(symbols),
             words=tuple(words),
+            kinds=self.kinds,
         )
 
     def _builtin_syntax(self, tree: Tree[Token]) -> StatementError | None:
