@@ -61,13 +61,22 @@ class Output:
 @dataclass
 class ChunkAnalysis:
     chunk: Chunk
-    variant: Variant
+    pipeline: str  # "auto", "mhlo" or "stablehlo": what decides the variant
     main: Operation | None
     ret: Operation | None = None
     outputs: list[Output] = field(default_factory=list)
     output_names: Attribute | None = None
     names: list[str | None] | None = None  # output_names as read (None entries: not strings)
     functions: dict[str, Operation] = field(default_factory=dict)
+    known_variant: Variant | None = None  # the variant, once read (or given)
+
+    @property
+    def variant(self) -> Variant:
+        """The chunk's variant (``variant_of``), read when first asked for: a chunk without
+        @main (most test chunks) never needs it, and it walks every op."""
+        if self.known_variant is None:
+            self.known_variant = variant_of(self.chunk, self.pipeline)
+        return self.known_variant
 
     @property
     def variant_name(self) -> str:
@@ -103,10 +112,9 @@ def analyze_chunk(
     given by callers that know them without walking the whole chunk (the quick path)."""
     from passlint.passes.tensorizer_legalization.cases import classify
 
-    variant = variant or variant_of(chunk, pipeline)
     functions = chunk.functions()
     main = functions.get("main")
-    analysis = ChunkAnalysis(chunk, variant, main, functions=functions)
+    analysis = ChunkAnalysis(chunk, pipeline, main, functions=functions, known_variant=variant)
     if main is None or not main.regions or not main.regions[0].blocks:
         return analysis
     analysis.ret = ret = next(
