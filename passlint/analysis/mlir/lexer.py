@@ -25,65 +25,82 @@ _SUFFIX_ID = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
 # linear time and constant memory.
 _STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 
+# A long element list of a `dense<[...]>` literal on one line is one ELEMENTS token: a
+# multi-megabyte constant is a span of the text, never a million tokens.
+ELEMENTS_MIN = 256  # characters of a list's elements, at least, to make an ELEMENTS token
+# After `tensor<` (and the like): the first character of a dimension list, already taken.
+_SHAPED = r"(?<=tensor<.|vector<.|memref<.)"
+_MORE_DIMS = r"(?:(?:\d+|\?|\*|\[\d+\])x)*"
+_NUMBER_TAIL = r"\.\d*(?:[eE][-+]?\d+)?"
+
 # The alternatives are tried in order at each position. The common tokens come first, as
 # far as no earlier alternative can start with their first character (a word, a value, the
 # brackets and separators MLIR is mostly made of); the rest keep the order that settles
 # their overlaps (DIMS before numbers, `->` before `-`, `{-#` before `{`, HEX before INT...).
-# The blanks before a token are part of its match (a token starts at its group): one match
-# per token instead of one more per run of blanks, a sixth less time. Trailing blanks match
-# nothing (ERROR is any other character).
-_TOKENS = r"""[ \t\r\f\v]*(?:
-    (?P<NL>\n)
-  | (?P<BARE_ID>[A-Za-z_][\w$.]*)
-  | (?P<VALUE_ID>%SUFFIX_ID(?:\#\d+)?)
-  | (?P<LPAR>\()
-  | (?P<RPAR>\))
-  | (?P<COMMA>,)
-  | (?P<LANGLE><)
-  | (?P<RANGLE>>)
-  | (?P<EQUAL>=)
-  | (?P<COLON>:)
-  | (?P<RSQB>\])
-  | (?P<RBRACE>\})
-  | (?P<STRING>STRING_RE)
-  | (?P<COMMENT>//[^\n]*)
-  | (?P<DIMS>(?:(?<=tensor<)|(?<=vector<)|(?<=memref<))(?:(?:\d+|\?|\*|\[\d+\])x)+)
-  | (?P<RESOURCE_OPEN>\{-\#)
-  | (?P<RESOURCE_CLOSE>\#-\})
-  ELEMENTS_RE
-  | (?P<ARROW>->)
-  | (?P<CARET_ID>\^SUFFIX_ID)
-  | (?P<SYMBOL>@(?:[A-Za-z_$.\-][\w$.\-]*|STRING_RE))
-  | (?P<HASH_ID>\#SUFFIX_ID)
-  | (?P<BANG_ID>!SUFFIX_ID)
-  | (?P<HEX>0x[0-9A-Fa-f]+)
-  | (?P<FLOAT>[-+]?\d+\.\d*(?:[eE][-+]?\d+)?)
-  | (?P<INT>[-+]?\d+)
-  | (?P<LSQB>\[)
-  | (?P<LBRACE>\{)
-  | (?P<PUNCT>::|\.\.\.|[*?+|!/&~.;\-])
-  | (?P<BAD_STRING>"[^\n]*)
-  | (?P<ERROR>[^ \t\r\f\v])
-    )""".replace("STRING_RE", _STRING).replace("SUFFIX_ID", _SUFFIX_ID)
-# A long element list of a `dense<[...]>` literal on one line is one ELEMENTS token: a
-# multi-megabyte constant is a span of the text, never a million tokens.
-ELEMENTS_MIN = 256  # characters of a list's elements, at least, to make an ELEMENTS token
-_ELEMENTS = rf"| (?P<ELEMENTS>(?<=dense<)\[[^\"<>{{}}\n]{{{ELEMENTS_MIN},}}\](?=[ \t]*>))"
-_TOKEN_RE = re.compile(_TOKENS.replace("ELEMENTS_RE", _ELEMENTS), re.VERBOSE)
-_PLAIN_RE = re.compile(_TOKENS.replace("ELEMENTS_RE", ""), re.VERBOSE)
+# Each alternative starts with a character or a character class, which the regex engine
+# tests before trying it (a lookbehind or an optional sign first would be tried in full):
+# a kind whose first character varies is split into several alternatives.
+_ALTERNATIVES: tuple[tuple[str, str], ...] = (
+    ("NL", r"\n"),
+    ("BARE_ID", r"[A-Za-z_][\w$.]*"),
+    ("VALUE_ID", rf"%{_SUFFIX_ID}(?:\#\d+)?"),
+    ("LPAR", r"\("),
+    ("RPAR", r"\)"),
+    ("COMMA", ","),
+    ("LANGLE", "<"),
+    ("RANGLE", ">"),
+    ("EQUAL", "="),
+    ("COLON", ":"),
+    ("RSQB", r"\]"),
+    ("RBRACE", r"\}"),
+    ("STRING", _STRING),
+    ("COMMENT", r"//[^\n]*"),
+    ("DIMS", rf"\d{_SHAPED}\d*x{_MORE_DIMS}"),
+    ("DIMS", rf"[?*]{_SHAPED}x{_MORE_DIMS}"),
+    ("DIMS", rf"\[{_SHAPED}\d+\]x{_MORE_DIMS}"),
+    ("RESOURCE_OPEN", r"\{-\#"),
+    ("RESOURCE_CLOSE", r"\#-\}"),
+    ("ELEMENTS", rf"\[(?<=dense<\[)[^\"<>{{}}\n]{{{ELEMENTS_MIN},}}\](?=[ \t]*>)"),
+    ("ARROW", "->"),
+    ("CARET_ID", rf"\^{_SUFFIX_ID}"),
+    ("SYMBOL", rf"@(?:[A-Za-z_$.\-][\w$.\-]*|{_STRING})"),
+    ("HASH_ID", rf"\#{_SUFFIX_ID}"),
+    ("BANG_ID", rf"!{_SUFFIX_ID}"),
+    ("HEX", r"0x[0-9A-Fa-f]+"),
+    ("FLOAT", rf"[-+]\d+{_NUMBER_TAIL}"),
+    ("FLOAT", rf"\d\d*{_NUMBER_TAIL}"),
+    ("INT", r"[-+]\d+"),
+    ("INT", r"\d\d*"),
+    ("LSQB", r"\["),
+    ("LBRACE", r"\{"),
+    ("PUNCT", "::"),
+    ("PUNCT", r"\.\.\."),
+    ("PUNCT", r"[*?+|!/&~.;\-]"),
+    ("BAD_STRING", r'"[^\n]*'),
+    ("ERROR", r"[^ \t\r\f\v]"),
+)
+
+
+def _compiled(alternatives: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str], list[str]]:
+    """The pattern of ``alternatives`` and the kind of each of its groups.
+
+    The blanks before a token are part of its match (one match per token instead of one
+    more per run of blanks): the empty group 1 marks where the token starts. Each
+    alternative ends with an empty group, the last one a match closes (its ``lastindex``),
+    which names its kind. Trailing blanks match nothing (ERROR is any other character)."""
+    body = "|".join(f"{pattern}()" for _, pattern in alternatives)
+    kinds = ["", ""] + [kind for kind, _ in alternatives]
+    return re.compile(rf"[ \t\r\f\v]*()(?:{body})"), kinds
+
+
+_TOKEN_RE, _KINDS = _compiled(_ALTERNATIVES)
+_PLAIN_RE, _PLAIN_KINDS = _compiled(tuple(a for a in _ALTERNATIVES if a[0] != "ELEMENTS"))
 # What a well-formed list of numbers, booleans and complex pairs never holds: an empty
 # element, two elements with no comma between them.
 _CLOSE_THEN_ELEMENT = re.compile(r"[\])][^,\])]")
 _BAD_ELEMENTS = re.compile(r"\[\s*,|,\s*[,\]]|[\w.)\]]\s+[\w.(\[+-]|\]\s*[\[(\w]|\)\s*[\[(\w]")
 
 _new = tuple.__new__
-# Each alternative of the pattern is one group: its number (a match's ``lastindex``) names
-# the token's kind, read without the name lookup ``lastgroup`` makes.
-_KINDS = [""] * (_TOKEN_RE.groups + 1)
-for _name, _group in _TOKEN_RE.groupindex.items():
-    _KINDS[_group] = _name
-_COMMENT_GROUP = _TOKEN_RE.groupindex["COMMENT"]
-_ERROR_GROUP = _TOKEN_RE.groupindex["ERROR"]
 
 
 def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
@@ -93,10 +110,11 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     mark characters no MLIR token starts with and unterminated strings.
     """
     end = len(text) if end is None else end
+    kinds = _KINDS
     toks = [
-        _new(Tok, (_KINDS[group], match.start(group), match.end()))  # Tok(...), no __new__
+        _new(Tok, (kind, match.start(1), match.end()))  # Tok(...) without its __new__
         for match in _TOKEN_RE.finditer(text, start, end)
-        if (group := match.lastindex or _ERROR_GROUP) != _COMMENT_GROUP
+        if (kind := kinds[match.lastindex or 0]) != "COMMENT"
     ]
     if text.find("dense<[", start, end) < 0:
         return toks
@@ -104,9 +122,9 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     for tok in toks:
         if tok.kind == "ELEMENTS" and not _well_formed(text, tok.start, tok.end):
             out.extend(  # its own tokens, so the error in it is found and placed
-                Tok(kind, match.start(kind), match.end())
+                Tok(kind, match.start(1), match.end())
                 for match in _PLAIN_RE.finditer(text, tok.start, tok.end)
-                if (kind := match.lastgroup or "ERROR") != "COMMENT"
+                if (kind := _PLAIN_KINDS[match.lastindex or 0]) != "COMMENT"
             )
         else:
             out.append(tok)

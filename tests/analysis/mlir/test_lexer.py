@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from passlint.analysis.mlir import lexer
 from passlint.analysis.mlir.lexer import Tok, tokenize
 
 
@@ -127,3 +130,44 @@ def test_blanks_before_and_after_tokens_make_no_tokens() -> None:
         Tok("NL", 13, 14),
     ]
     assert tokenize("   ") == [] and tokenize("  // only a comment  ") == []
+
+
+def test_every_alternative_starts_with_a_character_the_engine_tests_first() -> None:
+    """The regex engine skips an alternative whose first item, a character or a character
+    class, does not match; one starting otherwise (a lookbehind, an optional sign) is tried
+    in full at every token after it in the list."""
+    first_items = {
+        kind: re._parser.parse(pattern)[0][0]  # type: ignore[attr-defined]
+        for kind, pattern in lexer._ALTERNATIVES
+    }
+    literal, in_class = re._constants.LITERAL, re._constants.IN  # type: ignore[attr-defined]
+    assert {kind: op for kind, op in first_items.items() if op not in (literal, in_class)} == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("tensor<2x?x*x[4]xf32>", ["BARE_ID", "LANGLE", "DIMS", "BARE_ID", "RANGLE"]),
+        (
+            "f(-1.5e3, +2, 3., -x)",
+            [
+                "BARE_ID",
+                "LPAR",
+                "FLOAT",
+                "COMMA",
+                "INT",
+                "COMMA",
+                "FLOAT",
+                "COMMA",
+                "PUNCT",
+                "BARE_ID",
+                "RPAR",
+            ],
+        ),
+        ("a ... x.y - z", ["BARE_ID", "PUNCT", "BARE_ID", "PUNCT", "BARE_ID"]),
+        ("[2x3] <2x3>", ["LSQB", "INT", "BARE_ID", "RSQB", "LANGLE", "INT", "BARE_ID", "RANGLE"]),
+    ],
+)
+def test_kinds_split_into_alternatives(text: str, expected: list[str]) -> None:
+    """DIMS, FLOAT, INT and PUNCT are each several alternatives (by first character)."""
+    assert [tok.kind for tok in tokenize(text) if tok.kind != "NL"] == expected
