@@ -55,7 +55,7 @@ _LONG_LINE = 4096
 _BLOCK = 1 << 20  # characters of a chunk normalized at once, at least
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LineShape:
     """What one normalized line is: blank, a continuation, or a complete one-line op."""
 

@@ -64,14 +64,14 @@ _SPELLING = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class RegionSyntax:
     start: int
     end: int
     statements: list[Statement] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class StatementSyntax:
     """Tokens of one statement (regions replaced by ``REGION`` tokens) and its regions."""
 
@@ -90,7 +90,7 @@ class StatementSyntax:
         return self.toks[-1].end
 
 
-@dataclass
+@dataclass(slots=True)
 class LineStatement:
     """A statement that is exactly one line of a known simple shape, parsed lazily."""
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 Span = tuple[int, int]  # inclusive token index range
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Argument:
     """A block argument defined in a parenthesised list: ``%a: type loc(...)``."""
 
@@ -16,7 +16,7 @@ class Argument:
     list_no: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """``key = value`` in a top-level attribute group (dictionary or properties)."""
 
@@ -25,7 +25,7 @@ class Entry:
     value: Span | None  # None for a unit attribute
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Template:
     kind: str  # "op", "label", "alias" or "resources"
     results: tuple[tuple[int, int], ...] = ()  # (value, count token or -1 for one result)
@@ -49,7 +49,7 @@ class Template:
     kinds: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StatementError:
     index: int  # token index (len(toks) for the end of the statement)
     expected: tuple[str, ...]
