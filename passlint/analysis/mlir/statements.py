@@ -330,10 +330,10 @@ class _Builder:
     def _builtin_syntax(self, tree: Tree[Token]) -> StatementError | None:
         """What MLIR's parser says of the builtin syntax in the statement (types, attribute
         dictionaries, locations, signatures), or None."""
-        words = [
-            self.text[tok.start : tok.end] if kind == "BARE_ID" else ""
-            for tok, kind in zip(self.toks, self.kinds, strict=True)
-        ]
+        words = [""] * len(self.kinds)
+        text, toks = self.text, self.toks
+        for index in _indices_of(self.kinds, "BARE_ID"):
+            words[index] = text[toks[index].start : toks[index].end]
         checker = Checker(words)
         try:
             check_statement(checker, tree)
@@ -345,12 +345,10 @@ class _Builder:
     # -- walking -------------------------------------------------------------------------
     def _sequence(self, items: list[Tree[Token] | Token], defines: bool) -> None:
         """Visit a sequence of items, recording uses, definitions, regions and types."""
-        previous_word = ""
         for i, child in enumerate(items):
             if isinstance(child, Token):
                 if child.type == "REGION":
                     self.regions.append(int(child.start_pos or 0))
-                previous_word = ""
                 continue
             rule = child.data
             if (
@@ -372,23 +370,14 @@ class _Builder:
                     self.types.append((index, end))
                 elif kind == "BARE_ID" and SCALAR_TYPE.match(word):
                     self.types.append((index, index))
-                previous_word = word
                 continue
             elif rule == "arg_list":
                 self._arg_list(child, defines=defines)
             elif rule == "successor":
                 if len(child.children) > 1:
                     self._arg_list(child.children[1], defines=False)
-            elif rule == "angle":
-                if previous_word in TYPE_WORDS:
-                    self._sequence(child.children[1:-1], defines=False)
-                else:
-                    self._sequence(child.children[1:-1], defines=False)
-            elif rule in ("square", "dictionary"):
+            elif rule in ("angle", "square", "dictionary"):
                 self._sequence(child.children[1:-1], defines=False)
-            elif rule == "location":
-                pass
-            previous_word = ""
 
     def _arg_list(self, node: Tree[Token] | Token, defines: bool) -> None:
         assert isinstance(node, Tree)

@@ -46,18 +46,19 @@ class SyntaxProblem(Exception):
 
 
 def first_index(node: Item) -> int:
-    if isinstance(node, Token):
-        return int(node.start_pos or 0)
-    return first_index(node.children[0])
+    """The index of the first token of a tree (or of a token)."""
+    while not isinstance(node, Token):
+        node = node.children[0]
+    return node.start_pos or 0
 
 
 def kind_of(item: Item) -> str:
     """An item's rule, or the terminal kind of an atom or a bare token."""
     if isinstance(item, Token):
-        return str(item.type)
+        return item.type
     if item.data == "atom":
         child = item.children[0]
-        return str(child.type) if isinstance(child, Token) else "atom"
+        return child.type if isinstance(child, Token) else "atom"
     return str(item.data)
 
 
@@ -443,9 +444,9 @@ def _after_comma(items: list[Item]) -> int:
 
 def last_index(node: Item) -> int:
     """The index of the last token of a tree (or of a token)."""
-    if isinstance(node, Token):
-        return int(node.start_pos or 0)
-    return last_index(node.children[-1])
+    while not isinstance(node, Token):
+        node = node.children[-1]
+    return node.start_pos or 0
 
 
 # -- statements --------------------------------------------------------------------------------
