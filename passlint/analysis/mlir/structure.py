@@ -270,17 +270,23 @@ class _Scanner:
     def _end_of_input(self) -> int:
         return self.lines.end if self.lines is not None else self.end
 
-    def _line_statement(self) -> LineStatement | None:
-        """The next line as a LineStatement, when the scanner stands at a line start, the
-        line has a simple shape and the line after it does not continue it."""
+    def _fresh_line(self) -> int | None:
+        """The first non-blank line not cut into tokens yet, when the scanner stands at a
+        line start (no token cut ahead); None otherwise, or at the end."""
         lines = self.lines
         if lines is None or self.pos < len(self.toks):
             return None
         line, count, shapes = self.next_line, lines.count, lines.shapes
         while line < count and shapes[line].blank:
             line += 1
-        if line >= count:
-            return None
+        return line if line < count else None
+
+    def _line_statement(self, line: int) -> LineStatement | None:
+        """Line ``line`` (``_fresh_line``) as a LineStatement, when it has a simple shape and
+        the line after it does not continue it."""
+        lines = self.lines
+        assert lines is not None
+        count, shapes = lines.count, lines.shapes
         shape = shapes[line]
         if shape.template is None:
             return None
@@ -426,11 +432,12 @@ class _Scanner:
         while True:
             while self.pos < len(toks) and toks[self.pos].kind == "NL":
                 self.pos += 1
-            fast = self._line_statement()
+            line = self._fresh_line()
+            fast = None if line is None else self._line_statement(line)
             if fast is not None:
                 statements.append(fast)
                 continue
-            seen = self._candidate()
+            seen = None if line is None else self._candidate(line)
             if seen is not None:
                 entry = kept.get(seen.key)
                 if entry is not None and self._fits(entry.depth, seen.last_line):
@@ -468,16 +475,12 @@ class _Scanner:
                     statement.memo_key = seen.key
                 statements.append(statement)
 
-    def _candidate(self) -> Candidate | None:
-        """The statement_memo candidate at the next line, when the scanner stands at a line
-        start (no token cut ahead) and a statement starts there."""
+    def _candidate(self, line: int) -> Candidate | None:
+        """The statement_memo candidate at line ``line`` (``_fresh_line``), when a statement
+        starts there."""
         lines = self.lines
-        if lines is None or self.pos < len(self.toks):
-            return None
-        line, count, shapes = self.next_line, lines.count, lines.shapes
-        while line < count and shapes[line].blank:
-            line += 1
-        if line >= count or shapes[line].start not in ("always", "after-op"):
+        assert lines is not None
+        if lines.shapes[line].start not in ("always", "after-op"):
             return None
         return candidate(lines, line)
 
