@@ -28,6 +28,7 @@ class DiskFiles:
         self.roots = [Path(root).resolve() for root in roots]
         self._lock = threading.Lock()
         self._listing: set[str] | None = None  # resolved paths
+        self._links: set[str] = set()  # those of the listing that are symbolic links
         self._data: dict[str, bytes | None] = {}  # resolved path -> content (None: unreadable)
         self._texts: dict[str, str | None] = {}  # the same decoded (None: not UTF-8)
 
@@ -38,7 +39,7 @@ class DiskFiles:
         """Every ``.py`` file below the roots (hidden and cache folders skipped)."""
         with self._lock:
             if self._listing is None:
-                self._listing = _walk(self.roots)
+                self._listing, self._links = _walk(self.roots)
             return set(self._listing)
 
     def read(self, resolved: Path) -> str | None:
@@ -48,7 +49,7 @@ class DiskFiles:
     def data_listed(self, path: str) -> bytes | None:
         """The bytes of a file ``python_files`` gave (not decoded: cheaper to search); below
         a root, only the file itself may be a link (the listing follows no linked folder)."""
-        return self._bytes(path, Path(path).resolve() if os.path.islink(path) else None)
+        return self._bytes(path, Path(path).resolve() if path in self._links else None)
 
     def _text(self, key: str, resolved: Path | None) -> str | None:
         with self._lock:
@@ -110,6 +111,7 @@ class DiskFiles:
         """Forget everything read (many files changed at once)."""
         with self._lock:
             self._listing = None
+            self._links = set()
             self._data.clear()
             self._texts.clear()
 
@@ -146,19 +148,40 @@ def files_changed(paths: Iterable[str | os.PathLike[str]], generation: int) -> N
         seen[0] = generation
 
 
-def _walk(roots: list[Path]) -> set[str]:
+def _walk(roots: list[Path]) -> tuple[set[str], set[str]]:
+    """The ``.py`` files below ``roots`` (as ``os.walk`` lists them: linked folders are not
+    entered, hidden and cache folders skipped), and those of them that are symbolic links
+    (told by the directory entries, without a system call per file)."""
     found: set[str] = set()
+    links: set[str] = set()
     tops = [r for r in roots if not any(o in r.parents for o in roots)]
     for root in dict.fromkeys(tops):
         if root.is_file():
             if root.suffix == ".py":
                 found.add(str(root))
             continue
-        for folder, subfolders, files in os.walk(root):
-            subfolders[:] = [d for d in subfolders if d not in _SKIPPED_DIRS]
-            subfolders[:] = [d for d in subfolders if not d.startswith(".")]
-            found.update(os.path.join(folder, f) for f in files if f.endswith(".py"))
-    return found
+        folders = [str(root)]
+        while folders:
+            try:
+                with os.scandir(folders.pop()) as scan:
+                    entries = list(scan)
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    is_folder = entry.is_dir()
+                except OSError:
+                    is_folder = False
+                name = entry.name
+                if is_folder:
+                    hidden = name in _SKIPPED_DIRS or name.startswith(".")
+                    if not hidden and not entry.is_symlink():
+                        folders.append(entry.path)
+                elif name.endswith(".py"):
+                    found.add(entry.path)
+                    if entry.is_symlink():
+                        links.add(entry.path)
+    return found, links
 
 
 def _skipped(path: Path, roots: list[Path]) -> bool:
