@@ -5,8 +5,8 @@ same functions in every version's file): over half the text of the upstream Stab
 tests' functions is a function seen before. A statement whose first line ends with ``{`` and
 whose last line is ``}`` alone at the first line's indentation is a *candidate*; its text is
 the key. From the second sighting of a key whose statement scanned and built without any
-error, its IR is kept with offsets relative to the statement's start; a later copy gets a
-relocated clone of that IR instead of being scanned, parsed and built again.
+error, its IR is kept as rows with offsets relative to the statement's start; a later copy
+gets IR made from those rows, relocated, instead of being scanned, parsed and built again.
 
 The IR of such a statement depends on its text alone: the scanner only looks past the
 closing ``}`` to see whether the next line starts a statement, which the scanner checks
@@ -82,7 +82,7 @@ class Candidate:
     last_line: int
 
 
-# Bounded by the characters of the statements held (their IR is some ten times that).
+# Bounded by the characters of the statements held (their rows take a few times that).
 kept: SeenTwice[str, Entry] = SeenTwice(1_000_000)
 
 
