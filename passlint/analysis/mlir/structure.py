@@ -222,9 +222,10 @@ class _Scanner:
 
     def _has(self, index: int) -> bool:
         """Is there a token at ``index``? Tokenizes further lines as needed: in one go, the
-        lines up to the next one of a one-line operation's shape, but for the blank lines
-        before it (so the scanner reads that line's shape past them, and may take the line
-        as a LineStatement, untokenized)."""
+        lines up to the next one that may be taken uncut (``LineShape.cut_with_previous``: a
+        one-line operation's shape, a statement_memo candidate's first line), but for the
+        blank lines before it (so the scanner reads that line's shape past them, and may take
+        it as a LineStatement or a kept copy, untokenized)."""
         toks = self.toks
         if index < len(toks):
             return True
