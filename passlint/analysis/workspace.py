@@ -48,8 +48,14 @@ class DiskFiles:
 
     def data_listed(self, path: str) -> bytes | None:
         """The bytes of a file ``python_files`` gave (not decoded: cheaper to search); below
-        a root, only the file itself may be a link (the listing follows no linked folder)."""
-        return self._bytes(path, Path(path).resolve() if path in self._links else None)
+        a root, only the file itself may be a link (the listing follows no linked folder).
+        The listing tells which files are links; a path it does not hold (it was forgotten
+        since) is asked of the disk."""
+        with self._lock:  # (the listing and its links, of the same walk)
+            listing, links = self._listing, self._links
+        listed = listing is not None and path in listing
+        link = path in links if listed else os.path.islink(path)
+        return self._bytes(path, Path(path).resolve() if link else None)
 
     def _text(self, key: str, resolved: Path | None) -> str | None:
         with self._lock:

@@ -56,3 +56,16 @@ def test_the_listing_and_its_links(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert listed == [str(resolved / n) for n in ("inside_link.py", "outside_link.py", "pkg/k.py")]
     monkeypatch.setattr(os.path, "islink", lambda path: pytest.fail(f"islink({path})"))
     assert [files.data_listed(path) for path in listed] == [b"k = 1\n", None, b"k = 1\n"]
+
+
+def test_a_link_read_after_the_listing_was_forgotten(tmp_path: Path) -> None:
+    """A path listed before ``forget`` is still checked for a link out of the roots."""
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (outside / "secret.py").write_bytes(b"secret = 1\n")
+    os.symlink(outside / "secret.py", root / "link.py")
+    files = DiskFiles([root])
+    [listed] = files.python_files()
+    files.forget()
+    assert files.data_listed(listed) is None
