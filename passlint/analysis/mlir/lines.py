@@ -216,6 +216,13 @@ class LineTable:
     def __len__(self) -> int:
         return self.count
 
+    def filled(self, line: int) -> int:
+        """The first line at or after ``line`` that is not blank (``count`` when none is)."""
+        count, shapes = self.count, self.shapes
+        while line < count and shapes[line].blank:
+            line += 1
+        return line
+
     def line_end(self, line: int) -> int:
         """Where line ``line`` ends (its newline, or the end of the chunk)."""
         return self.starts[line + 1] - 1 if line + 1 < self.count else self.end
@@ -225,7 +232,7 @@ class LineTable:
         them (a newline token between two lines)."""
         text, starts, shapes, known = self.text, self.starts, self.shapes, cut_lines.get
         for line in range(first, last + 1):
-            end = starts[line + 1] - 1 if line + 1 < self.count else self.end  # (line_end)
+            end = self.line_end(line)
             if not shapes[line].blank:  # (a blank or comment line has no tokens)
                 at = starts[line]
                 body = text[at:end]

@@ -50,15 +50,12 @@ class SeenTwice(Generic[Key, Value]):
     def keep(self, key: Key, value: Value, size: int) -> None:
         """Keep ``value`` for ``key`` (starting afresh past the bound)."""
         if self.held + size > self.limit:
-            self.forget_kept()
+            self.kept.clear()
+            self.held = 0
         self.kept[key] = value
         self.held += size
 
-    def forget_kept(self) -> None:
-        """Drop every result kept (past the bound, or when cleared)."""
-        self.kept.clear()
-        self.held = 0
-
     def clear(self) -> None:
-        self.forget_kept()
+        self.kept.clear()
         self.seen.clear()
+        self.held = 0

@@ -9,8 +9,8 @@ error, its IR is kept as rows with offsets relative to the statement's start; a 
 gets IR made from those rows, relocated, instead of being scanned, parsed and built again.
 
 The IR of such a statement depends on its text alone: the scanner only looks past the
-closing ``}`` to see whether the next line starts a statement, which the scanner checks
-again at each copy (``ends_after``).
+closing ``}`` to see whether the next line starts a statement, which it checks again at
+each copy.
 """
 
 from __future__ import annotations
@@ -67,8 +67,6 @@ class MemoStatement:
     start: int
     end: int
     entry: Entry
-    broken: bool = False
-    regions: tuple[()] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,17 +100,6 @@ def candidate(lines: LineTable, line: int) -> Candidate | None:
         return None
     last_line = bisect_right(lines.starts, found + 1, line) - 1
     return Candidate(text[begin:stop], begin, stop, last_line)
-
-
-def ends_after(lines: LineTable, last_line: int) -> bool:
-    """Does a statement ending with the ``}`` of ``last_line`` end there (the next line that
-    is not blank starts a statement after a region, or there is none)?"""
-    count = lines.count
-    line = last_line + 1
-    shapes = lines.shapes
-    while line < count and shapes[line].blank:
-        line += 1
-    return line >= count or shapes[line].start in ("always", "after-op")
 
 
 def keep(key: str, op: Operation, start: int) -> None:

@@ -22,13 +22,7 @@ from typing import TYPE_CHECKING, Literal
 
 from passlint.analysis.mlir.ir import SyntaxIssue
 from passlint.analysis.mlir.lexer import ELEMENTS_MIN, Tok
-from passlint.analysis.mlir.statement_memo import (
-    Candidate,
-    MemoStatement,
-    candidate,
-    ends_after,
-    kept,
-)
+from passlint.analysis.mlir.statement_memo import Candidate, MemoStatement, candidate, kept
 from passlint.analysis.mlir.syntax_rules import is_op_name
 
 if TYPE_CHECKING:
@@ -263,10 +257,8 @@ class _Scanner:
         """The shape of the first non-blank line not cut into tokens yet (None: none)."""
         lines = self.lines
         assert lines is not None
-        line, count, shapes = self.next_line, lines.count, lines.shapes
-        while line < count and shapes[line].blank:
-            line += 1
-        return shapes[line] if line < count else None
+        line = lines.filled(self.next_line)
+        return lines.shapes[line] if line < lines.count else None
 
     def _end_of_input(self) -> int:
         return self.lines.end if self.lines is not None else self.end
@@ -277,25 +269,20 @@ class _Scanner:
         lines = self.lines
         if lines is None or self.pos < len(self.toks):
             return None
-        line, count, shapes = self.next_line, lines.count, lines.shapes
-        while line < count and shapes[line].blank:
-            line += 1
-        return line if line < count else None
+        line = lines.filled(self.next_line)
+        return line if line < lines.count else None
 
     def _line_statement(self, line: int) -> LineStatement | None:
         """Line ``line`` (``_fresh_line``) as a LineStatement, when it has a simple shape and
         the line after it does not continue it."""
         lines = self.lines
         assert lines is not None
-        count, shapes = lines.count, lines.shapes
-        shape = shapes[line]
+        shape = lines.shapes[line]
         if shape.template is None:
             return None
-        after = line + 1
-        while after < count and shapes[after].blank:
-            after += 1
-        if after < count:
-            start = shapes[after].start
+        after = lines.filled(line + 1)
+        if after < lines.count:
+            start = lines.shapes[after].start
             if start is None or not begins_after(start, shape.end):
                 return None
         begin, end = lines.text_span(line)
@@ -487,9 +474,18 @@ class _Scanner:
 
     def _fits(self, depth: int, last_line: int) -> bool:
         """May a kept statement nesting ``depth`` regions, ending on ``last_line``, stand
-        here (its regions nest no deeper than allowed; the statement ends there)?"""
-        assert self.lines is not None
-        return self.depth + depth <= MAX_REGION_DEPTH and ends_after(self.lines, last_line)
+        here: its regions nest no deeper than allowed, and it ends there (the next line that
+        is not blank starts a statement after a region, as ``_next_line_starts_statement``
+        reads it, or there is none)?"""
+        lines = self.lines
+        assert lines is not None
+        if self.depth + depth > MAX_REGION_DEPTH:
+            return False
+        after = lines.filled(last_line + 1)
+        if after >= lines.count:
+            return True
+        start = lines.shapes[after].start
+        return start is not None and begins_after(start, "op")  # (a REGION ends it: "op")
 
     def _scan_resources(self) -> StatementSyntax:
         toks = self.toks

@@ -56,8 +56,7 @@ def validate_chunk(
     syntax error is the one to fix (MLIR stops at it). ``relocated``: the kept copy of each
     op relocated from one (by id): an isolated op's regions, found clean in one copy, are
     clean in every copy (their uses resolve within them alone)."""
-    checker = _Checker(text)
-    checker.relocated = relocated or {}
+    checker = _Checker(text, relocated or {})
     if chunk.errors:
         checker.unsure = {
             use.name.split("#", 1)[0]
@@ -72,12 +71,12 @@ def validate_chunk(
 
 
 class _Checker:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, relocated: dict[int, Entry]) -> None:
         self.text = text
         self.issues: list[SyntaxIssue] = []
         self.position: dict[int, int] = {}  # id(op) -> index in its block
         self.unsure: set[str] = set()  # names a broken statement may define
-        self.relocated: dict[int, Entry] = {}
+        self.relocated = relocated  # id of an op relocated from a kept copy -> the copy
 
     def issue(
         self,

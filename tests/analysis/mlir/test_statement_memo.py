@@ -71,11 +71,18 @@ def test_the_third_copy_is_relocated(relocations: list[tuple[str, int]]) -> None
     same_as_fresh(text)
 
 
-def test_copies_at_other_indentations_and_places() -> None:
+def test_copies_at_other_indentations_and_places(relocations: list[tuple[str, int]]) -> None:
+    """The function indented in a module is another text; the last chunk's module and
+    function are third copies, each taken whole."""
     inner = "".join("  " + line + "\n" for line in FUNCTION.splitlines())
     module = "module {\n" + inner + "}\n"
     text = "\n// -----\n".join([FUNCTION, module, FUNCTION + FUNCTION, module, module + FUNCTION])
     assert parse_file(text).errors == []
+    last = text.rindex("module {")
+    assert relocations == [
+        ("module", last),
+        ("func.func", text.index("func.func", last + len(module))),
+    ]
     same_as_fresh(text)
 
 
