@@ -2,16 +2,17 @@
 
 A text is cut into top-level statements (a line at column 0 that is not a comment, a
 decorator's def/class or an ``else``/``except``-like continuation starts one), and a class
-into its members, each parsed alone and cached by its text and first line. Every piece is
-parsed at its real line (padded with newlines), so nodes carry the positions a whole-file
-parse gives. If any piece fails to parse, the whole text is parsed instead (its error is the
-one Python reports), so a cut that splits a string or a bracket can only cost time, never
-change the tree.
+of two or more members into its members, each parsed alone and cached by its text and first
+line. Every piece is parsed at its real line (padded with newlines), so nodes carry the
+positions a whole-file parse gives. If any piece fails to parse, the whole text is parsed
+instead (its error is the one Python reports), so a cut that splits a string or a bracket can
+only cost time, never change the tree.
 
-Pieces not in the cache are parsed a run of neighbours at a time (the padding lines cost as
-much as a piece's own text), and the run's statements are handed to the pieces whose lines
-they lie on; a run whose statements do not fall cleanly one piece or more each is parsed
-piece by piece instead.
+Pieces not in the cache are parsed a run of neighbours at a time, up to ``_GROUP_LINES``
+(the padding lines cost as much as a piece's own text, and CPython parses a text of 80 lines
+faster per line than one of 200 or one of 10), and the run's statements are handed to the
+pieces whose lines they lie on; a run whose statements do not fall cleanly one piece or more
+each is parsed piece by piece instead.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from passlint.analysis.pl.model import SyntaxProblem
 
 _CONTINUATIONS = ("else", "elif", "except", "finally", "case")
 _PIECE_CACHE_SIZE = 20_000
-_GROUP_LINES = 200
+_GROUP_LINES = 80
 _pieces: dict[tuple[str, int, str], list[ast.stmt]] = {}
 # Whole classes, put together from their members: their keys are the class's whole text, so
 # only the last few are kept (a program class is most of a module: each edit makes one).
@@ -42,9 +43,9 @@ def parse_pieces(path: str, text: str) -> ast.Module | SyntaxProblem:
         return parse_text(path, text)
     lines = text.split("\n")
     body: list[ast.stmt] = []
-    run: list[tuple[int, int]] = []  # top-level pieces other than classes
-    for start, end, is_class in [*_top_level(lines), (len(lines), len(lines), True)]:
-        if not is_class:
+    run: list[tuple[int, int]] = []  # top-level pieces parsed whole
+    for start, end, members in [*_top_level(lines), (len(lines), len(lines), [])]:
+        if members is None:
             run.append((start, end))
             continue
         parsed = _parse_run(lines, run, "top", "")
@@ -54,7 +55,7 @@ def parse_pieces(path: str, text: str) -> ast.Module | SyntaxProblem:
         run = []
         if start == end:
             break  # the end marker
-        class_stmts = _parse_piece(lines, start, end)
+        class_stmts = _parse_piece(lines, start, end, members)
         if class_stmts is None:
             return parse_text(path, text)
         body.extend(class_stmts)
@@ -93,19 +94,41 @@ def _cuts(lines: list[str], first: int, last: int, indent: int) -> list[int]:
     return cuts
 
 
-def _top_level(lines: list[str]) -> list[tuple[int, int, bool]]:
+def _top_level(lines: list[str]) -> list[tuple[int, int, list[int] | None]]:
+    """The top-level pieces, each with the lines starting the members of a class parsed
+    member by member (None: a piece parsed whole, with its neighbours)."""
     cuts = _cuts(lines, 0, len(lines), 0)
     if not cuts or cuts[0] != 0:
         cuts.insert(0, 0)
     bounds = [*cuts[1:], len(lines)]
     out = []
     for start, end in zip(cuts, bounds, strict=True):
-        is_class = any(lines[n].startswith("class ") for n in range(start, min(end, start + 8)))
-        out.append((start, end, is_class))
+        header = next(
+            (n for n in range(start, min(end, start + 8)) if lines[n].startswith("class ")), None
+        )
+        out.append((start, end, _members(lines, header + 1, end) if header is not None else None))
     return out
 
 
-def _parse_piece(lines: list[str], start: int, end: int) -> list[ast.stmt] | None:
+def _members(lines: list[str], body: int, end: int) -> list[int] | None:
+    """The lines starting the members of a class whose body spans lines [body, end), when
+    there are two or more (a class of one member is parsed whole)."""
+    first = next(
+        (n for n in range(body, end) if lines[n].strip() and not lines[n].lstrip().startswith("#")),
+        None,
+    )
+    if first is None:
+        return None
+    indent = len(lines[first]) - len(lines[first].lstrip(" "))
+    if indent == 0:
+        return None
+    members = _cuts(lines, first, end, indent)
+    return members if len(members) >= 2 and members[0] == first else None
+
+
+def _parse_piece(
+    lines: list[str], start: int, end: int, members: list[int]
+) -> list[ast.stmt] | None:
     """A class piece, from the cache or parsed (``_parse_class``, else as one piece)."""
     piece = "\n".join(lines[start:end])
     key = (piece, start)
@@ -113,7 +136,7 @@ def _parse_piece(lines: list[str], start: int, end: int) -> list[ast.stmt] | Non
     if found is not None:
         _classes.move_to_end(key)
         return found
-    stmts = _parse_class(lines, start, end)
+    stmts = _parse_class(lines, start, end, members)
     if stmts is None:
         stmts = _parse_at(piece, start)
     if stmts is None:
@@ -205,27 +228,10 @@ def _parse_at(piece: str, start: int, wrapper: str = "") -> list[ast.stmt] | Non
     return tree.body
 
 
-def _parse_class(lines: list[str], start: int, end: int) -> list[ast.stmt] | None:
+def _parse_class(
+    lines: list[str], start: int, end: int, members: list[int]
+) -> list[ast.stmt] | None:
     """A class piece: the header with its first member, then every other member alone."""
-    header_end = next((n + 1 for n in range(start, end) if lines[n].startswith("class ")), None)
-    if header_end is None:
-        return None
-    first = next(
-        (
-            n
-            for n in range(header_end, end)
-            if lines[n].strip() and not lines[n].lstrip().startswith("#")
-        ),
-        None,
-    )
-    if first is None:
-        return None
-    indent = len(lines[first]) - len(lines[first].lstrip(" "))
-    if indent == 0:
-        return None
-    members = _cuts(lines, first, end, indent)
-    if len(members) < 2 or members[0] != first:
-        return None
     head = _parse_at("\n".join(lines[start : members[1]]), start)
     if head is None or len(head) != 1 or not isinstance(head[0], ast.ClassDef):
         return None

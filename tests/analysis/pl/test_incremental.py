@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from passlint.analysis.findings import Finding
-from passlint.analysis.pl import resolve
+from passlint.analysis.pl import pieces, resolve
 from passlint.analysis.pl.frontend import parse_text
 from passlint.analysis.pl.model import Module, SyntaxProblem
 from passlint.analysis.pl.pieces import clear_piece_cache, parse_pieces
@@ -99,6 +99,35 @@ def test_classes_are_parsed_member_by_member() -> None:
     before = resolve_pieces_count()
     parse_pieces("m.py", edited)
     assert resolve_pieces_count() - before == 2  # the touched member and the class piece
+
+
+def test_classes_of_one_member_are_parsed_with_their_neighbours(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clear_piece_cache()
+    pair = (
+        "@pl.function(type=pl.FunctionType.InCore)\n"
+        "def kernel(x: pl.Tensor[[16], pl.FP32]) -> pl.Tensor[[16], pl.FP32]:\n"
+        "    return x\n\n\n"
+        "@pl.program\n"
+        "class Program:\n"
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def entry(self, x: pl.Tensor[[16], pl.FP32]) -> pl.Tensor[[16], pl.FP32]:\n"
+        "        return kernel(x)\n\n\n"
+    )
+    text = "import pypto.language as pl\n\n\n" + pair * 40
+    parses: list[int] = []
+    real_parse = pieces._parse_at
+
+    def counted(piece: str, start: int, wrapper: str = "") -> list[ast.stmt] | None:
+        parses.append(start)
+        return real_parse(piece, start, wrapper)
+
+    monkeypatch.setattr(pieces, "_parse_at", counted)
+    tree = parse_pieces("m.py", text)
+    monkeypatch.undo()
+    assert dump(tree) == dump(parse_text("m.py", text))
+    assert len(parses) <= text.count("\n") // 40  # groups of about 80 lines, not 81 pieces
 
 
 def resolve_pieces_count() -> int:
