@@ -28,6 +28,7 @@ from passlint.analysis.mlir.syntax_rules import (
     Checker,
     SyntaxProblem,
     check_statement,
+    word_class,
 )
 from passlint.analysis.mlir.syntax_rules import first_index as _index
 from passlint.analysis.mlir.syntax_rules import kind_of as _kind
@@ -108,11 +109,15 @@ def _indices_of(kinds: list[str] | tuple[str, ...], kind: str) -> list[int]:
         return found
 
 
-# Parses depend on the kinds only; templates also on the words that name types. Both caches
+# Parses depend on the kinds only; templates also on the words that name types. The caches
 # are bounded: past the limit they start afresh (fuzzed or generated input can be endless).
 _CACHE_LIMIT = 20_000
 _trees: dict[tuple[str, ...], Tree[Token] | StatementError] = {}
 _templates: dict[tuple[tuple[str, ...], tuple[str, ...]], Template | StatementError] = {}
+# The templates by kinds and the classes of their bare words (``word_class``): statements
+# that differ in an op name or an element type (`stablehlo.add` and `stablehlo.subtract`,
+# f32 and i32) share one. Errors are not shared: their messages name the words.
+_by_classes: dict[tuple[tuple[str, ...], tuple[object, ...]], Template] = {}
 
 
 # Templates by the statement's own text (its regions left out): statements repeat verbatim,
@@ -129,6 +134,7 @@ def clear_caches() -> None:
     statement_memo.kept.clear()
     _trees.clear()
     _templates.clear()
+    _by_classes.clear()
     _by_text.clear()
 
 
@@ -155,17 +161,27 @@ def _parse_statement(text: str, toks: list[Tok]) -> Template | StatementError:
     key = (kinds, words)
     found = _templates.get(key)
     if found is None:
-        compression = compress(kinds)
-        if compression is None:
-            found = _template(kinds, text, toks)
-        else:
-            short_toks = [toks[index] for index in compression.kept]
-            found = compression.expand(_template(compression.kinds, text, short_toks))
-        if isinstance(found, Template) and found.kinds is not kinds:
-            found = replace(found, kinds=kinds)  # (a template of the compressed kinds)
+        bare = _indices_of(kinds, "BARE_ID")
+        classes = (kinds, tuple(word_class(text[toks[i].start : toks[i].end]) for i in bare))
+        found = _by_classes.get(classes) or _new_template(kinds, text, toks)
         if len(_templates) >= _CACHE_LIMIT:
             _templates.clear()
+            _by_classes.clear()
         _templates[key] = found
+        if isinstance(found, Template):
+            _by_classes[classes] = found
+    return found
+
+
+def _new_template(kinds: tuple[str, ...], text: str, toks: list[Tok]) -> Template | StatementError:
+    compression = compress(kinds)
+    if compression is None:
+        found = _template(kinds, text, toks)
+    else:
+        short_toks = [toks[index] for index in compression.kept]
+        found = compression.expand(_template(compression.kinds, text, short_toks))
+    if isinstance(found, Template) and found.kinds is not kinds:
+        found = replace(found, kinds=kinds)  # (a template of the compressed kinds)
     return found
 
 

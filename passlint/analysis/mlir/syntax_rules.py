@@ -35,6 +35,44 @@ def is_op_name(word: str) -> bool:
     return "." in word or word in BARE_OP_NAMES
 
 
+# The bare words the checks below (and a template's types) compare by their text; every
+# other word is read only through the predicates ``word_class`` lists. A check that reads a
+# word in a new way must be reflected there.
+_TOLD_APART = frozenset(
+    (
+        *SHAPED,
+        "complex",
+        "tuple",
+        *_ATTRIBUTE_WORDS,
+        *_LITERALS,
+        *BARE_OP_NAMES,
+        "unknown",
+        "callsite",
+        "at",
+        "fused",
+        "to",
+        "attributes",
+        "func.func",
+        "builtin.module",
+        "func.return",
+    )
+)
+
+
+def word_class(word: str) -> object:
+    """What the builtin-syntax checks and a template's type spans read of a bare word: two
+    statements of the same token kinds whose words are of the same classes check alike and
+    have the same template (an error's message may still name the word). A word starting
+    with ``x`` may be the tail of a shape (``x8xf32``)."""
+    if word in _TOLD_APART or word.startswith("x"):
+        return word
+    return (
+        is_op_name(word),
+        SCALAR_TYPE.match(word) is not None,
+        _FLOATS_INTS.match(word) is not None,
+    )
+
+
 class SyntaxProblem(Exception):
     """Where (a token index; None: the end of the statement), MLIR's wording and the code."""
 

@@ -10,7 +10,7 @@ from mlir_testing import CONSTRUCTS, DATA, at, lc, op_defining, op_named, ops, r
 
 from passlint.analysis.mlir import parser, statements
 from passlint.analysis.mlir.ir import BlockArgument, OpResult, function_name
-from passlint.analysis.mlir.lexer import Tok
+from passlint.analysis.mlir.lexer import Tok, tokenize
 from passlint.analysis.mlir.parser import parse_file
 
 
@@ -618,3 +618,60 @@ def test_templates_by_text_are_the_templates_by_kinds(monkeypatch: pytest.Monkey
             parse_file(path.read_text(encoding="utf-8"))
     statements.clear_caches()
     assert compared > 200
+
+
+def test_templates_shared_by_word_classes_are_the_templates_of_their_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Statements whose words differ only where the checks do not look share a template: on
+    every fixture, cold and warm, the template found is the one built for its own words."""
+    compared = 0
+    real = statements._parse_statement
+
+    def both(text: str, toks: list[Tok]) -> statements.Template | statements.StatementError:
+        nonlocal compared
+        found = real(text, toks)
+        kinds = statements.terminal_kinds(text, toks)
+        assert found == statements._new_template(kinds, text, toks), text
+        compared += 1
+        return found
+
+    monkeypatch.setattr(statements, "_parse_statement", both)
+    statements.clear_caches()
+    for _ in range(2):
+        for path in sorted(DATA.glob("*.mlir")) + sorted(CONSTRUCTS.glob("*.mlir")):
+            parse_file(path.read_text(encoding="utf-8"))
+    statements.clear_caches()
+    assert compared > 200
+
+
+def test_an_op_name_or_element_type_does_not_make_a_new_template(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built: list[str] = []
+    real = statements._new_template
+
+    def counted(
+        kinds: tuple[str, ...], text: str, toks: list[Tok]
+    ) -> statements.Template | statements.StatementError:
+        built.append(text)
+        return real(kinds, text, toks)
+
+    monkeypatch.setattr(statements, "_new_template", counted)
+    statements.clear_caches()
+
+    def template(text: str) -> statements.Template | statements.StatementError:
+        return statements.parse_statement(text, tokenize(text))
+
+    add = template("%0 = stablehlo.add %a, %b : tensor<4xf32>")
+    assert template("%0 = stablehlo.subtract %a, %b : tensor<4xi32>") is add
+    assert len(built) == 1
+    # A word the checks tell apart (a shaped type's name) makes its own template ...
+    assert template("%0 = stablehlo.add %a, %b : vector<4xf32>") is not add
+    # ... and an error is never shared: its message names the statement's own word.
+    unknown = template("%0 = add %a, %b : tensor<4xf32>")
+    other = template("%0 = sub %a, %b : tensor<4xf32>")
+    assert isinstance(unknown, statements.StatementError)
+    assert isinstance(other, statements.StatementError)
+    assert "'add'" in unknown.message and "'sub'" in other.message
+    statements.clear_caches()
