@@ -597,52 +597,41 @@ def test_cached_and_fresh_parses_are_equal(name: str) -> None:
     assert again == summary(parse_file(shifted))
 
 
-def test_templates_by_text_are_the_templates_by_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A statement's text between its regions keys its template: on every fixture, cold and
-    warm, that template is the one its token kinds and words give."""
-    compared = 0
-
-    def both(
-        text: str, toks: list[Tok], pieces: tuple[str, ...] | None = None
-    ) -> statements.Template | statements.StatementError:
-        nonlocal compared
-        found = statements.parse_statement(text, toks, pieces)
-        assert pieces is not None and found == statements.parse_statement(text, toks)
-        compared += 1
-        return found
-
-    monkeypatch.setattr(parser, "parse_statement", both)
-    statements.clear_caches()
-    for _ in range(2):
-        for path in sorted(DATA.glob("*.mlir")) + sorted(CONSTRUCTS.glob("*.mlir")):
-            parse_file(path.read_text(encoding="utf-8"))
-    statements.clear_caches()
-    assert compared > 200
-
-
-def test_templates_shared_by_word_classes_are_the_templates_of_their_words(
+def test_cached_templates_are_the_templates_of_their_own_kinds_and_words(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Statements whose words differ only where the checks do not look share a template: on
-    every fixture, cold and warm, the template found is the one built for its own words."""
-    compared = 0
-    real = statements._parse_statement
+    """On every fixture, cold and warm: a statement's text between its regions keys its
+    template, which is the one its token kinds and words give; and a template shared by
+    statements whose words differ only where the checks do not look (``word_class``) is the
+    one built for the statement's own words."""
+    by_text = by_class = 0
+    real_by_text, real_by_kinds = statements.parse_statement, statements._parse_statement
 
-    def both(text: str, toks: list[Tok]) -> statements.Template | statements.StatementError:
-        nonlocal compared
-        found = real(text, toks)
-        kinds = statements.terminal_kinds(text, toks)
-        assert found == statements._new_template(kinds, text, toks), text
-        compared += 1
+    def text_keyed(
+        text: str, toks: list[Tok], pieces: tuple[str, ...] | None = None
+    ) -> statements.Template | statements.StatementError:
+        nonlocal by_text
+        found = real_by_text(text, toks, pieces)
+        assert pieces is not None and found == real_by_text(text, toks)
+        by_text += 1
         return found
 
-    monkeypatch.setattr(statements, "_parse_statement", both)
+    def class_keyed(text: str, toks: list[Tok]) -> statements.Template | statements.StatementError:
+        nonlocal by_class
+        found = real_by_kinds(text, toks)
+        own = statements._new_template(statements.terminal_kinds(text, toks), text, toks)
+        assert found == own, text
+        by_class += 1
+        return found
+
+    monkeypatch.setattr(parser, "parse_statement", text_keyed)
+    monkeypatch.setattr(statements, "_parse_statement", class_keyed)
     statements.clear_caches()
     for _ in range(2):
         for path in sorted(DATA.glob("*.mlir")) + sorted(CONSTRUCTS.glob("*.mlir")):
             parse_file(path.read_text(encoding="utf-8"))
     statements.clear_caches()
-    assert compared > 200
+    assert by_text > 200 and by_class > 200
 
 
 def test_an_op_name_or_element_type_does_not_make_a_new_template(
@@ -668,7 +657,13 @@ def test_an_op_name_or_element_type_does_not_make_a_new_template(
     assert len(built) == 1
     # A word the checks tell apart (a shaped type's name) makes its own template ...
     assert template("%0 = stablehlo.add %a, %b : vector<4xf32>") is not add
-    # ... and an error is never shared: its message names the statement's own word.
+    # ... as does one the checks read: `dense<1 2>` is an error (a comma is missing), `foo<1 2>` is not.
+    assert isinstance(
+        template("%0 = stablehlo.constant foo<1 2> : tensor<f32>"), statements.Template
+    )
+    dense = template("%0 = stablehlo.constant dense<1 2> : tensor<f32>")
+    assert isinstance(dense, statements.StatementError) and dense.message == "expected '>'"
+    # An error is never shared: its message names the statement's own word.
     unknown = template("%0 = add %a, %b : tensor<4xf32>")
     other = template("%0 = sub %a, %b : tensor<4xf32>")
     assert isinstance(unknown, statements.StatementError)
