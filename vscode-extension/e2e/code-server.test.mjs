@@ -80,6 +80,28 @@ async function goToLine(where) {
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(`:${where}`);
   await page.keyboard.press('Enter');
+  // Back in the editor, the cursor there: the status bar says so.
+  await input.waitFor({ state: 'hidden', timeout: 15_000 });
+  const [line, column] = where.split(':');
+  const position = column === undefined ? `Ln ${line},` : `Ln ${line}, Col ${column}`;
+  await page.locator('.statusbar-item', { hasText: position }).first().waitFor({ timeout: 15_000 });
+}
+
+// The quick fix menu's entry `text`, the menu opened with Ctrl+. at the cursor. A keystroke
+// the workbench drops while focus moves (it happened once in CI: the light bulb showed, no
+// menu opened) is pressed again, up to three times.
+async function quickFixEntry(text) {
+  const item = page.locator('.action-widget .monaco-list-row.action', { hasText: text }).first();
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+.');
+    try {
+      await item.waitFor({ timeout: 10_000 });
+      return item;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 async function openFile(name, text) {
@@ -143,9 +165,7 @@ test('TL001 in the Problems panel, its quick fix and suppression from the editor
     await page.keyboard.press('F8');
     await page.locator('.marker-widget, .zone-widget').first().waitFor({ timeout: 15_000 }).catch(() => undefined);
     await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+.');
-    const item = page.locator('.action-widget .monaco-list-row.action', { hasText: /copy/i }).first();
-    await item.waitFor({ timeout: 30_000 });
+    const item = await quickFixEntry(/copy/i);
     await screenshot('quick-fix-menu');
     await item.click();
     await page.locator('.monaco-editor .view-lines', { hasText: '%output0_copy = mhlo.copy' }).first()
@@ -176,9 +196,7 @@ test('TL001 in the Problems panel, its quick fix and suppression from the editor
     // The cursor on the diagnostic (line 3, column 12) through Go to Line.
     await page.locator('.monaco-editor .view-lines', { hasText: 'return %arg0' }).first().click();
     await goToLine('3:12');
-    await page.keyboard.press('Control+.');
-    const item = page.locator('.action-widget .monaco-list-row.action', { hasText: 'Disable TL001 for this line' }).first();
-    await item.waitFor({ timeout: 30_000 });
+    const item = await quickFixEntry('Disable TL001 for this line');
     await screenshot('suppression-menu');
     await item.click();
     await page.locator('.monaco-editor .view-lines', { hasText: 'passlint: ignore[TL001]' }).first()
