@@ -24,6 +24,12 @@ from pathlib import Path
 
 from generate import pl_module, pl_workspace, softmax_module
 
+# How to measure on the real workspace instead (the README's table used e2d0f78).
+PYPTO_HINT = (
+    "to measure a pypto checkout instead: `git clone https://github.com/hw-native-sys/pypto`,"
+    " then `--pypto PATH`"
+)
+
 # Reads and parses the files listed in the file named by its argument, one process: the
 # reference of P5 (timed as a whole process, start-up and exit included, as the check is).
 _BARE_PARSE = """
@@ -108,6 +114,8 @@ def rows(
     files = pl_files(folder)
     size_mb = sum(Path(p).stat().st_size for p in files) / 1e6
     out = [f"P5/P4b workspace: {name}: {len(files)} pl files, {size_mb:.1f} MB"]
+    if pypto is None:
+        out.append(f"  ({PYPTO_HINT})")
 
     checks, parses, peaks = [], [], []
     for _ in range(runs):  # alternate, so both see the same load
