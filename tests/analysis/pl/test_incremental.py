@@ -131,8 +131,6 @@ def test_classes_of_one_member_are_parsed_with_their_neighbours(
 
 
 def resolve_pieces_count() -> int:
-    from passlint.analysis.pl import pieces
-
     return len(pieces._pieces) + len(pieces._classes)
 
 
