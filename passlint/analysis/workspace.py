@@ -180,8 +180,7 @@ def _walk(roots: list[Path]) -> tuple[set[str], set[str]]:
                     is_folder = False
                 name = entry.name
                 if is_folder:
-                    hidden = name in _SKIPPED_DIRS or name.startswith(".")
-                    if not hidden and not entry.is_symlink():
+                    if not _skipped_folder(name) and not entry.is_symlink():
                         folders.append(entry.path)
                 elif name.endswith(".py"):
                     found.add(entry.path)
@@ -195,7 +194,12 @@ def _skipped(path: Path, roots: list[Path]) -> bool:
     root = next((r for r in roots if r in path.parents), None)
     if root is None:
         return path not in roots
-    return any(p in _SKIPPED_DIRS or p.startswith(".") for p in path.relative_to(root).parts[:-1])
+    return any(_skipped_folder(part) for part in path.relative_to(root).parts[:-1])
+
+
+def _skipped_folder(name: str) -> bool:
+    """Is a folder of this name left out of the listing (hidden, or a cache or build)?"""
+    return name in _SKIPPED_DIRS or name.startswith(".")
 
 
 class Workspace:

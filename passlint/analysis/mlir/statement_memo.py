@@ -102,6 +102,10 @@ def candidate(lines: LineTable, line: int) -> Candidate | None:
     return Candidate(text[begin:stop], begin, stop, last_line)
 
 
+def _moved(span: Span, shift: int) -> Span:
+    return (span[0] + shift, span[1] + shift)
+
+
 def keep(key: str, op: Operation, start: int) -> None:
     """Keep ``op`` (the IR of the statement ``key`` that starts at ``start``), relative,
     unless a copy is kept already (two in one chunk)."""
@@ -117,7 +121,7 @@ def _row(op: Operation, shift: int) -> OpRow:
     )
     return (
         op.name,
-        (op.span[0] + shift, op.span[1] + shift),
+        _moved(op.span, shift),
         tokens,
         op.template,
         tuple((r.name, r.start + shift, r.index) for r in op.results),
@@ -125,13 +129,11 @@ def _row(op: Operation, shift: int) -> OpRow:
         tuple(_argument_row(a, shift) for a in op.header_arguments),
         tuple(
             (
-                (region.span[0] + shift, region.span[1] + shift),
+                _moved(region.span, shift),
                 tuple(
                     (
                         block.label,
-                        None
-                        if block.label_span is None
-                        else (block.label_span[0] + shift, block.label_span[1] + shift),
+                        None if block.label_span is None else _moved(block.label_span, shift),
                         tuple(_argument_row(a, shift) for a in block.arguments),
                         tuple(_row(inner, shift) for inner in block.operations),
                     )
@@ -144,9 +146,8 @@ def _row(op: Operation, shift: int) -> OpRow:
 
 
 def _argument_row(argument: BlockArgument, shift: int) -> ArgumentRow:
-    span = argument.type_span
-    moved = None if span is None else (span[0] + shift, span[1] + shift)
-    return (argument.name, argument.start + shift, argument.index, moved, argument.type_text)
+    span = None if argument.type_span is None else _moved(argument.type_span, shift)
+    return (argument.name, argument.start + shift, argument.index, span, argument.type_text)
 
 
 def relocated(row: OpRow, shift: int, text: str) -> Operation:
@@ -155,7 +156,7 @@ def relocated(row: OpRow, shift: int, text: str) -> Operation:
     name, span, tokens, template, results, uses, arguments, regions = row
     op = Operation(
         name,
-        (span[0] + shift, span[1] + shift),
+        _moved(span, shift),
         text,
         None if tokens is None else [Tok(k, s + shift, e + shift) for k, s, e in tokens],
         template,
@@ -173,10 +174,9 @@ def _region(
     row: tuple[Span, tuple[BlockRow, ...]], shift: int, text: str, owner: Operation
 ) -> Region:
     span, blocks = row
-    region = Region((span[0] + shift, span[1] + shift), owner)
+    region = Region(_moved(span, shift), owner)
     for label, label_span, arguments, operations in blocks:
-        moved = None if label_span is None else (label_span[0] + shift, label_span[1] + shift)
-        block = Block(label, moved)
+        block = Block(label, None if label_span is None else _moved(label_span, shift))
         block.arguments = [_argument(a, shift, owner) for a in arguments]
         for inner_row in operations:
             inner = relocated(inner_row, shift, text)
@@ -191,7 +191,7 @@ def _argument(row: ArgumentRow, shift: int, owner: Operation) -> BlockArgument:
     name, start, index, type_span, type_text = row
     argument = BlockArgument(name, start + shift, index, owner=owner)
     if type_span is not None:
-        argument.type_span = (type_span[0] + shift, type_span[1] + shift)
+        argument.type_span = _moved(type_span, shift)
         argument.type_text = type_text
     return argument
 

@@ -156,12 +156,12 @@ def parse_statement(
 
 def _parse_statement(text: str, toks: list[Tok]) -> Template | StatementError:
     kinds = terminal_kinds(text, toks)
-    named = sorted(_indices_of(kinds, "BARE_ID") + _indices_of(kinds, "BANG_ID"))
+    bare = _indices_of(kinds, "BARE_ID")
+    named = sorted(bare + _indices_of(kinds, "BANG_ID"))
     words = tuple(text[toks[i].start : toks[i].end] for i in named)
     key = (kinds, words)
     found = _templates.get(key)
     if found is None:
-        bare = _indices_of(kinds, "BARE_ID")
         classes = (kinds, tuple(word_class(text[toks[i].start : toks[i].end]) for i in bare))
         found = _by_classes.get(classes) or _new_template(kinds, text, toks)
         if len(_templates) >= _CACHE_LIMIT:
