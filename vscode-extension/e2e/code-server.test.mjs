@@ -107,6 +107,9 @@ async function quickFixEntry(text) {
 async function openFile(name, text) {
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first().click();
   await page.locator('.tab.active', { hasText: name }).first().waitFor({ timeout: 30_000 });
+  // A file opened again keeps its old scroll position, which may show none of ``text``
+  // (CI once reopened main.mlir on its last, empty line): start from its first line.
+  await goToLine('1');
   await page.locator('.monaco-editor .view-lines', { hasText: text }).first().waitFor({ timeout: 30_000 });
 }
 
