@@ -1,0 +1,133 @@
+"""The one door to the file system: every file passlint reads goes through here.
+
+A ``Boundary`` is a workspace: the roots a user named, as real paths. It turns a path into
+its real path and refuses one that resolves outside the roots (through ``..``, an absolute
+name or a symbolic link), so one real file is one file however it was reached. Reading takes
+regular files only (a device, FIFO or socket is refused before it is opened, and again after,
+should it have been swapped in between) and at most a given number of bytes, counted as they
+are read: ``stat`` says 0 for ``/dev/zero``.
+
+Writing is in ``passlint.writes``; both refuse alike (``Refused``).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+
+# A file read for its settings or rules (a configuration file, a .gitignore) is small; one
+# that is not is refused rather than read whole.
+METADATA_LIMIT = 4 * 1024 * 1024
+_CHUNK = 1 << 20
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+class Refused(OSError):
+    """A path passlint will not read or write, and why (one line, for people)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(reason)
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+class TooLarge(Refused):
+    """A regular file with more bytes than the limit it was read with."""
+
+    def __init__(self, path: str, limit: int) -> None:
+        super().__init__(path, f"more than {limit} bytes")
+        self.limit = limit
+
+
+def kind_of(mode: int) -> str:
+    """What a file of ``mode`` is, in words."""
+    for test, name in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_regular(path: str, limit: int) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    Raises ``Refused`` for anything else than a regular file (never opened: opening a FIFO
+    waits for a writer, some devices act when opened), ``TooLarge`` beyond ``limit`` bytes
+    and ``OSError`` when the file cannot be read."""
+    before = os.stat(path)
+    if not stat.S_ISREG(before.st_mode):
+        raise Refused(path, f"{kind_of(before.st_mode)}, not a regular file; not read")
+    handle = os.open(path, _OPEN_FLAGS)
+    try:
+        now = os.fstat(handle)
+        if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (
+            before.st_dev,
+            before.st_ino,
+        ):
+            raise Refused(path, "changed while it was opened; not read")
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(handle, min(_CHUNK, limit + 1 - total))
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise TooLarge(path, limit)
+    finally:
+        os.close(handle)
+
+
+def is_regular(path: str) -> bool:
+    """Whether ``path`` is (or links to) a regular file."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def is_inside(real: str, roots: Iterable[str]) -> bool:
+    """Whether the real path ``real`` is one of ``roots`` (real paths) or lies below one."""
+    return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+
+class Boundary:
+    """The workspace as the file system sees it: real paths below the roots, nothing else."""
+
+    def __init__(self, roots: Iterable[str | os.PathLike[str]]) -> None:
+        self.roots: tuple[str, ...] = tuple(dict.fromkeys(os.path.realpath(r) for r in roots))
+
+    def __repr__(self) -> str:
+        return f"Boundary({list(self.roots)!r})"
+
+    def contains(self, path: str | os.PathLike[str]) -> bool:
+        """Whether ``path`` resolves inside the roots."""
+        return is_inside(os.path.realpath(path), self.roots)
+
+    def real(self, path: str | os.PathLike[str]) -> str:
+        """The real path of ``path``; ``Refused`` when it lies outside the roots."""
+        real = os.path.realpath(path)
+        if not is_inside(real, self.roots):
+            shown = os.fspath(path)
+            where = "" if real == os.path.abspath(shown) else f" (it resolves to {real})"
+            raise Refused(shown, f"outside the workspace{where}; not read")
+        return real
+
+    def read(self, path: str | os.PathLike[str], limit: int) -> bytes:
+        """The bytes of a regular file inside the roots (see ``read_regular``)."""
+        real = self.real(path)
+        try:
+            return read_regular(real, limit)
+        except Refused as refused:
+            refused.path = os.fspath(path)  # as the caller named it
+            raise
