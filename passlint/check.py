@@ -9,10 +9,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from passlint import cli
+from passlint import cli, roots
 from passlint.analysis.findings import Finding
 from passlint.config import ConfigError
-from passlint.discovery import discover
+from passlint.discovery import discover, git_top
+from passlint.filesystem import Boundary
 from passlint.fixing import compute_fixes, unified_diff, write_fixes
 from passlint.progress import Progress, delay_from_environment
 from passlint.report import TEXT_FORMATS
@@ -23,6 +24,7 @@ from passlint.report.show import render_files, render_settings
 from passlint.report.statistics import render_statistics_json, render_statistics_text
 from passlint.report.text import render_text
 from passlint.runner import FileResult, Job, check_files, is_checked_source
+from passlint.writes import remove_leftovers
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = cli.EXIT_CLEAN, cli.EXIT_FINDINGS, cli.EXIT_ERROR
 
@@ -64,11 +66,13 @@ def run_check(args: argparse.Namespace) -> int:
 
     errors = 0
     overlay: dict[str, str] = {}
+    named = tuple(dict.fromkeys(os.path.realpath(path) for path in paths))
+    project = roots.project_root(start, config)
+    boundary = Boundary((*named, project) if project is not None else named)
     if stdin:
-        try:
-            text = sys.stdin.buffer.read().decode("utf-8")
-        except UnicodeDecodeError:
-            _error(f"{args.stdin_filename} (standard input): not UTF-8")
+        text, problem = _read_stdin(settings.max_file_size)
+        if text is None:
+            _error(f"{args.stdin_filename} (standard input): {problem}")
             return EXIT_ERROR
         overlay[os.path.realpath(args.stdin_filename)] = text
         files = paths
@@ -77,6 +81,7 @@ def run_check(args: argparse.Namespace) -> int:
             paths,
             (*settings.exclude, *settings.extend_exclude),
             project_root,
+            boundary,
             force_exclude=args.force_exclude,
         )
         for message in found.warnings:
@@ -86,19 +91,13 @@ def run_check(args: argparse.Namespace) -> int:
         errors += len(found.errors)
         files = found.files
         if args.show_files:
-            shown = [path for path in files if is_checked_source(path)]
+            shown = [path for path in files if is_checked_source(path, settings.max_file_size)]
             sys.stdout.write(render_files(shown))
             return EXIT_ERROR if errors else EXIT_CLEAN
         if not files and not errors and not args.quiet:
             _error("warning: no .mlir or .py files found in the given paths")
 
-    roots = tuple(
-        dict.fromkeys(
-            os.path.realpath(p)
-            for p in (project_root, os.getcwd(), *(_folder_of(p) for p in paths))
-        )
-    )
-    job = Job(settings, roots, overlay)
+    job = Job(settings, boundary.roots, overlay)
     progress_delay = delay_from_environment()
 
     def check(batch: Sequence[str], batch_job: Job) -> list[FileResult]:
@@ -112,7 +111,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     if args.fix or args.diff:
         allowed = {os.path.realpath(args.stdin_filename)} if stdin else None
-        outcome = compute_fixes(files, job, check, roots, allowed)
+        outcome = compute_fixes(files, job, check, named, allowed)
         results = outcome.results
         for message in outcome.refused:
             _error(message)
@@ -147,16 +146,23 @@ def run_check(args: argparse.Namespace) -> int:
 
     report_stream = sys.stdout
     if args.fix:
-        for message in write_fixes(outcome) if not stdin else []:
-            _error(message)
-            errors += 1
+        applied = outcome.applied
+        if not stdin:
+            for folder in dict.fromkeys(os.path.dirname(os.path.realpath(p)) for p in files):
+                remove_leftovers(folder)
+            written, messages = write_fixes(outcome)
+            for message in messages:
+                _error(message)
+            errors += len(messages)
+            if written.failed:
+                applied = 0  # (written as one unit: nothing was)
         if stdin:
             real = os.path.realpath(args.stdin_filename)
             sys.stdout.write(outcome.fixed.get(real, overlay[real]))
             report_stream = sys.stderr  # the fixed text owns stdout
-        if not args.quiet and (outcome.applied or args.format not in TEXT_FORMATS):
-            noun = "finding" if outcome.applied == 1 else "findings"
-            message = f"Fixed {outcome.applied} {noun}."
+        if not args.quiet and (applied or args.format not in TEXT_FORMATS):
+            noun = "finding" if applied == 1 else "findings"
+            message = f"Fixed {applied} {noun}."
             if args.format in TEXT_FORMATS and not stdin:
                 report_stream.write(message + "\n")
             else:
@@ -203,6 +209,17 @@ def _folder_of(path: str) -> str:
     return path if os.path.isdir(path) else os.path.dirname(path) or "."
 
 
+def _read_stdin(limit: int) -> tuple[str | None, str]:
+    """Standard input as text, read no further than ``limit`` bytes, or what is wrong."""
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        return None, f"more than max-file-size ({limit} bytes)"
+    try:
+        return data.decode("utf-8"), ""
+    except UnicodeDecodeError:
+        return None, "not UTF-8"
+
+
 def _common_folder(paths: Sequence[str]) -> str:
     """The deepest folder holding every path (where the configuration is looked for)."""
     folders = [os.path.abspath(_folder_of(p)) for p in paths] or [os.getcwd()]
@@ -215,11 +232,4 @@ def _common_folder(paths: Sequence[str]) -> str:
 def _repository_root(start: str) -> str:
     """The top of the git repository around ``start``, else ``start``: SARIF URIs are
     relative to it, which is what code scanning expects."""
-    folder = os.path.abspath(start)
-    while True:
-        if os.path.exists(os.path.join(folder, ".git")):
-            return folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return os.path.abspath(start)
-        folder = parent
+    return git_top(start) or os.path.abspath(start)

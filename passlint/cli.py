@@ -7,9 +7,11 @@ a diff), 2 usage, configuration or internal error, or a file that could not be c
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,6 +26,7 @@ from passlint.config import (
     parse_per_file_ignores,
     with_overrides,
 )
+from passlint.filesystem import DEFAULT_MAX_FILE_SIZE, Refused, read_regular
 from passlint.report import FORMATS
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -212,7 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "check":
             from passlint.check import run_check
 
-            return run_check(args)
+            with _terminate_as_interrupt():
+                return run_check(args)
         if args.command == "legalize":
             return _legalize(args)
         if args.command == "rules":
@@ -224,9 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return EXIT_ERROR
             print(found.explain(), end="")
             return EXIT_CLEAN
-    except KeyboardInterrupt:
-        print("passlint: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as interrupt:  # a run cancelled ends silently
+        return 128 + (interrupt.args[0] if interrupt.args else signal.SIGINT)
     except BrokenPipeError:
         # The reader went away (`passlint check | head`): nothing more to say.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -238,6 +241,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     parser.print_help(sys.stderr)
     return EXIT_ERROR
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (and SIGHUP) end a check as Ctrl-C does: through the code that stops the
+    workers and leaves no file half written, not by the default of dying on the spot."""
+    numbers = [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    previous = {number: signal.signal(number, _interrupt) for number in numbers}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _interrupt(number: int, _frame: object) -> None:
+    raise KeyboardInterrupt(number)
 
 
 def _rules(args: argparse.Namespace) -> int:
@@ -292,7 +312,10 @@ def _legalize(args: argparse.Namespace) -> int:
     from passlint.report.text import render_finding
 
     try:
-        data = Path(args.file).read_bytes()
+        data = read_regular(args.file, DEFAULT_MAX_FILE_SIZE)
+    except Refused as refused:
+        print(f"passlint: cannot read {args.file}: {refused.reason}", file=sys.stderr)
+        return EXIT_ERROR
     except OSError as error:
         print(f"passlint: cannot read {args.file}: {error.strerror or error}", file=sys.stderr)
         return EXIT_ERROR

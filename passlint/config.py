@@ -11,6 +11,7 @@ from typing import Any, Literal
 from passlint.analysis.findings import Severity
 from passlint.analysis.rules import RULES, default_selected
 from passlint.discovery import ExcludeMatcher
+from passlint.filesystem import DEFAULT_MAX_FILE_SIZE, METADATA_LIMIT, read_regular
 
 Pipeline = Literal["auto", "mhlo", "stablehlo"]
 PIPELINES: tuple[Pipeline, ...] = ("auto", "mhlo", "stablehlo")
@@ -48,7 +49,7 @@ class Settings:
     pipeline: Pipeline = "auto"
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
-    max_file_size: int = 64 * 1024 * 1024
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
 
     def __post_init__(self) -> None:
         per_file = (code for _, codes in self.per_file_ignores for code in codes)
@@ -152,7 +153,7 @@ def settings_from_mapping(
             pipeline=str(table.get("pipeline", "auto")),  # type: ignore[arg-type]
             exclude=_strings(table.get("exclude", DEFAULT_EXCLUDE), "exclude"),
             extend_exclude=_strings(table.get("extend-exclude", ()), "extend-exclude"),
-            max_file_size=_size(table.get("max-file-size", 64 * 1024 * 1024)),
+            max_file_size=_size(table.get("max-file-size", DEFAULT_MAX_FILE_SIZE)),
             per_file_ignores=_per_file(table.get("per-file-ignores", {}), "per-file-ignores")
             + _per_file(table.get("extend-per-file-ignores", {}), "extend-per-file-ignores"),
             root=root,
@@ -224,7 +225,7 @@ def _mentions_passlint(pyproject: Path) -> bool:
     """A pyproject.toml that does not parse but names ``tool.passlint`` is ours to report
     (loading it then raises ConfigError) rather than silently ignored."""
     try:
-        text = pyproject.read_text(encoding="utf-8", errors="replace")
+        text = read_regular(str(pyproject), METADATA_LIMIT).decode("utf-8", errors="replace")
     except OSError:
         return False
     if "tool.passlint" not in text:
@@ -246,9 +247,8 @@ def load_config_file(path: str | Path) -> Settings:
 
 def _read_toml(path: Path, strict: bool = False) -> dict[str, Any]:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as error:
+        return tomllib.loads(read_regular(str(path), METADATA_LIMIT).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         if strict:
             raise ConfigError(f"{path}: {error}") from None
         return {}

@@ -14,9 +14,12 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from passlint.filesystem import METADATA_LIMIT, Boundary, is_inside, kind_of, read_regular
 
 SUFFIXES = (".mlir", ".py")
 
@@ -72,6 +75,21 @@ class ExcludeMatcher:
             current = parent
 
 
+def git_top(start: str | os.PathLike[str]) -> str | None:
+    """The top of the git work tree holding ``start`` (the nearest folder, ``start`` or
+    above it, holding ``.git``), if any."""
+    folder = os.path.abspath(start)
+    if not os.path.isdir(folder):
+        folder = os.path.dirname(folder)
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
 class GitIgnore:
     """The rules of the ``.gitignore`` files met on a walk (a useful subset of git's:
     ``*``, ``?``, ``[...]``, ``**``, leading ``/`` anchors, trailing ``/`` for folders and
@@ -89,10 +107,10 @@ class GitIgnore:
             return
         self._loaded.add(folder)
         try:
-            with open(os.path.join(folder, ".gitignore"), encoding="utf-8") as handle:
-                lines = handle.read().splitlines()
+            data = read_regular(os.path.join(folder, ".gitignore"), METADATA_LIMIT)
+            lines = data.decode("utf-8").splitlines()
         except (OSError, UnicodeDecodeError):
-            return
+            return  # (Refused is an OSError: a .gitignore that is a FIFO is not read)
         for raw in lines:
             line = raw.rstrip()
             if not line or line.startswith("#"):
@@ -114,15 +132,13 @@ class GitIgnore:
     def load_parents(self, start: str) -> None:
         """Load the .gitignore files from ``start`` up to its git repository's top."""
         folder = os.path.abspath(start)
-        chain = []
-        while True:
+        top = git_top(folder)
+        if top is None:
+            return  # not in a git repository: only .gitignore files on the walk count
+        chain = [folder]
+        while folder != top:
+            folder = os.path.dirname(folder)
             chain.append(folder)
-            if os.path.exists(os.path.join(folder, ".git")):
-                break
-            parent = os.path.dirname(folder)
-            if parent == folder:
-                return  # not in a git repository: only .gitignore files on the walk count
-            folder = parent
         for folder in reversed(chain):
             self.load_folder(folder)
 
@@ -203,15 +219,19 @@ def discover(
     paths: Sequence[str],
     exclude: Iterable[str],
     root: str | os.PathLike[str],
+    boundary: Boundary,
     *,
     respect_gitignore: bool = True,
     force_exclude: bool = False,
 ) -> Discovery:
-    """The ``.mlir`` and ``.py`` files named by ``paths`` (files or folders)."""
+    """The ``.mlir`` and ``.py`` files named by ``paths`` (files or folders), each a regular
+    file inside ``boundary`` and listed once by its real path. A link out of the boundary,
+    a FIFO, a device or a socket met in a folder is left out with a warning; named on the
+    command line, it is an error."""
     result = Discovery()
     matcher = ExcludeMatcher(exclude, root)
     gitignore = GitIgnore()
-    seen_files: set[str] = set()
+    found = _Found(result.files)
     for path in paths:
         if not os.path.lexists(path):
             result.errors.append(f"{path}: no such file or directory")
@@ -219,10 +239,12 @@ def discover(
         if os.path.isdir(path):
             if respect_gitignore:
                 gitignore.load_parents(os.path.dirname(os.path.abspath(path)))
-            _walk(path, matcher, gitignore if respect_gitignore else None, result, seen_files)
+            rules = gitignore if respect_gitignore else None
+            _Walk(matcher, rules, boundary, result, found).run(path)
             continue
-        if not os.path.exists(path):
-            result.errors.append(f"{path}: broken symbolic link")
+        refused = _not_checkable(path, boundary)
+        if refused is not None:
+            result.errors.append(f"{path}: {refused}; not checked")
             continue
         if force_exclude and (
             matcher.matches_with_parents(path)
@@ -230,11 +252,43 @@ def discover(
             or not path.endswith(SUFFIXES)
         ):
             continue
-        key = os.path.realpath(path)
-        if key not in seen_files:
-            seen_files.add(key)
-            result.files.append(path)
+        found.add(path, os.path.realpath(path), linked=os.path.islink(path))
     return result
+
+
+class _Found:
+    """The files found so far, one per real path: by the name met first, or by the file's
+    own name once that is met after a link to it."""
+
+    def __init__(self, files: list[str]) -> None:
+        self.files = files
+        self._at: dict[str, int] = {}  # real path -> index in files
+        self._linked: set[str] = set()  # real paths listed by the name of a link
+
+    def add(self, path: str, real: str, linked: bool) -> None:
+        at = self._at.get(real)
+        if at is None:
+            self._at[real] = len(self.files)
+            self.files.append(path)
+            if linked:
+                self._linked.add(real)
+        elif real in self._linked and not linked:
+            self.files[at] = path
+            self._linked.discard(real)
+
+
+def _not_checkable(path: str, boundary: Boundary) -> str | None:
+    """Why the file at ``path`` is not one to read (None: it is a regular file inside)."""
+    real = os.path.realpath(path)
+    if not is_inside(real, boundary.roots):
+        return f"links outside the workspace (to {real})"
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return "broken symbolic link"
+    if not stat.S_ISREG(mode):
+        return f"{kind_of(mode)}, not a regular file"
+    return None
 
 
 def _gitignored_file(path: str, gitignore: GitIgnore) -> bool:
@@ -243,35 +297,52 @@ def _gitignored_file(path: str, gitignore: GitIgnore) -> bool:
     return gitignore.ignored(path, is_dir=False)
 
 
-def _walk(
-    top: str,
-    matcher: ExcludeMatcher,
-    gitignore: GitIgnore | None,
-    result: Discovery,
-    seen_files: set[str],
-) -> None:
-    # Folders on the current path (``ancestors``, for loops) and every folder entered (for
-    # duplicates), both by (device, inode) so two spellings of one folder are one folder.
-    entered: set[tuple[int, int]] = set()
+class _Walk:
+    """One folder walked: its files in ``result``, what it would not enter or read in its
+    warnings. Folders are told apart by (device, inode), so two spellings of one folder are
+    one folder; a link to a folder inside the boundary is followed once."""
 
-    def visit(folder: str, ancestors: tuple[tuple[int, int], ...]) -> None:
+    def __init__(
+        self,
+        matcher: ExcludeMatcher,
+        gitignore: GitIgnore | None,
+        boundary: Boundary,
+        result: Discovery,
+        found: _Found,
+    ) -> None:
+        self.matcher = matcher
+        self.gitignore = gitignore
+        self.boundary = boundary
+        self.result = result
+        self.found = found
+        self.entered: set[tuple[int, int]] = set()
+
+    def run(self, top: str) -> None:
+        # Recursion depth is the folder depth (Python allows ~1000 levels).
         try:
-            stat = os.stat(folder)
+            self._visit(top, ())
+        except RecursionError:
+            self.result.errors.append(f"{top}: folder tree too deep to walk")
+
+    def _visit(self, folder: str, ancestors: tuple[tuple[int, int], ...]) -> None:
+        result = self.result
+        try:
+            stat_ = os.stat(folder)
         except OSError as error:
             result.errors.append(f"{folder}: cannot read folder: {error.strerror or error}")
             return
-        key = (stat.st_dev, stat.st_ino)
+        key = (stat_.st_dev, stat_.st_ino)
         if key in ancestors:
             target = os.path.realpath(folder)
             result.warnings.append(
                 f"{folder}: symbolic link loop (points back to {target}); not followed"
             )
             return
-        if key in entered:
+        if key in self.entered:
             return  # reached again through another link: already checked
-        entered.add(key)
-        if gitignore is not None:
-            gitignore.load_folder(folder)
+        self.entered.add(key)
+        if self.gitignore is not None:
+            self.gitignore.load_folder(folder)
         try:
             with os.scandir(folder) as scan:
                 entries = sorted(scan, key=lambda e: e.name)
@@ -284,31 +355,43 @@ def _walk(
             try:
                 is_dir = entry.is_dir()  # follows symbolic links
             except OSError:
-                is_dir = False
-            if matcher.matches(entry_path):
+                is_dir = False  # a link loop, or gone since the folder was listed
+            is_link = entry.is_symlink()
+            if self.matcher.matches(entry_path):
                 continue
-            if gitignore is not None and gitignore.ignored(entry_path, is_dir):
+            if self.gitignore is not None and self.gitignore.ignored(entry_path, is_dir):
                 continue
             if is_dir:
-                if not entry.name.startswith("."):  # hidden folders: only when named
-                    subfolders.append(entry_path)
-            elif entry.name.endswith(SUFFIXES):
-                if entry.is_symlink() and not os.path.exists(entry_path):
-                    result.warnings.append(f"{entry_path}: broken symbolic link; skipped")
+                if entry.name.startswith("."):  # hidden folders: only when named
                     continue
-                real = os.path.realpath(entry_path) if entry.is_symlink() else entry_path
-                real = os.path.abspath(real)
-                if real not in seen_files:
-                    seen_files.add(real)
-                    result.files.append(entry_path)
+                if is_link and not self.boundary.contains(entry_path):
+                    real = os.path.realpath(entry_path)
+                    result.warnings.append(
+                        f"{entry_path}: links outside the workspace (to {real}); not followed"
+                    )
+                    continue
+                subfolders.append(entry_path)
+            elif entry.name.endswith(SUFFIXES):
+                self._file(entry, entry_path, is_link)
         for sub in subfolders:
-            visit(sub, (*ancestors, key))
+            self._visit(sub, (*ancestors, key))
 
-    # Recursion depth is the folder depth (Python allows ~1000 levels).
-    try:
-        visit(top, ())
-    except RecursionError:
-        result.errors.append(f"{top}: folder tree too deep to walk")
+    def _file(self, entry: os.DirEntry[str], path: str, is_link: bool) -> None:
+        if is_link:
+            refused = _not_checkable(path, self.boundary)
+            real = os.path.realpath(path)
+        else:
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                return
+            regular = stat.S_ISREG(mode)
+            refused = None if regular else f"{kind_of(mode)}, not a regular file"
+            real = os.path.abspath(path)
+        if refused is not None:
+            self.result.warnings.append(f"{path}: {refused}; skipped")
+        else:
+            self.found.add(path, real, is_link)
 
 
 def relative_to(path: str, root: str | os.PathLike[str]) -> str:

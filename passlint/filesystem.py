@@ -16,6 +16,8 @@ import os
 import stat
 from collections.abc import Iterable
 
+# How large a source file may be (the ``max-file-size`` setting's default).
+DEFAULT_MAX_FILE_SIZE = 64 * 1024 * 1024
 # A file read for its settings or rules (a configuration file, a .gitignore) is small; one
 # that is not is refused rather than read whole.
 METADATA_LIMIT = 4 * 1024 * 1024
@@ -35,12 +37,17 @@ class Refused(OSError):
         return f"{self.path}: {self.reason}"
 
 
+class IsLink(Refused):
+    """A path read as a real path (``follow=False``) that is now a symbolic link."""
+
+
 class TooLarge(Refused):
     """A regular file with more bytes than the limit it was read with."""
 
-    def __init__(self, path: str, limit: int) -> None:
-        super().__init__(path, f"more than {limit} bytes")
+    def __init__(self, path: str, limit: int, size: int) -> None:
+        super().__init__(path, f"{size} bytes is more than {limit}")
         self.limit = limit
+        self.size = size  # as the file system says (at least limit + 1)
 
 
 def kind_of(mode: int) -> str:
@@ -57,23 +64,26 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def read_regular(path: str, limit: int) -> bytes:
+def read_regular(path: str, limit: int, *, follow: bool = True) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them.
 
     Raises ``Refused`` for anything else than a regular file (never opened: opening a FIFO
     waits for a writer, some devices act when opened), ``TooLarge`` beyond ``limit`` bytes
-    and ``OSError`` when the file cannot be read."""
-    before = os.stat(path)
+    and ``OSError`` when the file cannot be read. ``follow=False``: ``path`` is known to be a
+    real path, and ``IsLink`` says it has become a symbolic link since."""
+    before = os.stat(path) if follow else os.lstat(path)
+    if stat.S_ISLNK(before.st_mode):
+        raise IsLink(path, "a symbolic link")
     if not stat.S_ISREG(before.st_mode):
-        raise Refused(path, f"{kind_of(before.st_mode)}, not a regular file; not read")
-    handle = os.open(path, _OPEN_FLAGS)
+        raise Refused(path, f"{kind_of(before.st_mode)}, not a regular file")
+    handle = os.open(path, _OPEN_FLAGS if follow else _OPEN_FLAGS | os.O_NOFOLLOW)
     try:
         now = os.fstat(handle)
         if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (
             before.st_dev,
             before.st_ino,
         ):
-            raise Refused(path, "changed while it was opened; not read")
+            raise Refused(path, "changed while it was opened")
         chunks: list[bytes] = []
         total = 0
         while True:
@@ -83,7 +93,7 @@ def read_regular(path: str, limit: int) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise TooLarge(path, limit)
+                raise TooLarge(path, limit, max(now.st_size, total))
     finally:
         os.close(handle)
 
@@ -120,7 +130,7 @@ class Boundary:
         if not is_inside(real, self.roots):
             shown = os.fspath(path)
             where = "" if real == os.path.abspath(shown) else f" (it resolves to {real})"
-            raise Refused(shown, f"outside the workspace{where}; not read")
+            raise Refused(shown, f"outside the workspace{where}")
         return real
 
     def read(self, path: str | os.PathLike[str], limit: int) -> bytes:

@@ -1,26 +1,26 @@
 """``--fix`` and ``--diff``: apply every fix, in memory until nothing more applies, then
-write the changed files atomically or print them as a unified diff.
+write the changed files as one unit (``passlint.writes``) or print them as a unified diff.
 
 Fixes that overlap an earlier one in the same round are left for the next round (after
-re-analysis), up to ``MAX_ROUNDS``. A fix that would touch a file outside the checked tree
-(for instance through a symbolic link that points out of it) is refused whole, so a
-multi-file fix is never half-applied. Files are written through a temporary file in the
-same folder and ``os.replace``, keeping their permissions; a symbolic link inside the tree
-keeps being a link (its target is written).
+re-analysis), up to ``MAX_ROUNDS``. Files are known by their real paths, so a file reached
+through two names is edited once. A fix is applied whole or not at all: one that would edit
+a file outside the paths the user gave (``writable_roots``: as ruff does, ``--fix`` writes
+only there), or a file passlint must not replace (``writes.why_not_writable``), is refused
+with the file it would touch, and none of its edits is made.
 """
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import os
-import tempfile
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 from passlint.analysis.edits import OverlappingEditsError, apply_edits, edits_by_path
 from passlint.analysis.findings import Fix
+from passlint.filesystem import is_inside, read_regular
 from passlint.runner import FileResult, Job
+from passlint.writes import WriteOutcome, why_not_writable, write_texts
 
 MAX_ROUNDS = 10
 
@@ -41,11 +41,6 @@ class FixOutcome:
         return [path for path in self.fixed if self.fixed[path] != self.originals[path]]
 
 
-def inside(path: str, roots: Iterable[str]) -> bool:
-    real = os.path.realpath(path)
-    return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-
-
 def compute_fixes(
     paths: Sequence[str],
     job: Job,
@@ -58,8 +53,10 @@ def compute_fixes(
     outcome = FixOutcome()
     overlay: dict[str, str] = dict(job.overlay)
     roots = [os.path.realpath(root) for root in writable_roots]
+    shown = {os.path.realpath(path): path for path in paths}
+    verdicts: dict[str, str | None] = {}  # real path -> why a fix may not touch it
     for _ in range(MAX_ROUNDS):
-        results = check(paths, Job(job.settings, job.roots, dict(overlay)))
+        results = check(paths, replace(job, overlay=dict(overlay)))
         outcome.results = results
         fixes: list[Fix] = []
         owners: dict[Fix, int] = {}
@@ -67,31 +64,37 @@ def compute_fixes(
             for finding in result.findings:
                 if finding.fix is None or not finding.fix.preferred:
                     continue  # a fix that leaves work by hand is never applied
-                if finding.fix not in owners:
-                    fixes.append(finding.fix)
-                    owners[finding.fix] = 0
-                owners[finding.fix] += 1
-        usable = [fix for fix in fixes if _usable(fix, roots, allowed, outcome, overlay)]
+                fix = _by_real_path(finding.fix)
+                if fix not in owners:
+                    fixes.append(fix)
+                    owners[fix] = 0
+                owners[fix] += 1
+        usable = []
+        for fix in fixes:
+            refusal = _refusal(fix, roots, allowed, verdicts, shown)
+            if refusal is None:
+                usable.append(fix)
+            elif refusal not in outcome.refused:
+                outcome.refused.append(refusal)
         if not usable:
             return outcome
         grouped = edits_by_path(usable)
         kept = {id(edit) for edits in grouped.values() for edit in edits}
         progress = False
-        for path, edits in grouped.items():
-            real = os.path.realpath(path)
+        for real, edits in grouped.items():
             current = overlay.get(real)
             if current is None:
-                current = _read(path)
+                current = _read(real, job.settings.max_file_size)
                 if current is None:
-                    outcome.refused.append(f"{path}: cannot read it to apply a fix")
+                    outcome.refused.append(f"{_shown(real, shown)}: cannot read it to apply a fix")
                     continue
             # The first text seen is the original (standard input's is in the overlay).
             outcome.originals.setdefault(real, current)
-            outcome.display.setdefault(real, path)
+            outcome.display.setdefault(real, _shown(real, shown))
             try:
                 new = apply_edits(current, edits)
             except OverlappingEditsError as error:  # edits_by_path should prevent this
-                outcome.refused.append(f"{path}: {error}")
+                outcome.refused.append(f"{_shown(real, shown)}: {error}")
                 continue
             if new != current:
                 overlay[real] = new
@@ -102,72 +105,70 @@ def compute_fixes(
         )
         if not progress:
             return outcome
-    outcome.results = check(paths, Job(job.settings, job.roots, dict(overlay)))
+    outcome.results = check(paths, replace(job, overlay=dict(overlay)))
     return outcome
 
 
-def _usable(
+def _by_real_path(fix: Fix) -> Fix:
+    """``fix`` with every edit naming its file by its real path."""
+    edits = tuple(replace(edit, path=os.path.realpath(edit.path)) for edit in fix.edits)
+    return replace(fix, edits=edits) if edits != tuple(fix.edits) else fix
+
+
+def _refusal(
     fix: Fix,
     roots: Sequence[str],
     allowed: set[str] | None,
-    outcome: FixOutcome,
-    overlay: dict[str, str],
-) -> bool:
+    verdicts: dict[str, str | None],
+    shown: dict[str, str],
+) -> str | None:
+    """Why ``fix`` (edits by real path) is not applied, naming the file; None: it is."""
     for edit in fix.edits:
-        real = os.path.realpath(edit.path)
-        if allowed is not None and real not in allowed:
-            message = f"{edit.path}: not fixed (a fix for standard input may only change it)"
-        elif not inside(edit.path, roots):
-            message = (
-                f"{edit.path}: not fixed: it resolves to {real}, outside the checked tree "
-                "(symbolic links out of the tree are never followed for writing)"
-            )
-        else:
-            continue
-        if message not in outcome.refused:
-            outcome.refused.append(message)
-        return False
-    return True
+        real = edit.path
+        if real not in verdicts:
+            if allowed is not None:
+                verdicts[real] = (
+                    None if real in allowed else "a fix for standard input may only change it"
+                )
+            elif not is_inside(real, roots):
+                verdicts[real] = "it lies outside the paths given (--fix writes only there)"
+            else:
+                verdicts[real] = why_not_writable(real)
+        reason = verdicts[real]
+        if reason is not None:
+            return f"{_shown(real, shown)}: not fixed ({fix.title}): {reason}"
+    return None
 
 
-def _read(path: str) -> str | None:
+def _shown(real: str, shown: dict[str, str]) -> str:
+    """A real path as the user sees it: as given on the command line or found in a folder
+    given, else relative to the working folder when below it, else in full."""
+    if real in shown:
+        return shown[real]
+    relative = os.path.relpath(real)
+    return real if relative.startswith(os.pardir) else relative
+
+
+def _read(real: str, limit: int) -> str | None:
     try:
-        with open(path, "rb") as handle:
-            return handle.read().decode("utf-8")
+        return read_regular(real, limit).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Replace the file at ``path`` (a real path) by ``text``, all at once."""
-    folder = os.path.dirname(path) or "."
-    mode = os.stat(path).st_mode & 0o7777
-    handle, temporary = tempfile.mkstemp(
-        dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".passlint"
+def write_fixes(outcome: FixOutcome) -> tuple[WriteOutcome, list[str]]:
+    """Write every changed file as one unit; what was written, and a message for each file
+    that was not."""
+    changed = outcome.changed
+    written = write_texts(
+        {real: outcome.fixed[real] for real in changed},
+        {real: outcome.originals[real] for real in changed},
     )
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(text.encode("utf-8"))
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
-def write_fixes(outcome: FixOutcome) -> list[str]:
-    """Write every changed file; the messages of those that could not be written."""
-    errors = []
-    for real in outcome.changed:
-        try:
-            write_atomically(real, outcome.fixed[real])
-        except OSError as error:
-            shown = outcome.display.get(real, real)
-            errors.append(f"{shown}: cannot write the fix: {error.strerror or error}")
-    return errors
+    errors = [
+        f"{outcome.display.get(real, real)}: cannot write the fix: {reason}"
+        for real, reason in written.failed.items()
+    ]
+    return written, errors
 
 
 def unified_diff(outcome: FixOutcome) -> str:
@@ -177,8 +178,16 @@ def unified_diff(outcome: FixOutcome) -> str:
         shown = outcome.display.get(real, real).replace(os.sep, "/")
         if shown.startswith("./"):
             shown = shown[2:]
-        before = outcome.originals[real].splitlines(keepends=True)
-        after = outcome.fixed[real].splitlines(keepends=True)
+        before = _lines(outcome.originals[real])
+        after = _lines(outcome.fixed[real])
         for line in difflib.unified_diff(before, after, f"a/{shown}", f"b/{shown}"):
             out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` as a patch has them: each up to and with its ``\\n`` (a ``\\r``,
+    a form feed or U+2028 is text in a line: ``str.splitlines`` would cut there)."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]

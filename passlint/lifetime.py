@@ -1,7 +1,7 @@
 """Worker processes live only as long as the process they work for.
 
 A worker (of `passlint check`, or the language server's analysis process) calls
-``serve_until_gone(pid)`` when it starts: it leaves Ctrl-C to that process, and ends itself the
+``serve_until_gone(pid)`` when it starts: it leaves Ctrl-C to that process and ends itself the
 moment that process has ended, however it ended (killed included), so no worker is left
 holding the caller's pipes or memory. Linux tells the end through a pidfd at once; elsewhere
 the worker looks once a second.
@@ -30,10 +30,13 @@ def alive(pid: int) -> bool:
 
 
 def serve_until_gone(pid: int) -> None:
-    """In a worker: ignore SIGINT (the process ``pid`` decides) and exit when ``pid`` ends."""
+    """In a worker: ignore SIGINT (the process ``pid`` decides), end at SIGTERM as any
+    process does (a forked worker would inherit its parent's handler) and exit when ``pid``
+    ends."""
     if pid == os.getpid():
         return
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         handle = os.pidfd_open(pid)
     except ProcessLookupError:

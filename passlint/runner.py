@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from passlint.analysis import collector, engine
 from passlint.analysis.findings import Finding
-from passlint.analysis.workspace import Workspace
+from passlint.analysis.language import imports_pl
+from passlint.analysis.workspace import DiskFiles, Workspace
 from passlint.config import Settings
+from passlint.filesystem import Boundary, Refused, TooLarge, read_regular
+from passlint.lifetime import serve_until_gone
 
 # Below this many files (and this many bytes) starting worker processes costs more than it
 # saves: a small mlir file analyses in well under a millisecond.
@@ -28,10 +30,6 @@ PARALLEL_MIN_BYTES = 4 * 1024 * 1024
 # From this many Python files on, the pl pass screens the workspace's files by their text
 # once and analyses only those that may have findings (fewer: it analyses each one).
 SCREEN_MIN_FILES = 64
-
-_PL_IMPORT_BYTES = re.compile(
-    rb"^\s*(?:import\s+pypto\.language\b|from\s+pypto(?:\.language)?\s+import\b)", re.MULTILINE
-)
 
 
 @dataclass
@@ -56,17 +54,19 @@ class Job:
     screen: bool = False  # many files: a pass may skip those whose text shows no finding
 
 
-def read_source(path: str, max_size: int) -> tuple[str | None, str | None, str | None]:
+def read_source(
+    path: str, boundary: Boundary, max_size: int
+) -> tuple[str | None, str | None, str | None]:
     """``(text, error, note)`` for ``path``; text is None when the file is not ours."""
     try:
-        size = os.path.getsize(path)
-        if size > max_size:
-            return None, None, f"skipped: {size} bytes is more than max-file-size ({max_size})"
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = boundary.read(path, max_size)
+    except TooLarge as large:
+        return None, None, f"skipped: {large.size} bytes is more than max-file-size ({max_size})"
+    except Refused as refused:
+        return None, f"{refused.reason}; not checked", None
     except OSError as error:
         return None, f"cannot read: {error.strerror or error}", None
-    if path.endswith(".py") and not _PL_IMPORT_BYTES.search(data):
+    if path.endswith(".py") and not imports_pl(data):
         return None, None, None
     try:
         return data.decode("utf-8"), None, None
@@ -75,14 +75,13 @@ def read_source(path: str, max_size: int) -> tuple[str | None, str | None, str |
         return None, f"not UTF-8 (invalid byte at line {line}); not checked", None
 
 
-def is_checked_source(path: str) -> bool:
+def is_checked_source(path: str, max_size: int) -> bool:
     """Whether `passlint check` analyses the file at ``path``: a ``.mlir`` file, or a ``.py``
     file that imports ``pypto.language`` (an unreadable file counts: its error is shown)."""
     if not path.endswith(".py"):
         return path.endswith(".mlir")
     try:
-        with open(path, "rb") as handle:
-            return _PL_IMPORT_BYTES.search(handle.read()) is not None
+        return imports_pl(read_regular(path, max_size))
     except OSError:
         return True
 
@@ -117,14 +116,15 @@ def check_path(path: str, job: Job, workspace: Workspace) -> FileResult:
     """Read and analyse one file (the overlay's text first, if it has the file)."""
     text = job.overlay.get(os.path.realpath(path))
     if text is None:
-        text, error, note = read_source(path, job.settings.max_file_size)
+        text, error, note = read_source(path, workspace.files.boundary, job.settings.max_file_size)
         if text is None:
             return FileResult(path, error=error, note=note)
     return check_text(path, text, job, workspace)
 
 
 def make_workspace(job: Job) -> Workspace:
-    workspace = Workspace(job.roots, screen=job.screen)
+    files = DiskFiles(job.roots, job.settings.max_file_size)
+    workspace = Workspace(job.roots, files, screen=job.screen)
     for path, text in job.overlay.items():
         workspace.set_overlay(path, text)
     return workspace
@@ -134,8 +134,9 @@ _worker_job: Job | None = None
 _worker_workspace: Workspace | None = None
 
 
-def _init_worker(job: Job, workspace: Workspace | None = None) -> None:
+def _init_worker(parent: int, job: Job, workspace: Workspace | None = None) -> None:
     global _worker_job, _worker_workspace
+    serve_until_gone(parent)
     _worker_job = job
     _worker_workspace = workspace if workspace is not None else make_workspace(job)
 
@@ -203,14 +204,21 @@ def check_files(
     context = multiprocessing.get_context(method)
     chunk = max(1, min(64, len(paths) // (workers * 8)))
     shared = workspace if method == "fork" else None
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
         initializer=_init_worker,
-        initargs=(job, shared),
-    ) as pool:
+        initargs=(os.getpid(), job, shared),
+    )
+    try:
         for result in pool.map(_work, paths, chunksize=chunk):
             results.append(result)
             if on_result:
                 on_result(result)
+    except BaseException:  # interrupted (Ctrl-C, SIGTERM) or failed: no worker outlives it
+        for child in multiprocessing.active_children():
+            child.terminate()
+        pool.shutdown(wait=False)
+        raise
+    pool.shutdown()
     return results

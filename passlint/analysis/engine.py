@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Fix, Position, Range, TextEdit
+from passlint.analysis.language import language_of as language_of  # (the engine's to tell)
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
@@ -18,22 +19,8 @@ if TYPE_CHECKING:  # imported where used: a check on the command line has no mem
     from passlint.analysis.quick_memo import QuickMemo
     from passlint.passes.tensorizer_legalization import ChunkAnalysis
 
-Language = Literal["mlir", "pl"]
-
-_PL_IMPORT = re.compile(
-    r"^\s*(?:import\s+pypto\.language\b|from\s+pypto(?:\.language)?\s+import\b)", re.MULTILINE
-)
 _SUPPRESS = re.compile(r"(?://|#)\s*passlint:\s*ignore(-file)?\[([A-Za-z0-9, ]+)\]")
 _SUPPRESS_FILE = re.compile(r"(?://|#)\s*passlint:\s*ignore-file\b(?!\[)")
-
-
-def language_of(path: str, text: str) -> Language | None:
-    """``mlir`` for .mlir files, ``pl`` for Python files importing pypto.language, else None."""
-    if path.endswith(".mlir"):
-        return "mlir"
-    if path.endswith(".py") and _PL_IMPORT.search(text):
-        return "pl"
-    return None
 
 
 @dataclass(frozen=True)

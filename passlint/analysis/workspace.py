@@ -9,10 +9,23 @@ language server's session) reads each file once; each analysis sees it through a
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
+
+from passlint.filesystem import (
+    DEFAULT_MAX_FILE_SIZE,
+    Boundary,
+    IsLink,
+    Refused,
+    TooLarge,
+    is_inside,
+    is_regular,
+    kind_of,
+    read_regular,
+)
 
 _T = TypeVar("_T")
 
@@ -22,46 +35,55 @@ _SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "buil
 class DiskFiles:
     """The ``.py`` files below some roots as they are on disk: listed on first use, each
     text read once, and forgotten again file by file when told (``changed``). Shared by the
-    analyses of a run or of a server session; safe to use from several threads."""
+    analyses of a run or of a server session; safe to use from several threads.
 
-    def __init__(self, roots: Iterable[str | os.PathLike[str]] = ()) -> None:
-        self.roots = [Path(root).resolve() for root in roots]
+    Every read goes through the roots' ``Boundary``: one real file is listed once however
+    many links reach it, and a file that is not read (a link out of the roots, a FIFO or a
+    device, a file above ``limit`` bytes, one that cannot be opened) is kept in ``refused``
+    with the reason, for a pass that must know whether it has seen every file."""
+
+    def __init__(
+        self, roots: Iterable[str | os.PathLike[str]] = (), limit: int = DEFAULT_MAX_FILE_SIZE
+    ) -> None:
+        self.boundary = Boundary(roots)
+        self.roots = [Path(root) for root in self.boundary.roots]
+        self.limit = limit
         self._lock = threading.Lock()
-        self._listing: set[str] | None = None  # resolved paths
-        self._links: set[str] = set()  # those of the listing that are symbolic links
-        self._data: dict[str, bytes | None] = {}  # resolved path -> content (None: unreadable)
+        self._listing: set[str] | None = None  # real paths
+        self._refused: dict[str, str] = {}  # path as found -> why it is not read
+        self._data: dict[str, bytes | None] = {}  # real path -> content (None: not read)
         self._texts: dict[str, str | None] = {}  # the same decoded (None: not UTF-8)
 
     def contains(self, resolved: Path) -> bool:
         return any(resolved == root or root in resolved.parents for root in self.roots)
 
     def python_files(self) -> set[str]:
-        """Every ``.py`` file below the roots (hidden and cache folders skipped)."""
+        """Every ``.py`` file below the roots (hidden and cache folders skipped), each by its
+        real path."""
         with self._lock:
             if self._listing is None:
-                self._listing, self._links = _walk(self.roots)
+                self._listing, refused = _walk(self.roots, self.boundary)
+                self._refused.update(refused)
             return set(self._listing)
+
+    def refused(self) -> dict[str, str]:
+        """The ``.py`` files found below the roots and not read, with the reason for each."""
+        with self._lock:
+            return dict(self._refused)
 
     def read(self, resolved: Path) -> str | None:
         """The text of a file inside the roots (``resolved``: a resolved path), else None."""
-        return self._text(str(resolved), resolved)
+        return self._text(str(resolved))
 
     def data_listed(self, path: str) -> bytes | None:
-        """The bytes of a file ``python_files`` gave (not decoded: cheaper to search); below
-        a root, only the file itself may be a link (the listing follows no linked folder).
-        The listing tells which files are links; a path it does not hold (it was forgotten
-        since) is asked of the disk."""
-        with self._lock:  # (the listing and its links, of the same walk)
-            listing, links = self._listing, self._links
-        listed = listing is not None and path in listing
-        link = path in links if listed else os.path.islink(path)
-        return self._bytes(path, Path(path).resolve() if link else None)
+        """The bytes of a file ``python_files`` gave (not decoded: cheaper to search)."""
+        return self._bytes(path)
 
-    def _text(self, key: str, resolved: Path | None) -> str | None:
+    def _text(self, key: str) -> str | None:
         with self._lock:
             if key in self._texts:
                 return self._texts[key]
-        data = self._bytes(key, resolved)
+        data = self._bytes(key)
         try:
             text = data.decode("utf-8") if data is not None else None
         except UnicodeDecodeError:
@@ -70,34 +92,31 @@ class DiskFiles:
             self._texts[key] = text
         return text
 
-    def _bytes(self, key: str, resolved: Path | None) -> bytes | None:
-        """The file's content, read once (``resolved``: its resolved path, checked to lie
-        inside the roots; None: ``key`` is that path already)."""
+    def _bytes(self, key: str) -> bytes | None:
+        """The content of the file at the real path ``key``, read once; should it have
+        become a link since it was listed, it is read through the boundary."""
         with self._lock:
             if key in self._data:
                 return self._data[key]
-        if resolved is not None and not self.contains(resolved):
-            return None
-        try:
-            handle = os.open(resolved or key, os.O_RDONLY)
-        except OSError:
-            handle = -1  # a missing or unreadable file
         data: bytes | None = None
-        if handle >= 0:
+        reason = None
+        try:
             try:
-                size = os.fstat(handle).st_size
-                data = os.read(handle, size + 1)  # (a regular file: all of it, in one read)
-                if len(data) > size:  # it grew while read
-                    chunks = [data]
-                    while chunks[-1]:
-                        chunks.append(os.read(handle, 1 << 16))
-                    data = b"".join(chunks)
-            except OSError:
-                data = None  # a folder
-            finally:
-                os.close(handle)
+                data = read_regular(key, self.limit, follow=False)
+            except IsLink:
+                data = self.boundary.read(key, self.limit)
+        except TooLarge:
+            reason = f"more than max-file-size ({self.limit} bytes)"
+        except Refused as refused:
+            reason = refused.reason
+        except FileNotFoundError:
+            pass  # deleted since it was listed: nothing to read
+        except OSError as error:
+            reason = f"cannot read it: {error.strerror or error}"
         with self._lock:
             self._data[key] = data
+            if reason is not None:
+                self._refused[key] = reason
         return data
 
     def changed(self, path: str | os.PathLike[str]) -> None:
@@ -107,8 +126,10 @@ class DiskFiles:
         with self._lock:
             self._data.pop(key, None)
             self._texts.pop(key, None)
+            self._refused.pop(key, None)
+            self._refused.pop(os.fspath(path), None)
             if self._listing is not None and key.endswith(".py") and self.contains(resolved):
-                if resolved.is_file() and not _skipped(resolved, self.roots):
+                if is_regular(key) and not _skipped(resolved, self.roots):
                     self._listing.add(key)
                 else:
                     self._listing.discard(key)
@@ -117,7 +138,7 @@ class DiskFiles:
         """Forget everything read (many files changed at once)."""
         with self._lock:
             self._listing = None
-            self._links = set()
+            self._refused = {}
             self._data.clear()
             self._texts.clear()
 
@@ -154,16 +175,17 @@ def files_changed(paths: Iterable[str | os.PathLike[str]], generation: int) -> N
         seen[0] = generation
 
 
-def _walk(roots: list[Path]) -> tuple[set[str], set[str]]:
-    """The ``.py`` files below ``roots`` (as ``os.walk`` lists them: linked folders are not
-    entered, hidden and cache folders skipped), and those of them that are symbolic links
-    (told by the directory entries, without a system call per file)."""
+def _walk(roots: list[Path], boundary: Boundary) -> tuple[set[str], dict[str, str]]:
+    """The real paths of the ``.py`` regular files below ``roots`` (linked folders are not
+    entered, hidden and cache folders skipped; a linked file counts by its target), and the
+    ``.py`` names found that are not such a file, with the reason. Only links cost a system
+    call of their own: the directory entries tell the kind of every other file."""
     found: set[str] = set()
-    links: set[str] = set()
+    refused: dict[str, str] = {}
     tops = [r for r in roots if not any(o in r.parents for o in roots)]
     for root in dict.fromkeys(tops):
-        if root.is_file():
-            if root.suffix == ".py":
+        if not root.is_dir():
+            if root.suffix == ".py" and is_regular(str(root)):
                 found.add(str(root))
             continue
         folders = [str(root)]
@@ -174,19 +196,42 @@ def _walk(roots: list[Path]) -> tuple[set[str], set[str]]:
             except OSError:
                 continue
             for entry in entries:
-                try:
-                    is_folder = entry.is_dir()
-                except OSError:
-                    is_folder = False
                 name = entry.name
-                if is_folder:
-                    if not _skipped_folder(name) and not entry.is_symlink():
-                        folders.append(entry.path)
-                elif name.endswith(".py"):
-                    found.add(entry.path)
-                    if entry.is_symlink():
-                        links.add(entry.path)
-    return found, links
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        if not _skipped_folder(name):
+                            folders.append(entry.path)
+                        continue
+                    if not name.endswith(".py"):
+                        continue
+                    if entry.is_file(follow_symlinks=False):
+                        found.add(entry.path)
+                    elif entry.is_symlink():
+                        real = _linked_file(entry.path, boundary)
+                        if isinstance(real, Refused):
+                            refused[entry.path] = real.reason
+                        else:
+                            found.add(real)
+                    else:
+                        mode = entry.stat(follow_symlinks=False).st_mode
+                        refused[entry.path] = f"{kind_of(mode)}, not a regular file"
+                except OSError:
+                    continue  # gone since the folder was listed
+    return found, refused
+
+
+def _linked_file(path: str, boundary: Boundary) -> str | Refused:
+    """The real path a file link inside the roots leads to, or why it is not followed."""
+    real = os.path.realpath(path)
+    if not is_inside(real, boundary.roots):
+        return Refused(path, f"links outside the workspace (to {real})")
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return Refused(path, "broken symbolic link")
+    if not stat.S_ISREG(mode):
+        return Refused(path, f"links to {kind_of(mode)}, not a regular file")
+    return real
 
 
 def _skipped(path: Path, roots: list[Path]) -> bool:
@@ -218,6 +263,8 @@ class Workspace:
         screen: bool = False,
     ) -> None:
         self.roots = [Path(root).resolve() for root in roots]
+        self._root_names = frozenset(str(root) for root in self.roots)
+        self._root_folders = tuple(os.path.join(str(root), "") for root in self.roots)
         self.files = files if files is not None else DiskFiles(self.roots)
         self.screen = screen
         self._overlay: dict[Path, str] = {}
@@ -296,10 +343,24 @@ class Workspace:
         unsaved documents; sorted, computed once until ``forget_files``."""
         if self._python_files is None:
             found = {str(p) for p in self._overlay if p.suffix == ".py" and self.contains(p)}
-            tops = tuple(os.path.join(str(root), "") for root in self.roots)
-            found.update(p for p in self.files.python_files() if p.startswith(tops))
+            found.update(p for p in self.files.python_files() if self._below_roots(p))
             self._python_files = sorted(found)
         return list(self._python_files)
+
+    def refused(self) -> dict[str, str]:
+        """The ``.py`` files below the roots that were found and not read (a link out of the
+        roots, a FIFO, a file too large...), with the reason: what a pass that must see every
+        file (all call sites of a kernel) has not seen."""
+        self.python_files()
+        return {
+            path: reason
+            for path, reason in self.files.refused().items()
+            if self._below_roots(path) and Path(path).resolve() not in self._overlay
+        }
+
+    def _below_roots(self, path: str) -> bool:
+        """Whether ``path``, as listed (a root's path and names below it), is in a root."""
+        return path in self._root_names or path.startswith(self._root_folders)
 
     def forget_files(self) -> None:
         """Drop the file listing and texts read (files were created, changed or deleted)."""

@@ -35,14 +35,18 @@ def test_non_utf8_python_is_skipped_unless_it_is_pl(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc/self/mem")
 def test_read_error_is_reported_and_the_rest_is_checked(tmp_path: Path) -> None:
-    # Reading /proc/self/mem from offset 0 fails with EIO, even for root.
+    # Reading /proc/self/mem from offset 0 fails with EIO, even for root. Named, the link's
+    # target is part of the workspace; met in a folder, it is a link out of it.
     os.symlink("/proc/self/mem", tmp_path / "mem.mlir")
     (tmp_path / "z.mlir").write_text(INPUT_MLIR)
-    result = passlint("check", ".", cwd=tmp_path)
+    result = passlint("check", "mem.mlir", "z.mlir", cwd=tmp_path)
     assert_no_traceback(result)
     assert result.returncode == 2
     assert result.stderr == "passlint: mem.mlir: cannot read: Input/output error\n"
     assert result.stdout.startswith("z.mlir:3:12: TL001")
+    walked = passlint("check", ".", cwd=tmp_path)
+    assert walked.returncode == 1
+    assert walked.stderr.startswith("passlint: warning: mem.mlir: links outside the workspace")
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads anything")
