@@ -109,12 +109,24 @@ def run_check(args: argparse.Namespace) -> int:
         finally:
             progress.close()
 
+    applied = 0
     if args.fix or args.diff:
         allowed = {os.path.realpath(args.stdin_filename)} if stdin else None
         outcome = compute_fixes(files, job, check, named, allowed)
         results = outcome.results
+        applied = outcome.applied
         for message in outcome.refused:
             _error(message)
+        if args.fix and not stdin:
+            for folder in dict.fromkeys(os.path.dirname(os.path.realpath(p)) for p in files):
+                remove_leftovers(folder)
+            written, messages = write_fixes(outcome)
+            for message in messages:
+                _error(message)
+            errors += len(messages)
+            if written.failed:  # written as one unit: nothing was, so report what is on disk
+                applied = 0
+                results = check(files, job)
     else:
         results = check(files, job)
 
@@ -137,25 +149,14 @@ def run_check(args: argparse.Namespace) -> int:
         diff = unified_diff(outcome)
         sys.stdout.write(diff)
         if not args.quiet:
-            count = outcome.applied
-            noun = "finding" if count == 1 else "findings"
-            _error(f"would fix {count} {noun}" if diff else "no fixes to apply")
+            noun = "finding" if applied == 1 else "findings"
+            _error(f"would fix {applied} {noun}" if diff else "no fixes to apply")
         if errors:
             return EXIT_ERROR
         return EXIT_FINDINGS if diff and not args.exit_zero else EXIT_CLEAN
 
     report_stream = sys.stdout
     if args.fix:
-        applied = outcome.applied
-        if not stdin:
-            for folder in dict.fromkeys(os.path.dirname(os.path.realpath(p)) for p in files):
-                remove_leftovers(folder)
-            written, messages = write_fixes(outcome)
-            for message in messages:
-                _error(message)
-            errors += len(messages)
-            if written.failed:
-                applied = 0  # (written as one unit: nothing was)
         if stdin:
             real = os.path.realpath(args.stdin_filename)
             sys.stdout.write(outcome.fixed.get(real, overlay[real]))

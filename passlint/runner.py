@@ -141,9 +141,9 @@ def _init_worker(parent: int, job: Job, workspace: Workspace | None = None) -> N
     _worker_workspace = workspace if workspace is not None else make_workspace(job)
 
 
-def _work(path: str) -> FileResult:
+def _work(paths: Sequence[str]) -> list[FileResult]:
     assert _worker_job is not None and _worker_workspace is not None
-    return check_path(path, _worker_job, _worker_workspace)
+    return [check_path(path, _worker_job, _worker_workspace) for path in paths]
 
 
 def worker_count(paths: Sequence[str], limit: int = 0) -> int:
@@ -210,11 +210,15 @@ def check_files(
         initializer=_init_worker,
         initargs=(os.getpid(), job, shared),
     )
+    # Chunks are submitted one by one (not by ``map``, which cancels what is left when it
+    # is interrupted, and the pool's own thread then fails on the cancelled futures).
+    chunks = [pool.submit(_work, paths[at : at + chunk]) for at in range(0, len(paths), chunk)]
     try:
-        for result in pool.map(_work, paths, chunksize=chunk):
-            results.append(result)
-            if on_result:
-                on_result(result)
+        for done in chunks:
+            for result in done.result():
+                results.append(result)
+                if on_result:
+                    on_result(result)
     except BaseException:  # interrupted (Ctrl-C, SIGTERM) or failed: no worker outlives it
         for child in multiprocessing.active_children():
             child.terminate()

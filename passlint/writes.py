@@ -88,7 +88,7 @@ def write_texts(new: Mapping[str, str], old: Mapping[str, str]) -> WriteOutcome:
                     os.replace(temporary, real)
                     done.append(real)
         except OSError as error:
-            outcome.failed[real] = f"cannot write it: {error.strerror or error}"
+            outcome.failed[real] = str(error.strerror or error)
             _restore(done, old)
             done = []
         finally:
@@ -109,7 +109,9 @@ def _none_written(new: Mapping[str, str], outcome: WriteOutcome) -> WriteOutcome
     the ones that have one."""
     blocked = ", ".join(sorted(outcome.failed))
     for real in new:
-        outcome.failed.setdefault(real, f"not written, as {blocked} could not be")
+        outcome.failed.setdefault(
+            real, f"held back, as {blocked} could not be written (a run's fixes go together)"
+        )
     outcome.written = []
     return outcome
 

@@ -95,8 +95,8 @@ def test_a_failed_rename_puts_the_files_already_replaced_back(
     )
     assert outcome.written == []
     assert outcome.failed == {
-        str(second): "cannot write it: No space left on device",
-        str(first): f"not written, as {second} could not be",
+        str(second): "No space left on device",
+        str(first): f"held back, as {second} could not be written (a run's fixes go together)",
     }
     assert first.read_text() == "old a\n" and second.read_text() == "old b\n"
     assert leftovers(tmp_path) == []
@@ -119,7 +119,8 @@ def test_files_passlint_may_not_replace_are_refused_before_anything_is_written(
         str(readonly): "it is read-only for you",
         str(linked): "it has 2 hard links, which a rewritten file would part",
         str(changed): "it changed on disk since passlint read it",
-        str(plain): f"not written, as {readonly}, {linked}, {changed} could not be",
+        str(plain): f"held back, as {readonly}, {linked}, {changed} could not be written "
+        "(a run's fixes go together)",
     }
     assert plain.read_text() == "old\n" and changed.read_text() == "edited meanwhile\n"
     monkeypatch.setattr(os, "geteuid", lambda: os.stat(plain).st_uid + 1)  # not its owner
@@ -379,14 +380,14 @@ def test_sigterm_ends_check_and_its_workers(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    deadline = 50
+    deadline = 200
     while not _children(process.pid) and deadline:
         deadline -= 1
         subprocess.run(["sleep", "0.1"])
     workers = _children(process.pid)
     assert workers
     process.send_signal(signal.SIGTERM)
-    _out, err = process.communicate(timeout=10)  # returns once every holder of the pipes is gone
+    _out, err = process.communicate(timeout=60)  # returns once every holder of the pipes is gone
     assert process.returncode == 128 + signal.SIGTERM, err
     assert b"Traceback" not in err
     assert [pid for pid in workers if Path(f"/proc/{pid}").exists()] == []
@@ -403,3 +404,29 @@ def _children(pid: int) -> list[int]:
             if int(fields[1]) == pid:
                 found.append(int(entry.name))
     return found
+
+
+def test_a_write_that_fails_counts_nothing_and_reports_what_is_on_disk(tmp_path: Path) -> None:
+    """A rename refused by the file system (as for an immutable file): no file is changed,
+    "Fixed" is not said, and the findings shown are those still in the files."""
+    (tmp_path / "a.mlir").write_text(INPUT_MLIR)
+    (tmp_path / "b.mlir").write_text(INPUT_MLIR)
+    script = tmp_path / "refused.py"
+    script.write_text(
+        "import os, sys\nfrom passlint import cli\n"
+        "def replace(source, target):\n"
+        "    raise PermissionError(1, 'Operation not permitted')\n"
+        "os.replace = replace\n"
+        "sys.exit(cli.main(['check', '--fix', '--output-format', 'concise', '.']))\n"
+    )
+    result = run([str(script)], tmp_path, tmp_path / "marker.txt")
+    assert result.returncode == 2
+    assert sorted(result.stderr.splitlines()) == [
+        "passlint: a.mlir: cannot write the fix: Operation not permitted",
+        "passlint: b.mlir: cannot write the fix: held back, as "
+        f"{(tmp_path / 'a.mlir').resolve()} could not be written (a run's fixes go together)",
+    ]
+    assert "Fixed" not in result.stdout
+    assert result.stdout.count("TL001") == 2
+    assert (tmp_path / "a.mlir").read_text() == INPUT_MLIR
+    assert leftovers(tmp_path) == []
