@@ -1,17 +1,25 @@
 """`passlint serve` against a hostile or broken client, over a real pipe (``server.wire``):
 absurd and malformed framing is logged and skipped and the next message answered; requests
 whose params do not convert get InvalidParams, a handler's exception InternalError, each with
-a one-line message and no traceback, and nothing ever pops up a window."""
+a one-line message and no traceback, and nothing ever pops up a window; after SIGKILL,
+SIGTERM or a closed standard input no process of the server is left."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from server.conftest import HOOKED_SERVER
-from server.wire import Wire, encode, frame
+from server.wire import SERVE, Wire, encode, frame
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from generate import layers_for, mlir_module
 
 MLIR = (
     "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n  return %arg0 : tensor<4xf32>\n}\n"
@@ -210,3 +218,77 @@ def test_a_handler_exception_is_a_one_line_internal_error(hooked: Wire, tmp_path
     assert log.count("RuntimeError: simulated bug in a notification handler") == 1
     assert log.count("Traceback (most recent call last)") == 2 and "in fail_quietly" in log
     assert hooked.close() == 0
+
+
+# -- no process left behind -------------------------------------------------------------------------
+
+
+def process_table() -> dict[int, tuple[int, str, str]]:
+    """Every process: its parent, state and start time (to tell a reused pid)."""
+    table = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                stat = Path(f"/proc/{name}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            table[int(name)] = (int(fields[1]), fields[0], fields[19])
+    return table
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """The living descendants of ``pid``, with their start times."""
+    table = process_table()
+    found, todo = {}, [pid]
+    while todo:
+        parent = todo.pop()
+        for child, (ppid, state, started) in table.items():
+            if ppid == parent and state != "Z":
+                found[child] = started
+                todo.append(child)
+    return found
+
+
+def alive(processes: dict[int, str]) -> list[int]:
+    table = process_table()
+    return [
+        pid
+        for pid, started in processes.items()
+        if pid in table and table[pid][1] != "Z" and table[pid][2] == started
+    ]
+
+
+def served_with_analysis_process(tmp_path: Path) -> tuple[Wire, dict[int, str]]:
+    """A server analysing a module large enough for its worker process; its descendants."""
+    wire = Wire(SERVE, cwd=tmp_path)
+    wire.initialize(tmp_path)
+    text = mlir_module(layers_for(1_100_000))  # above the quick size: the worker process
+    wire.open(tmp_path / "big.mlir", text, "mlir")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = descendants(wire.process.pid)
+        # the resource tracker, the fork server and its child, the worker
+        if len(found) >= 3:
+            return wire, found
+        time.sleep(0.1)
+    wire.kill()
+    raise AssertionError("the analysis process did not start")
+
+
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM", "stdin closed"])
+def test_no_process_outlives_the_server(tmp_path: Path, how: str) -> None:
+    wire, processes = served_with_analysis_process(tmp_path)
+    if how == "stdin closed":
+        assert wire.process.stdin is not None
+        wire.process.stdin.close()
+    else:
+        os.kill(wire.process.pid, getattr(signal, how))
+    wire.process.wait(ANSWER_WITHIN)
+    deadline = time.monotonic() + 3.0
+    while alive(processes) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = alive(processes)
+    for pid in left:  # (ours to clean up: started by this test)
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], f"left behind after {how}: {left}"
