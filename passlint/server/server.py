@@ -25,7 +25,7 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from passlint import __version__
+from passlint import __version__, roots
 from passlint.analysis import engine
 from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.source import SourceText
@@ -135,7 +135,8 @@ class PasslintServer(LanguageServer):
         self.models = ModelCache(self.executor)
         self.pull = False
         self.features = ClientFeatures()
-        self.roots: tuple[str, ...] = ()
+        self.roots: tuple[str, ...] = ()  # the editor's workspace folders, as real paths
+        self._projects: dict[str, str | None] = {}  # the project of each folder (``roots_for``)
         self._refresh_requested = False
         self.watching = False  # the client reports file changes: analyses share the disk side
         self.disk_generation = 0  # file changes reported
@@ -298,7 +299,7 @@ class PasslintServer(LanguageServer):
             document.version,
             document.text,
             settings,
-            self.roots or (os.path.dirname(document.path),),
+            self.roots_for(document.path),
             dict(files.texts),
             dict(files.uris),
             dict(files.versions),
@@ -365,7 +366,7 @@ class PasslintServer(LanguageServer):
             return None  # above max-file-size: not analysed (PL001 says so)
         workspace = workspace_for(
             document.path,
-            self.roots,
+            self.roots_for(document.path),
             self.files().texts,
             self.disk_generation if self.watching else None,
         )
@@ -404,6 +405,15 @@ class PasslintServer(LanguageServer):
         )
         self._sources[document.uri] = (document.version, source)
         return source
+
+    def roots_for(self, path: str) -> tuple[str, ...]:
+        """The workspace a document belongs to: the editor's folders; without any, the
+        document's project, else the document alone (``passlint.roots``)."""
+        return roots.roots_for(self.roots, path, self._projects)
+
+    def forget_projects(self) -> None:
+        """Configuration files changed: projects are looked for again."""
+        self._projects.clear()
 
     def location_targets(self, uri: str, view: MlirView, offset: int) -> list[types.Location]:
         """The workspace files and lines the source location at ``offset`` names."""
@@ -582,6 +592,7 @@ def did_change_watched_files(ls: PasslintServer, params: types.DidChangeWatchedF
         files_changed(python, ls.disk_generation)
     if any(os.path.basename(path) in CONFIG_FILES for path in paths):
         ls.settings.invalidate()
+        ls.forget_projects()
         ls.scheduler.refresh()
     elif python:
         ls.refresh_python()

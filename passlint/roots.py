@@ -1,0 +1,50 @@
+"""Where a project begins: the root a file's workspace is drawn from when nobody named one.
+
+A workspace is the set of roots a user named (the paths given to ``check``, the editor's
+workspace folders), never the working folder by itself. When a file comes without any
+(an editor opened on a lone file), its project is the folder of the nearest configuration
+file (``passlint.toml``, or ``pyproject.toml`` with ``[tool.passlint]``), else the top of the
+git work tree holding it (the nearest folder upwards that contains ``.git``), else none: the
+file stands alone. A home or temporary folder is never a project by being a parent.
+"""
+
+from __future__ import annotations
+
+import os
+
+from passlint.config import find_config_file
+
+
+def project_root(path: str) -> str | None:
+    """The real path of the project folder holding ``path`` (a file or a folder), or None."""
+    real = os.path.realpath(path)
+    folder = real if os.path.isdir(real) else os.path.dirname(real)
+    config = find_config_file(folder)
+    if config is not None:
+        return os.path.dirname(os.path.realpath(config))
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def roots_for(
+    named: tuple[str, ...], path: str, projects: dict[str, str | None] | None = None
+) -> tuple[str, ...]:
+    """The workspace of ``path``: the ``named`` roots if there are any, else its project,
+    else the file itself (real paths). ``projects``: the project of each folder asked about
+    so far, a memo the caller keeps (and clears when configuration files change)."""
+    if named:
+        return tuple(dict.fromkeys(os.path.realpath(root) for root in named))
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real)
+    if projects is not None and folder in projects:
+        project = projects[folder]
+    else:
+        project = project_root(folder)
+        if projects is not None:
+            projects[folder] = project
+    return (project or real,)
