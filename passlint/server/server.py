@@ -31,6 +31,7 @@ from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import TextChange
 from passlint.analysis.workspace import files_changed
+from passlint.filesystem import Boundary
 from passlint.server import (
     actions,
     completion,
@@ -420,15 +421,17 @@ class PasslintServer(LanguageServer):
         found = locations.frames_at(view, offset)
         if found is None:
             return []
-        folder = os.path.dirname(self.path_of(uri))
+        path = self.path_of(uri)
+        boundary = Boundary(self.roots_for(path))
         out = []
-        for frame, path in locations.resolved(found[0], self.roots, folder):
+        for frame, target in locations.resolved(found[0], boundary, os.path.dirname(path)):
             position = types.Position(
                 line=max(frame.line - 1, 0), character=max(frame.column - 1, 0)
             )
             out.append(
                 types.Location(
-                    uri=from_fs_path(path) or path, range=types.Range(start=position, end=position)
+                    uri=from_fs_path(target) or target,
+                    range=types.Range(start=position, end=position),
                 )
             )
         return out
@@ -439,8 +442,10 @@ class PasslintServer(LanguageServer):
         found = locations.frames_at(view, offset)
         if found is None:
             return None
-        folder = os.path.dirname(self.path_of(uri))
-        text = locations.hover_text(found[0], self.roots, folder)
+        path = self.path_of(uri)
+        boundary = Boundary(self.roots_for(path))
+        limit = self.settings.settings_for(path).max_file_size
+        text = locations.hover_text(found[0], boundary, os.path.dirname(path), limit)
         return None if text is None else (text, found[1])
 
     def shift_since(self, uri: str, version: int) -> Shift | None:
