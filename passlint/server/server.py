@@ -261,9 +261,9 @@ class PasslintServer(LanguageServer):
 
     def document_changed(self, uri: str, changes: list[TextChange] | None = None) -> None:
         """Analyse the document's new text; ``changes`` made it from the last one."""
-        document = self.workspace.get_text_document(uri)
-        if not uri_tracked(uri):
-            return
+        document = self.workspace.text_documents.get(unquote(uri))
+        if document is None or not uri_tracked(uri):
+            return  # (pygls' get_text_document would read a document not open from disk)
         path = self.path_of(uri)
         version = document.version if document.version is not None else 0
         self._sources.pop(uri, None)  # (the text it holds is not the document's any more)
