@@ -5,6 +5,7 @@ stream is split into reads; nothing is allocated ahead of the bytes that arrive.
 from __future__ import annotations
 
 import random
+import time
 import tracemalloc
 
 import pytest
@@ -131,3 +132,33 @@ def test_a_large_declared_length_allocates_only_what_arrives() -> None:
     assert framer.finish() == [
         Skipped(f"the stream ended {MAX_BODY - 16 * 65536} bytes before a body did")
     ]
+
+
+def cpu_seconds(stream: bytes, chunk: int, repeats: int = 3) -> float:
+    """The median CPU time of cutting ``stream`` read ``chunk`` bytes at a time."""
+    times = []
+    for _ in range(repeats):
+        framer, started = Framer(), time.process_time()
+        for at in range(0, len(stream), chunk):
+            framer.feed(stream[at : at + chunk])
+        framer.finish()
+        times.append(time.process_time() - started)
+    return sorted(times)[repeats // 2]
+
+
+SHAPES = {  # name: (the stream for size n, the bytes read at a time)
+    "messages": (lambda n: message(b'{"a": 1}') * n, 1 << 16),
+    "garbage lines": (lambda n: b"junk line\r\n" * (3 * n), 1 << 16),
+    "bad headers": (lambda n: b"Content-Length: -1\r\n\r\n" * (2 * n), 1 << 16),
+    "a line that never ends, read in small pieces": (lambda n: b"x" * (6 * n), 100),
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_cutting_costs_linear_time(shape: str) -> None:
+    make, chunk = SHAPES[shape]
+    n = 4_000
+    while cpu_seconds(make(n), chunk, repeats=1) < 0.08:
+        n *= 2
+    single, double = cpu_seconds(make(n), chunk), cpu_seconds(make(2 * n), chunk)
+    assert double <= 2.2 * single, (shape, n, single, double)
