@@ -11,7 +11,7 @@ from typing import Any, Literal
 from passlint.analysis.findings import Severity
 from passlint.analysis.rules import RULES, default_selected
 from passlint.discovery import ExcludeMatcher
-from passlint.filesystem import DEFAULT_MAX_FILE_SIZE, METADATA_LIMIT, read_regular
+from passlint.filesystem import DEFAULT_MAX_FILE_SIZE, METADATA_LIMIT, TooLarge, read_regular
 
 Pipeline = Literal["auto", "mhlo", "stablehlo"]
 PIPELINES: tuple[Pipeline, ...] = ("auto", "mhlo", "stablehlo")
@@ -222,10 +222,13 @@ def find_config_file(start: str | Path) -> Path | None:
 
 
 def _mentions_passlint(pyproject: Path) -> bool:
-    """A pyproject.toml that does not parse but names ``tool.passlint`` is ours to report
-    (loading it then raises ConfigError) rather than silently ignored."""
+    """A pyproject.toml that does not parse (or is too large to read) but may name
+    ``tool.passlint`` is ours to report (loading it then raises ConfigError) rather than
+    silently ignored."""
     try:
         text = read_regular(str(pyproject), METADATA_LIMIT).decode("utf-8", errors="replace")
+    except TooLarge:
+        return True  # (too large to tell: reported rather than passed over)
     except OSError:
         return False
     if "tool.passlint" not in text:

@@ -45,7 +45,7 @@ class TooLarge(Refused):
     """A regular file with more bytes than the limit it was read with."""
 
     def __init__(self, path: str, limit: int, size: int) -> None:
-        super().__init__(path, f"{size} bytes is more than {limit}")
+        super().__init__(path, f"more than {limit} bytes ({size} bytes)")
         self.limit = limit
         self.size = size  # as the file system says (at least limit + 1)
 

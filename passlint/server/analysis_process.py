@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import ParamSpec, TypeVar
 
+from passlint.lifetime import serve_until_gone
 from passlint.server.allocator import map_large_blocks
 from passlint.server.jobs import warm_up
 
@@ -17,7 +19,8 @@ T = TypeVar("T")
 
 class AnalysisPool(ProcessPoolExecutor):
     """One worker process, started by the fork server (a clean process: the server's
-    threads are not forked).
+    threads are not forked). It ends with the server, however the server ends
+    (``start_worker``).
 
     Each call is followed by a full garbage collection in the process. It frees the IR of
     the analysis that just ended (millions of objects in cycles, which would otherwise still
@@ -30,13 +33,23 @@ class AnalysisPool(ProcessPoolExecutor):
         super().__init__(
             max_workers=1,
             mp_context=multiprocessing.get_context("forkserver"),
-            initializer=map_large_blocks,
+            initializer=start_worker,
+            initargs=(os.getpid(),),
         )
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         future = super().submit(fn, *args, **kwargs)
         super().submit(gc.collect)
         return future
+
+
+def start_worker(server: int) -> None:
+    """In the worker, first: end when process ``server`` ends (the worker's parent is the
+    fork server, not the server; and the worker holds the write ends of its own job queue
+    and of the fork server's "alive" pipe, so neither would ever tell it or the fork server
+    that the server is gone), and map large blocks."""
+    serve_until_gone(server)
+    map_large_blocks()
 
 
 def analysis_process() -> AnalysisPool:

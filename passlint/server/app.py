@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 DEFAULT_HOST = "127.0.0.1"
 
@@ -53,7 +55,8 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def run(argv: Sequence[str]) -> int:
-    """Run the server with its own options; returns the process exit status."""
+    """Run the server with its own options; returns the exit status of a usage error, else
+    ends the process when the client has gone."""
     parser = build_parser()
     try:
         args = parser.parse_args(list(argv))
@@ -79,7 +82,7 @@ def run(argv: Sequence[str]) -> int:
             return 2
         print(f"passlint: language server listening on {host}:{port} (TCP)", file=sys.stderr)
         server.start_tcp(host, port)
-        return 0
+        end(0)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
     try:
@@ -87,4 +90,13 @@ def run(argv: Sequence[str]) -> int:
     finally:
         sys.stdout = sys.__stdout__
     # `exit` without `shutdown` first (or a lost client) ends with status 1, as LSP says.
-    return 0 if getattr(server.protocol, "_shutdown", False) else 1
+    end(0 if getattr(server.protocol, "_shutdown", False) else 1)
+
+
+def end(status: int) -> NoReturn:
+    """End the process now that the client has gone: an analysis thread still running (or
+    stuck in a read) would keep it alive, as the interpreter waits for its thread pools'
+    threads at exit. The analysis process ends with it (``lifetime``)."""
+    logging.shutdown()
+    sys.stderr.flush()
+    os._exit(status)

@@ -21,6 +21,8 @@ from pygls.uris import from_fs_path
 from passlint.analysis.findings import Finding, Position, Range, Severity, TextEdit
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
+from passlint.config import Settings
+from passlint.filesystem import read_regular
 
 SOURCE = "passlint"
 INTERNAL_ERROR_CODE = "PL002"  # internal-error, in the rule catalog
@@ -28,6 +30,7 @@ Json = dict[str, Any]  # JSON data, as lsprotocol's converter writes an LSP type
 _ENCODER = json.JSONEncoder(separators=(",", ":"))
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _TAGS = {"unnecessary": 1, "deprecated": 2}  # LSP's DiagnosticTag
+DISK_LIMIT = Settings().max_file_size  # bytes read of a file that is not open
 
 
 class Files(Protocol):
@@ -42,11 +45,13 @@ class Files(Protocol):
 
 @dataclass
 class SnapshotFiles:
-    """A ``Files`` view frozen at one moment: open documents by path, disk for the rest."""
+    """A ``Files`` view frozen at one moment: open documents by path, disk for the rest
+    (regular files only, at most ``limit`` bytes of each: ``filesystem``)."""
 
     texts: Mapping[str, str]
     uris: Mapping[str, str]
     versions: Mapping[str, int]
+    limit: int = DISK_LIMIT
     _sources: dict[str, SourceText | None] = field(default_factory=dict)
 
     def source(self, path: str) -> SourceText | None:
@@ -54,8 +59,7 @@ class SnapshotFiles:
             text = self.texts.get(path)
             if text is None:
                 try:
-                    with open(path, encoding="utf-8", newline="") as handle:
-                        text = handle.read()
+                    text = read_regular(path, self.limit).decode("utf-8")
                 except (OSError, UnicodeDecodeError):
                     text = None
             self._sources[path] = None if text is None else SourceText(text)

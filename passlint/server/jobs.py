@@ -174,7 +174,7 @@ def run_quick_job(job: Job, memo: QuickMemo | None = None) -> Result | None:
         return None
     if findings is None:
         return None
-    files = SnapshotFiles(job.texts, job.uris, job.versions)
+    files = SnapshotFiles(job.texts, job.uris, job.versions, job.settings.max_file_size)
     diagnostics = tuple(
         to_diagnostic(finding, files, job.features, job.version) for finding in findings
     )
@@ -187,7 +187,7 @@ def run_job(job: Job) -> Result:
         workspace = snapshot_workspace(job.roots, job.texts, job.disk)
         analysis = engine.analyze_document(job.path, job.text, job.settings, workspace)
         findings = analysis.findings
-        files = SnapshotFiles(job.texts, job.uris, job.versions)
+        files = SnapshotFiles(job.texts, job.uris, job.versions, job.settings.max_file_size)
         diagnostics, text = CONVERTED.diagnostics(
             job.uri, findings, files, job.features, job.version
         )

@@ -4,16 +4,20 @@ produced them (JAX exports with debug info: ``loc("model.py":7:11)``).
 An alias is followed to its definition (``#loc5 = loc(...)``) and on through any chain; a
 ``callsite(callee at caller)`` gives the callee's frames, then the caller's; a named location
 ``"name"(child)`` its child's; ``fused[a, b]`` each part's. File names are resolved against the
-workspace folders (as written, then by ever shorter trailing parts of the path).
+workspace roots (as written, then by ever shorter trailing parts of the path), and only to
+regular files whose real path lies inside them: a location naming ``/etc/passwd``, climbing
+out through ``..`` or reaching a link that leads out shows no line and goes nowhere. Lines are
+read through ``filesystem``, at most a given number of bytes of a file.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from passlint.filesystem import Boundary, is_regular
 from passlint.server.views import MlirView
 
 Span = tuple[int, int]
@@ -23,6 +27,7 @@ _TOKEN = re.compile(
     r"|(?P<int>\d+)|(?P<punct>[()\[\]<>:,]))"
 )
 _ALIAS_REFERENCE = re.compile(r"#[\w$.\-]+")
+_LINE_BREAK = re.compile(r"\r\n?|\n")
 
 
 @dataclass(frozen=True)
@@ -156,32 +161,26 @@ def _closes_after(text: str, open_at: int, offset: int, line_end: int) -> bool:
     return False
 
 
-def resolve(file: str, roots: Iterable[str], folder: str) -> str | None:
-    """The file a location names, in the workspace: as written (absolute, or relative to a
-    root or the document's folder), else the longest trailing part of its path found there."""
-    if os.path.isabs(file) and os.path.isfile(file):
-        return file
-    bases = [*roots, folder]
+def resolve(file: str, boundary: Boundary, folder: str) -> str | None:
+    """The real path of the file a location names, inside the workspace: as written
+    (absolute, or relative to a root or the document's folder), else the longest trailing
+    part of its path found below a root or that folder. None when nothing it may name is a
+    regular file inside ``boundary``."""
+    if os.path.isabs(file) and (found := _inside(file, boundary)) is not None:
+        return found
+    bases = [*boundary.roots, folder]
     parts = [p for p in file.replace("\\", "/").split("/") if p not in ("", ".")]
     for cut in range(len(parts)):
         tail = os.path.join(*parts[cut:])
         for base in bases:
-            candidate = os.path.join(base, tail)
-            if os.path.isfile(candidate):
-                return os.path.realpath(candidate)
+            if (found := _inside(os.path.join(base, tail), boundary)) is not None:
+                return found
     return None
 
 
-def source_line(path: str, line: int) -> str | None:
-    """Line ``line`` (1-based) of a file, without its line break."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for number, text in enumerate(handle, start=1):
-                if number == line:
-                    return text.rstrip("\r\n")
-    except OSError:
-        return None
-    return None
+def _inside(path: str, boundary: Boundary) -> str | None:
+    real = os.path.realpath(path)
+    return real if boundary.contains(real) and is_regular(real) else None
 
 
 # -- what the features ask of a document ---------------------------------------------------------
@@ -259,25 +258,40 @@ def _alias_reader(view: MlirView) -> Callable[[str], str | None]:
     return read
 
 
-def resolved(found: list[Frame], roots: Iterable[str], folder: str) -> list[tuple[Frame, str]]:
-    """The frames whose file is in the workspace, with its path."""
+def resolved(found: list[Frame], boundary: Boundary, folder: str) -> list[tuple[Frame, str]]:
+    """The frames whose file is in the workspace, with its real path."""
     out = []
     for frame in found:
-        path = resolve(frame.file, roots, folder)
+        path = resolve(frame.file, boundary, folder)
         if path is not None:
             out.append((frame, path))
     return out
 
 
-def hover_text(found: list[Frame], roots: Iterable[str], folder: str) -> str | None:
-    """``file:line:column`` of each frame, with that source line when the file is found."""
+def hover_text(found: list[Frame], boundary: Boundary, folder: str, limit: int) -> str | None:
+    """``file:line:column`` of each frame, with that source line when the file is found in
+    the workspace (each file read once, at most ``limit`` bytes of it)."""
     if not found:
         return None
     lines = ["**Source location**", ""]
+    texts: dict[str, list[str] | None] = {}  # the files read for this answer, by real path
     for frame in found:
-        path = resolve(frame.file, roots, folder)
-        code = source_line(path, frame.line) if path is not None else None
+        path = resolve(frame.file, boundary, folder)
+        code = _line_of(texts, path, frame.line, boundary, limit) if path is not None else None
         lines.append(f"- `{frame.file}:{frame.line}:{frame.column}`")
         if code is not None:
             lines.append(f"  `{code.strip()}`")
     return "\n".join(lines)
+
+
+def _line_of(
+    texts: dict[str, list[str] | None], path: str, line: int, boundary: Boundary, limit: int
+) -> str | None:
+    if path not in texts:
+        try:
+            text = boundary.read(path, limit).decode("utf-8", "replace")
+            texts[path] = _LINE_BREAK.split(text)  # (as Python counts lines)
+        except OSError:
+            texts[path] = None
+    found = texts[path]
+    return found[line - 1] if found is not None and 1 <= line <= len(found) else None

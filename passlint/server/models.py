@@ -8,7 +8,6 @@ the index their analysis builds, ``mlir_index``.)
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -33,12 +32,11 @@ class PlModel:
 def workspace_for(
     path: str, roots: tuple[str, ...], texts: Mapping[str, str], disk: int | None = None
 ) -> Workspace | None:
-    """The workspace a pl document's model reads other modules in: the roots (else the
-    document's folder) over the open documents; None for other documents. ``disk``: as
-    for ``jobs.snapshot_workspace``."""
+    """The workspace a pl document's model reads other modules in: its roots over the open
+    documents; None for other documents. ``disk``: as for ``jobs.snapshot_workspace``."""
     if not path.endswith(".py"):
         return None
-    return snapshot_workspace(roots or (os.path.dirname(path),), texts, disk)
+    return snapshot_workspace(roots, texts, disk)
 
 
 def build_pl_model(path: str, text: str, workspace: Workspace | None) -> PlModel | None:

@@ -8,33 +8,35 @@ answer back. Analysis runs in the ``scheduler``; nothing here analyses anything 
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 import logging
 import os
+import sys
+import threading
 import uuid
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-from cattrs import Converter
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import FeatureRequestError, JsonRpcException, JsonRpcInvalidParams
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
-from passlint import __version__
+from passlint import __version__, roots
 from passlint.analysis import engine
 from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import TextChange
 from passlint.analysis.workspace import files_changed
+from passlint.filesystem import Boundary
 from passlint.server import (
     actions,
     completion,
     folding,
+    framing,
     hover,
     inlay,
     locations,
@@ -45,17 +47,20 @@ from passlint.server import (
     symbols,
 )
 from passlint.server.analysis_process import analysis_process
-from passlint.server.convert import ClientFeatures, JsonData, SnapshotFiles, json_value, range_json
+from passlint.server.convert import ClientFeatures, JsonData, SnapshotFiles, range_json
 from passlint.server.jobs import Job, Result, run_job, run_quick_job
 from passlint.server.lsp_objects import char_offset, span_range, workspace_edit
 from passlint.server.models import ModelCache, PlModel, workspace_for
+from passlint.server.protocol import PasslintProtocol
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.settings import SettingsStore
 from passlint.server.text_sync import TextSync
 from passlint.server.views import EditLog, MlirView, Shift, source_with_lines
 
 if TYPE_CHECKING:
-    from pygls.io_ import AsyncWriter, Writer
+    from typing import BinaryIO
+
+    from pygls.server import ServerErrors
 
 log = logging.getLogger(__name__)
 
@@ -64,66 +69,6 @@ LEGALIZED_MODULE = "passlint.legalizedModule"
 FIX_ALL = "passlint.fixAll"
 WATCHED = ("**/*.py", "**/pyproject.toml", "**/passlint.toml")
 CONFIG_FILES = ("pyproject.toml", "passlint.toml")
-
-
-class PasslintProtocol(LanguageServerProtocol):
-    """pygls' protocol, speaking UTF-16 positions whatever the client offers: every column
-    the server sends is converted with ``SourceText.to_utf16``.
-
-    Diagnostics are JSON already: pulled, they are ``JsonData``, which the converter hands
-    to ``json.dumps`` as it is; published, they are JSON text, sent as it is
-    (``notify_json``): a large document's are over half a megabyte, mostly the same from
-    one version to the next, and ``json.dumps`` would take as long as the analysis."""
-
-    def __init__(self, server: LanguageServer, converter: Converter) -> None:
-        super().__init__(server, converter)
-        converter.register_unstructure_hook(JsonData, json_value)
-        self.framed = True  # messages have a Content-Length header (not on websockets)
-        self._writing: set[asyncio.Future[None]] = set()  # writes to an asynchronous writer
-
-    def set_writer(self, writer: AsyncWriter | Writer, include_headers: bool = True) -> None:
-        super().set_writer(writer, include_headers)
-        self.framed = include_headers
-
-    def notify_json(self, method: str, params: str) -> None:
-        """Send a notification whose ``params`` are JSON text (ASCII), framed as LSP's base
-        protocol says (by Content-Length) on the transport pygls writes to."""
-        if self.writer is None:
-            log.error("cannot send %s: no transport", method)
-            return
-        body = f'{{"jsonrpc":"2.0","method":{json.dumps(method)},"params":{params}}}'.encode()
-        header = b"Content-Length: %d\r\n\r\n" % len(body) if self.framed else b""
-        sent = self.writer.write(header + body)
-        if inspect.isawaitable(sent):
-            future = asyncio.ensure_future(sent)
-            self._writing.add(future)
-            future.add_done_callback(self._writing.discard)
-
-    def _handle_response(
-        self, msg_id: Any, result: Any | None = None, error: Any | None = None
-    ) -> None:
-        # A request the server stopped waiting for (an analysis cancelled by an edit while
-        # the client had not yet answered its window/workDoneProgress/create): the answer
-        # is dropped. pygls would set it on the cancelled future and show the user an error.
-        future = self._request_futures.get(msg_id)
-        if future is not None and future.done():
-            self._request_futures.pop(msg_id, None)
-            log.debug("dropping the answer to request %s: no longer awaited", msg_id)
-            return
-        super()._handle_response(msg_id, result, error)
-
-    @lsp_method(types.INITIALIZE)
-    def lsp_initialize(self, params: types.InitializeParams) -> Any:
-        if params.capabilities.general is not None:
-            params.capabilities.general.position_encodings = None
-        return (yield from super().lsp_initialize(params))
-
-    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
-        # The ``did_change`` handler applies the changes itself (``text_sync``): pygls
-        # re-splits the whole text at every change.
-        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
-            yield handler, (params,), None
 
 
 class ProgressWork:
@@ -191,10 +136,63 @@ class PasslintServer(LanguageServer):
         self.models = ModelCache(self.executor)
         self.pull = False
         self.features = ClientFeatures()
-        self.roots: tuple[str, ...] = ()
+        self.roots: tuple[str, ...] = ()  # the editor's workspace folders, as real paths
+        self._projects: dict[str, str | None] = {}  # the project of each folder (``roots_for``)
         self._refresh_requested = False
         self.watching = False  # the client reports file changes: analyses share the disk side
         self.disk_generation = 0  # file changes reported
+
+    # -- transport: pygls' loops, reading through ``framing`` ---------------------------------
+
+    @property
+    def passlint_protocol(self) -> PasslintProtocol:
+        assert isinstance(self.protocol, PasslintProtocol)
+        return self.protocol
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve the client on standard input and output until it leaves."""
+        self._stop_event = stop = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        read = framing.stdin_reader(stdin or sys.stdin.buffer, self.thread_pool)
+        try:
+            asyncio.run(framing.read_messages(read, self.passlint_protocol.receive, stop))
+        except BrokenPipeError:
+            log.error("the connection to the client is lost; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]
+
+    def start_tcp(self, host: str, port: int) -> None:
+        """Serve one client at a time on a TCP port."""
+        self._stop_event = stop = threading.Event()
+
+        async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.protocol.set_writer(writer)
+            reading = framing.stream_reader(reader)
+            await framing.read_messages(reading, self.passlint_protocol.receive, stop)
+            self.shutdown()  # type: ignore[no-untyped-call]
+
+        async def serve() -> None:
+            self._server = listening = await asyncio.start_server(connection, host, port)
+            async with listening:
+                await listening.serve_forever()
+
+        try:
+            asyncio.run(serve())
+        except asyncio.CancelledError:
+            log.debug("the TCP server was cancelled")
+
+    def report_server_error(self, error: Exception, source: ServerErrors) -> None:
+        """pygls shows an error it caught outside a request in a window ("Error in server");
+        passlint logs it, once, and shows nothing (a request's error is its answer, logged
+        where pygls caught it)."""
+        if source is FeatureRequestError:
+            return
+        data = getattr(error, "data", None)
+        frames = data.get("traceback") if isinstance(data, dict) else None
+        trace = "\nTraceback (most recent call last):\n" + "".join(frames) if frames else ""
+        log.error("%s%s", error, trace)
 
     # -- client capabilities -----------------------------------------------------------------
 
@@ -263,9 +261,9 @@ class PasslintServer(LanguageServer):
 
     def document_changed(self, uri: str, changes: list[TextChange] | None = None) -> None:
         """Analyse the document's new text; ``changes`` made it from the last one."""
-        document = self.workspace.get_text_document(uri)
-        if not uri_tracked(uri):
-            return
+        document = self.workspace.text_documents.get(unquote(uri))
+        if document is None or not uri_tracked(uri):
+            return  # (pygls' get_text_document would read a document not open from disk)
         path = self.path_of(uri)
         version = document.version if document.version is not None else 0
         self._sources.pop(uri, None)  # (the text it holds is not the document's any more)
@@ -302,7 +300,7 @@ class PasslintServer(LanguageServer):
             document.version,
             document.text,
             settings,
-            self.roots or (os.path.dirname(document.path),),
+            self.roots_for(document.path),
             dict(files.texts),
             dict(files.uris),
             dict(files.versions),
@@ -369,7 +367,7 @@ class PasslintServer(LanguageServer):
             return None  # above max-file-size: not analysed (PL001 says so)
         workspace = workspace_for(
             document.path,
-            self.roots,
+            self.roots_for(document.path),
             self.files().texts,
             self.disk_generation if self.watching else None,
         )
@@ -409,20 +407,31 @@ class PasslintServer(LanguageServer):
         self._sources[document.uri] = (document.version, source)
         return source
 
+    def roots_for(self, path: str) -> tuple[str, ...]:
+        """The workspace a document belongs to: the editor's folders; without any, the
+        document's project, else the document alone (``passlint.roots``)."""
+        return roots.roots_for(self.roots, path, self._projects)
+
+    def forget_projects(self) -> None:
+        """Configuration files changed: projects are looked for again."""
+        self._projects.clear()
+
     def location_targets(self, uri: str, view: MlirView, offset: int) -> list[types.Location]:
         """The workspace files and lines the source location at ``offset`` names."""
         found = locations.frames_at(view, offset)
         if found is None:
             return []
-        folder = os.path.dirname(self.path_of(uri))
+        path = self.path_of(uri)
+        boundary = Boundary(self.roots_for(path))
         out = []
-        for frame, path in locations.resolved(found[0], self.roots, folder):
+        for frame, target in locations.resolved(found[0], boundary, os.path.dirname(path)):
             position = types.Position(
                 line=max(frame.line - 1, 0), character=max(frame.column - 1, 0)
             )
             out.append(
                 types.Location(
-                    uri=from_fs_path(path) or path, range=types.Range(start=position, end=position)
+                    uri=from_fs_path(target) or target,
+                    range=types.Range(start=position, end=position),
                 )
             )
         return out
@@ -433,8 +442,10 @@ class PasslintServer(LanguageServer):
         found = locations.frames_at(view, offset)
         if found is None:
             return None
-        folder = os.path.dirname(self.path_of(uri))
-        text = locations.hover_text(found[0], self.roots, folder)
+        path = self.path_of(uri)
+        boundary = Boundary(self.roots_for(path))
+        limit = self.settings.settings_for(path).max_file_size
+        text = locations.hover_text(found[0], boundary, os.path.dirname(path), limit)
         return None if text is None else (text, found[1])
 
     def shift_since(self, uri: str, version: int) -> Shift | None:
@@ -483,7 +494,7 @@ def command_uri(args: tuple[Any, ...]) -> str:
     if isinstance(first, Mapping):
         first = first.get("uri")
     if not isinstance(first, str):
-        raise ValueError("expected the document URI as the first argument")
+        raise JsonRpcInvalidParams(message="expected the document URI as the first argument")
     return first
 
 
@@ -586,6 +597,7 @@ def did_change_watched_files(ls: PasslintServer, params: types.DidChangeWatchedF
         files_changed(python, ls.disk_generation)
     if any(os.path.basename(path) in CONFIG_FILES for path in paths):
         ls.settings.invalidate()
+        ls.forget_projects()
         ls.scheduler.refresh()
     elif python:
         ls.refresh_python()
@@ -681,10 +693,10 @@ async def legalized_module(ls: PasslintServer, *args: Any) -> str:
     uri = command_uri(args)
     document = ls.scheduler.documents.get(uri)
     if document is None or not document.path.endswith(".mlir"):
-        raise ValueError(f"{uri} is not an open .mlir document")
+        raise JsonRpcInvalidParams(message=f"{uri} is not an open .mlir document")
     settings = ls.settings.settings_for(document.path)
     if (size := engine.oversize(document.text, settings.max_file_size)) is not None:
-        raise ValueError(f"not legalized: {size} bytes is more than max-file-size")
+        raise JsonRpcRequestFailed(f"not legalized: {size} bytes is more than max-file-size")
     pipeline = settings.pipeline
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(ls.executor, legalize_text, document.text, pipeline)

@@ -1,9 +1,10 @@
 """Settings per document: the client's ``passlint`` section over ``[tool.passlint]``.
 
 The project file (``passlint.toml`` or ``[tool.passlint]`` in ``pyproject.toml``, found from
-the document's folder upwards) gives the base; keys the client sets in its ``passlint``
-section win. Keys that only the editor extension uses are ignored; anything else unknown is a
-configuration error, reported once and replaced by the project's settings.
+the document's folder upwards, read as a regular file of at most ``METADATA_LIMIT`` bytes)
+gives the base; keys the client sets in its ``passlint`` section win. Keys that only the
+editor extension uses are ignored; anything else unknown is a configuration error, reported
+once and replaced by the project's settings.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from passlint.config import ConfigError, Settings, find_config_file, settings_from_mapping
+from passlint.filesystem import METADATA_LIMIT, Refused, read_regular
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +47,10 @@ def project_table(folder: str) -> tuple[dict[str, Any], str | None]:
     if found is None:
         return {}, None
     try:
-        with found.open("rb") as handle:
-            data = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as error:
+        data = tomllib.loads(read_regular(str(found), METADATA_LIMIT).decode("utf-8"))
+    except Refused as refused:
+        raise ConfigError(f"{found}: {refused.reason}") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{found}: {error}") from None
     table = data if found.name == "passlint.toml" else data.get("tool", {}).get("passlint", {})
     return {_dashed(key): value for key, value in table.items()}, str(found)

@@ -3,7 +3,9 @@
 A document containing ``SLOW(<seconds>)`` is analysed that much slower; one containing
 ``CRASH`` makes the analysis raise, as a bug in a pass would. The command
 ``passlint.test.parses`` answers how many times this process parsed MLIR text,
-``passlint.test.texts`` how many texts holding a marker its objects refer to.
+``passlint.test.texts`` how many texts holding a marker its objects refer to. The command
+``passlint.test.raise`` and the notification ``passlint/testRaise`` fail as a bug in a
+handler would.
 """
 
 from __future__ import annotations
@@ -62,5 +64,13 @@ if __name__ == "__main__":
             if type(referent) is str and len(referent) > 1000 and marker in referent
         }
         return len(found)
+
+    @server.command("passlint.test.raise")
+    def fail(ls: PasslintServer, *args: Any) -> None:
+        raise RuntimeError("simulated bug in a handler\nwith a second line")
+
+    @server.feature("passlint/testRaise")
+    def fail_quietly(ls: PasslintServer, params: Any) -> None:
+        raise RuntimeError("simulated bug in a notification handler")
 
     sys.exit(run(sys.argv[1:]))
