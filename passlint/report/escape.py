@@ -128,3 +128,15 @@ def write_report(stream: TextIO, text: str) -> None:
     flush it."""
     stream.write(for_encoding(text, getattr(stream, "encoding", None)))
     stream.flush()
+
+
+def write_exact(stream: TextIO, text: str) -> None:
+    """Write a file's own text (a diff, a fixed file, a legalized module) as its UTF-8
+    bytes whatever the stream's encoding: it must stay the text it is, never an escape."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a stream of text only (a test's StringIO)
+        stream.write(text)
+        return
+    stream.flush()
+    buffer.write(text.encode("utf-8", "surrogateescape"))
+    buffer.flush()

@@ -22,6 +22,7 @@ from passlint.report.escape import (
     readable_name,
     terminal_name,
     terminal_safe,
+    write_exact,
 )
 
 INPUT_MLIR = (
@@ -103,6 +104,16 @@ def test_json_and_sarif_forms_of_a_name_that_is_not_utf8() -> None:
     assert percent_encoded(NOT_UTF8) == "bad%FFname.mlir"
     assert percent_encoded("d/a b%é.mlir") == "d/a%20b%25%C3%A9.mlir"
     assert unquote_to_bytes(percent_encoded(NOT_UTF8)) == b"bad\xffname.mlir"
+
+
+def test_file_text_goes_out_as_utf8_bytes() -> None:
+    import io
+
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="ascii")
+    stream.write("before ")
+    write_exact(stream, "é\n")
+    assert raw.getvalue() == "before é\n".encode()
 
 
 def test_text_the_output_encoding_lacks_is_written_as_code_points() -> None:
@@ -324,6 +335,44 @@ def test_an_ascii_output_encoding_gets_escapes_not_a_crash(
     assert result.returncode == 1
     assert result.stdout.isascii()
     assert result.stdout.startswith(start)
+
+
+SOURCE_WITH_ACCENT = (
+    "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n  // é\n"
+    "  return %arg0 : tensor<4xf32>\n}\n"
+)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="needs check.py (--diff, --fix of stdin) and cli.py (legalize) to write through "
+    "escape.write_exact",
+)
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("check", "--diff", "a.mlir"),
+        ("check", "--fix", "-", "--stdin-filename", "a.mlir"),
+        ("legalize", "a.mlir"),
+    ],
+)
+def test_file_text_is_written_exactly_under_an_ascii_output_encoding(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # Before: "internal error: UnicodeEncodeError: 'ascii' codec can't encode character".
+    folder = _folder(tmp_path, "a.mlir", SOURCE_WITH_ACCENT)
+    environment = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    result = subprocess.run(
+        [sys.executable, "-m", "passlint", *args],
+        cwd=folder,
+        input=SOURCE_WITH_ACCENT.encode(),
+        capture_output=True,
+        env=environment,
+        timeout=120,
+    )
+    assert b"internal error" not in result.stderr, result.stderr
+    assert "  // é\n".encode() in result.stdout
+    assert result.returncode == (1 if "--diff" in args else 0)
 
 
 @pytest.mark.xfail(
