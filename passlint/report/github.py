@@ -1,5 +1,10 @@
 """GitHub Actions workflow commands: one ``::error``/``::warning``/``::notice`` per finding,
-so findings show as annotations on the pull request's diff."""
+so findings show as annotations on the pull request's diff.
+
+Values are escaped as GitHub's runner reads them (``%``, CR and LF in the message; also
+``:`` and ``,`` in properties), and every other control character is made visible as on a
+terminal (``escape.terminal_safe``: the job's log is one too). So ``file`` is the
+repository's path whenever the name holds no control character and is valid Unicode."""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from collections.abc import Sequence
 
 from passlint.analysis.findings import Finding, Severity
 from passlint.analysis.rules import RULES
+from passlint.report.escape import terminal_safe
 
 _COMMAND = {
     Severity.ERROR: "error",
@@ -15,8 +21,12 @@ _COMMAND = {
     Severity.HINT: "notice",
 }
 
+# What GitHub's own escaping carries.
+_GITHUB_ESCAPES = "\r\n"
+
 
 def _escape_data(text: str) -> str:
+    text = terminal_safe(text, keep=_GITHUB_ESCAPES)
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

@@ -1,7 +1,13 @@
 """The stable JSON format (version 1) that other tools read: keys are only ever added.
 
 A fix's ``preferred`` is false when applying it leaves call sites to edit by hand (its
-title names them); ``--fix`` applies only preferred fixes."""
+title names them); ``--fix`` applies only preferred fixes.
+
+Every string is exact except a file name that is not UTF-8, which no JSON string can hold:
+its ``path`` shows each byte that is not UTF-8 as ``\\xff`` (as the text format does), and
+``raw_path`` beside it holds the name's bytes percent-encoded (RFC 3986, as in SARIF's
+URIs; ``urllib.parse.unquote_to_bytes`` gives them back). Other names have no ``raw_path``.
+The output is ASCII (``\\u`` escapes), so valid UTF-8 whatever the terminal's encoding."""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from collections.abc import Sequence
 
 from passlint.analysis.findings import Finding, Range
 from passlint.analysis.rules import RULES
+from passlint.report.escape import is_undecodable, percent_encoded, readable_name
 
 JSON_VERSION = 1
 
@@ -22,6 +29,13 @@ def json_range(rng: Range) -> dict[str, dict[str, int]]:
     }
 
 
+def path_to_json(path: str) -> dict[str, str]:
+    """``{"path"}``, and ``"raw_path"`` when the name is not UTF-8 (module docstring)."""
+    if not is_undecodable(path):
+        return {"path": path}
+    return {"path": readable_name(path), "raw_path": percent_encoded(path)}
+
+
 def finding_to_json(finding: Finding) -> dict[str, object]:
     fix = None
     if finding.fix is not None:
@@ -29,12 +43,16 @@ def finding_to_json(finding: Finding) -> dict[str, object]:
             "title": finding.fix.title,
             "preferred": finding.fix.preferred,
             "edits": [
-                {"path": edit.path, "range": json_range(edit.range), "new_text": edit.new_text}
+                {
+                    **path_to_json(edit.path),
+                    "range": json_range(edit.range),
+                    "new_text": edit.new_text,
+                }
                 for edit in finding.fix.edits
             ],
         }
     return {
-        "path": finding.path,
+        **path_to_json(finding.path),
         "code": finding.code,
         "name": RULES[finding.code].name,
         "severity": finding.severity.label,

@@ -5,7 +5,9 @@ help text as ``passlint rule CODE`` prints it, a help URI only where a page exis
 level), one result per
 finding with its fix as ``fixes[].artifactChanges``. Artifact URIs are relative to
 ``%SRCROOT%`` (the repository's top folder, given as ``root``) so the file is portable;
-columns count Unicode code points (``columnKind``), as passlint's do.
+columns count Unicode code points (``columnKind``), as passlint's do. A URI holds the
+file name's bytes percent-encoded (RFC 3986), so a name of any bytes has one; messages are
+kept exact.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from urllib.parse import quote
 
 from passlint import __version__
 from passlint.analysis.findings import Finding, Range, Severity
 from passlint.analysis.rules import RULES, Rule
+from passlint.report.escape import percent_encoded
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -37,7 +39,7 @@ def artifact_location(path: str, root: str) -> dict[str, str]:
         relative = absolute.relative_to(os.path.abspath(root))
     except ValueError:
         return {"uri": absolute.as_uri()}
-    return {"uri": quote(relative.as_posix()), "uriBaseId": "%SRCROOT%"}
+    return {"uri": percent_encoded(relative.as_posix()), "uriBaseId": "%SRCROOT%"}
 
 
 def _region(rng: Range) -> dict[str, int]:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from passlint.config import Settings
+from passlint.report.escape import terminal_name
 
 
 def _value(value: object) -> str:
@@ -45,5 +46,6 @@ def render_settings(
 
 
 def render_files(paths: Sequence[str]) -> str:
-    """One path per line, as discovery found them."""
-    return "".join(f"{path}\n" for path in paths)
+    """One path per line, as discovery found them (escaped as in the text format, so a
+    name holding a newline or a control character is still one visible line)."""
+    return "".join(f"{terminal_name(path)}\n" for path in paths)

@@ -3,7 +3,9 @@
 On a terminal (``color=True``) the location and code are coloured; with ``source=True``
 (on a terminal by default, always with ``--output-format full``) each finding is followed
 by its source line with carets under the range. Otherwise the output is plain text, one
-finding per line, for grep and editors' problem matchers.
+finding per line, for grep and editors' problem matchers. File names, messages and source
+lines are escaped (``escape.terminal_name``, ``escape.terminal_safe``): no control
+character of theirs reaches the terminal, and the carets stay under the escaped range.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from passlint.analysis.findings import Finding, Severity
+from passlint.report.escape import terminal_name, terminal_safe
 
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"
@@ -26,7 +29,8 @@ _CARET_COLOR = "\x1b[1;31m"
 
 
 def location(finding: Finding) -> str:
-    return f"{finding.path}:{finding.range.start.line + 1}:{finding.range.start.column + 1}"
+    start = finding.range.start
+    return f"{terminal_name(finding.path)}:{start.line + 1}:{start.column + 1}"
 
 
 def render_finding(
@@ -37,24 +41,29 @@ def render_finding(
 ) -> str:
     """One finding; ``source`` (default: ``color``) adds its line from ``lines``."""
     dim, reset = (_DIM, _RESET) if color else ("", "")
+    message = terminal_safe(finding.message)
     if color:
         code = f"{_SEVERITY_COLOR[finding.severity]}{finding.code}{_RESET}"
         fixable = f" {_DIM}[*]{_RESET}" if finding.fix is not None and finding.fix.preferred else ""
-        out = [f"{_BOLD}{location(finding)}{_RESET}: {code}{fixable} {finding.message}"]
+        out = [f"{_BOLD}{location(finding)}{_RESET}: {code}{fixable} {message}"]
     else:
-        out = [f"{location(finding)}: {finding.code} {finding.message}"]
+        out = [f"{location(finding)}: {finding.code} {message}"]
     line = finding.range.start.line
     text = (lines or {}).get(line) if (color if source is None else source) else None
     if text is not None:
         number = str(line + 1)
         gutter = " " * len(number)
+        text = text.expandtabs(1)
         start = finding.range.start.column
         end = finding.range.end.column if finding.range.end.line == line else len(text)
-        width = max(1, min(end, len(text)) - start)
+        end = max(start, min(end, len(text)))
+        before, marked = terminal_safe(text[:start]), terminal_safe(text[start:end])
+        indent = len(before) + max(0, start - len(text))  # a range may start past the end
+        width = max(1, len(marked))
         carets = f"{_CARET_COLOR}{'^' * width}{_RESET}" if color else "^" * width
         out.append(f"{dim}{gutter} |{reset}")
-        out.append(f"{dim}{number} |{reset} {text.expandtabs(1)}")
-        out.append(f"{dim}{gutter} |{reset} {' ' * start}{carets}")
+        out.append(f"{dim}{number} |{reset} {before}{marked}{terminal_safe(text[end:])}")
+        out.append(f"{dim}{gutter} |{reset} {' ' * indent}{carets}")
         out.append("")
     return "\n".join(out)
 

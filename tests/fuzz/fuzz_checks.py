@@ -28,7 +28,7 @@ from passlint.fixing import MAX_ROUNDS
 from passlint.server import hover, inlay, navigation, symbols
 from passlint.server.convert import ClientFeatures, SnapshotFiles, to_diagnostic
 from passlint.server.mlir_index import build_index
-from passlint.server.models import build_pl_model
+from passlint.server.models import PlModel, build_pl_model
 from passlint.server.views import MlirView, Shift
 
 # CPU seconds per analysis of an input under 100 KB (CPU, not wall-clock time: other work on
@@ -149,30 +149,40 @@ def check_mlir_front_end(target: str, text: str) -> None:
     timed(target, text, lambda: legalize_text(text))
 
 
-def check_features(target: str, path: str, text: str) -> None:
-    """The read-only server features over the analysis' index (.mlir) or the pl model."""
-    offsets = sorted({0, len(text), *range(0, len(text), max(1, len(text) // 40))})
+def document_features(target: str, path: str, text: str) -> MlirView | PlModel | None:
+    """The whole-document server features: the analysis' index and its document symbols
+    and inlay hints (.mlir), or the pl model and its symbols; what the requests at a
+    position read (None when there is nothing to read)."""
     if path.endswith(".mlir"):
         analysis = timed(target, text, lambda: engine.analyze_document(path, text))
         if analysis.parsed is None:
-            return
+            return None
         source = SourceText(text)
         index = build_index(analysis.parsed, source, analysis.tensorizer, analysis.findings)
         view = MlirView(index, Shift(), source)
         symbols.to_lsp(source, symbols.mlir_symbols(view))
         inlay.mlir_hints(view, 0, len(text))
+        return view
+    model: PlModel | None = timed(target, text, lambda: build_pl_model(path, text, None))
+    if model is not None:
+        symbols.to_lsp(model.source, symbols.pl_symbols(model))
+    return model
+
+
+def check_features(target: str, path: str, text: str) -> None:
+    """The read-only server features: the document's, then hover, definition and
+    references at 41 offsets spread over the text."""
+    features = document_features(target, path, text)
+    offsets = sorted({0, len(text), *range(0, len(text), max(1, len(text) // 40))})
+    if isinstance(features, MlirView):
         for offset in offsets:
-            hover.mlir_hover(view, offset)
-            navigation.mlir_definition(view, offset)
-            navigation.mlir_references(view, offset, True)
-        return
-    model = timed(target, text, lambda: build_pl_model(path, text, None))
-    if model is None:
-        return
-    symbols.to_lsp(model.source, symbols.pl_symbols(model))
-    for offset in offsets:
-        navigation.pl_definition(model, offset)
-        navigation.pl_references(model, offset, True)
+            hover.mlir_hover(features, offset)
+            navigation.mlir_definition(features, offset)
+            navigation.mlir_references(features, offset, True)
+    elif features is not None:
+        for offset in offsets:
+            navigation.pl_definition(features, offset)
+            navigation.pl_references(features, offset, True)
 
 
 # -- fixes ---------------------------------------------------------------------------------

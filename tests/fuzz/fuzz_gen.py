@@ -1,13 +1,17 @@
 """Hypothesis strategies: grammar-aware MLIR modules and pl sources, and random mutations
-(deletion, duplication, byte flips, truncation, splicing) of the fixtures in tests/data."""
+(deletion, duplication, character flips, truncation, splicing: fuzz_mutate's classic
+kinds) of the fixtures in tests/data."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from fuzz_mutate import CLASSIC, INTERESTING, MAX_LENGTH, mutate_once
 from hypothesis import strategies as st
+
+T = TypeVar("T")
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -79,7 +83,7 @@ def attribute_value(draw: Draw, depth: int = 0) -> str:
             items = draw(st.lists(attribute_value(depth + 1), max_size=3))
             return "[" + ", ".join(items) + "]"
         if kind == 1:
-            return draw(attribute_dict(depth + 1))
+            return str(draw(attribute_dict(depth + 1)))
     return str(draw(st.sampled_from(choices)))
 
 
@@ -313,8 +317,9 @@ def mlir_module(draw: Draw) -> str:
         lines.append("}")
     if draw(st.integers(0, 4)) == 0:
         lines += ["// -----", *draw(function("main", ""))]
-    newline = draw(st.sampled_from(["\n", "\n", "\n", "\r\n"]))
-    return newline.join(lines) + draw(st.sampled_from([newline, ""]))
+    newline: str = draw(st.sampled_from(["\n", "\n", "\n", "\r\n"]))
+    end: str = draw(st.sampled_from([newline, ""]))
+    return newline.join(lines) + end
 
 
 # -- pl ------------------------------------------------------------------------------------
@@ -469,46 +474,40 @@ def pl_source(draw: Draw) -> str:
                 )
             )
         )
-    newline = draw(st.sampled_from(["\n", "\n", "\r\n"]))
+    newline: str = draw(st.sampled_from(["\n", "\n", "\r\n"]))
     return newline.join(lines) + "\n"
 
 
 # -- mutation ------------------------------------------------------------------------------
 
-INTERESTING = [
-    *"{}()[]<>%@#^\"'\\:,=-.;\n\r\t 0x9_?!*",
-    "é",
-    "\U0001d54f",
-    "\x00",
-    "\u2028",
-    "\ufeff",
-]
+
+class _Drawn:
+    """fuzz_mutate's choices as hypothesis draws (so failures shrink)."""
+
+    def __init__(self, draw: Draw) -> None:
+        self.draw = draw
+
+    def integer(self, low: int, high: int) -> int:
+        value: int = self.draw(st.integers(low, high))
+        return value
+
+    def pick(self, options: Sequence[T]) -> T:
+        value: T = self.draw(st.sampled_from(options))
+        return value
+
+    def character(self) -> str:
+        value: str = self.draw(st.one_of(st.sampled_from(INTERESTING), st.characters()))
+        return value
 
 
 @st.composite
 def mutated(draw: Draw, corpus: list[str], generated: st.SearchStrategy[str]) -> str:
-    """A fixture (or a generated text), changed by 1-4 random mutations."""
+    """A fixture (or a generated text), changed by 1-4 of fuzz_mutate's classic mutations."""
     text: str = draw(st.one_of(st.sampled_from(corpus), generated))
+    choose = _Drawn(draw)
     for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["delete", "duplicate", "flip", "truncate", "splice", "flip"]))
-        size = len(text)
-        a = draw(st.integers(0, size))
-        b = draw(st.integers(a, min(size, a + draw(st.sampled_from([1, 3, 20, 200, 5000])))))
-        if kind == "delete":
-            text = text[:a] + text[b:]
-        elif kind == "duplicate":
-            text = text[:b] + text[a:b] + text[b:]
-        elif kind == "flip":
-            char = draw(st.one_of(st.sampled_from(INTERESTING), st.characters()))
-            text = text[:a] + char + text[a + 1 :]
-        elif kind == "truncate":
-            text = text[:a]
-        else:
-            other: str = draw(st.sampled_from(corpus))
-            c = draw(st.integers(0, len(other)))
-            d = draw(st.integers(c, min(len(other), c + 400)))
-            text = text[:a] + other[c:d] + text[b:]
-    return text[:100_000]
+        text = mutate_once(text, corpus, choose, CLASSIC)
+    return text[:MAX_LENGTH]
 
 
 def mutated_mlir() -> st.SearchStrategy[str]:
