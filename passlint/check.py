@@ -17,6 +17,7 @@ from passlint.filesystem import Boundary
 from passlint.fixing import compute_fixes, unified_diff, write_fixes
 from passlint.progress import Progress, delay_from_environment
 from passlint.report import TEXT_FORMATS
+from passlint.report.escape import write_exact, write_report
 from passlint.report.github import render_github
 from passlint.report.json_report import render_json
 from passlint.report.sarif import render_sarif
@@ -27,10 +28,6 @@ from passlint.runner import FileResult, Job, check_files, is_checked_source
 from passlint.writes import remove_leftovers
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = cli.EXIT_CLEAN, cli.EXIT_FINDINGS, cli.EXIT_ERROR
-
-
-def _error(message: str) -> None:
-    print(f"passlint: {message}", file=sys.stderr)
 
 
 def _use_color() -> bool:
@@ -45,23 +42,23 @@ def _use_color() -> bool:
 def run_check(args: argparse.Namespace) -> int:
     stdin = args.paths == ["-"]
     if "-" in args.paths and not stdin:
-        _error("'-' (standard input) cannot be combined with other paths")
+        cli.say("'-' (standard input) cannot be combined with other paths")
         return EXIT_ERROR
     if stdin and not args.stdin_filename:
-        _error("reading standard input needs --stdin-filename (its extension picks the pass)")
+        cli.say("reading standard input needs --stdin-filename (its extension picks the pass)")
         return EXIT_ERROR
     if args.statistics and args.format not in (*TEXT_FORMATS, "json"):
-        _error("--statistics prints text or json; use --output-format text or json")
+        cli.say("--statistics prints text or json; use --output-format text or json")
         return EXIT_ERROR
     paths = [args.stdin_filename] if stdin else list(args.paths)
     start = _common_folder(paths)
     try:
         settings, project_root, config = cli.load_check_settings(args, start)
     except ConfigError as error:
-        _error(f"configuration error: {error}")
+        cli.say(f"configuration error: {error}")
         return EXIT_ERROR
     if args.show_settings:
-        sys.stdout.write(render_settings(settings, config, project_root, vars(args)))
+        write_report(sys.stdout, render_settings(settings, config, project_root, vars(args)))
         return EXIT_CLEAN
 
     errors = 0
@@ -72,7 +69,7 @@ def run_check(args: argparse.Namespace) -> int:
     if stdin:
         text, problem = _read_stdin(settings.max_file_size)
         if text is None:
-            _error(f"{args.stdin_filename} (standard input): {problem}")
+            cli.say(f"{args.stdin_filename} (standard input): {problem}")
             return EXIT_ERROR
         overlay[os.path.realpath(args.stdin_filename)] = text
         files = paths
@@ -85,17 +82,17 @@ def run_check(args: argparse.Namespace) -> int:
             force_exclude=args.force_exclude,
         )
         for message in found.warnings:
-            _error(f"warning: {message}")
+            cli.say(f"warning: {message}")
         for message in found.errors:
-            _error(message)
+            cli.say(message)
         errors += len(found.errors)
         files = found.files
         if args.show_files:
             shown = [path for path in files if is_checked_source(path, settings.max_file_size)]
-            sys.stdout.write(render_files(shown))
+            write_report(sys.stdout, render_files(shown))
             return EXIT_ERROR if errors else EXIT_CLEAN
         if not files and not errors and not args.quiet:
-            _error("warning: no .mlir or .py files found in the given paths")
+            cli.say("warning: no .mlir or .py files found in the given paths")
 
     job = Job(settings, boundary.roots, overlay)
     progress_delay = delay_from_environment()
@@ -116,13 +113,13 @@ def run_check(args: argparse.Namespace) -> int:
         results = outcome.results
         applied = outcome.applied
         for message in outcome.refused:
-            _error(message)
-        if args.fix and not stdin:
+            cli.say(message)
+        if args.fix and not args.diff and not stdin:  # (--fix --diff: the diff wins)
             for folder in dict.fromkeys(os.path.dirname(os.path.realpath(p)) for p in files):
                 remove_leftovers(folder)
             written, messages = write_fixes(outcome)
             for message in messages:
-                _error(message)
+                cli.say(message)
             errors += len(messages)
             if written.failed:  # written as one unit: nothing was, so report what is on disk
                 applied = 0
@@ -135,10 +132,10 @@ def run_check(args: argparse.Namespace) -> int:
     checked = 0
     for result in results:
         if result.error:
-            _error(f"{result.path}: {result.error}")
+            cli.say(f"{result.path}: {result.error}")
             errors += 1
         if result.note:
-            _error(f"warning: {result.path}: {result.note}")
+            cli.say(f"warning: {result.path}: {result.note}")
         checked += result.checked
         findings.extend(result.findings)
         if result.lines:
@@ -147,10 +144,10 @@ def run_check(args: argparse.Namespace) -> int:
     findings.sort(key=lambda f: (f.path, f.range.start, f.code))
     if args.diff:
         diff = unified_diff(outcome)
-        sys.stdout.write(diff)
+        write_exact(sys.stdout, diff)
         if not args.quiet:
             noun = "finding" if applied == 1 else "findings"
-            _error(f"would fix {applied} {noun}" if diff else "no fixes to apply")
+            cli.say(f"would fix {applied} {noun}" if diff else "no fixes to apply")
         if errors:
             return EXIT_ERROR
         return EXIT_FINDINGS if diff and not args.exit_zero else EXIT_CLEAN
@@ -159,7 +156,7 @@ def run_check(args: argparse.Namespace) -> int:
     if args.fix:
         if stdin:
             real = os.path.realpath(args.stdin_filename)
-            sys.stdout.write(outcome.fixed.get(real, overlay[real]))
+            write_exact(sys.stdout, outcome.fixed.get(real, overlay[real]))
             report_stream = sys.stderr  # the fixed text owns stdout
         if not args.quiet and (applied or args.format not in TEXT_FORMATS):
             noun = "finding" if applied == 1 else "findings"
@@ -169,10 +166,9 @@ def run_check(args: argparse.Namespace) -> int:
             else:
                 print(message, file=sys.stderr)
 
-    report_stream.write(
-        _render(args, findings, checked, errors, lines, project_root, report_stream)
+    write_report(
+        report_stream, _render(args, findings, checked, errors, lines, project_root, report_stream)
     )
-    report_stream.flush()
     if errors:
         return EXIT_ERROR
     if args.exit_zero:

@@ -28,6 +28,7 @@ from passlint.config import (
 )
 from passlint.filesystem import DEFAULT_MAX_FILE_SIZE, Refused, read_regular
 from passlint.report import FORMATS
+from passlint.report.escape import terminal_safe
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FAIL_ON = ("error", "warning", "information", "hint")
@@ -224,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "rule":
             found = RULES.get(args.code.upper())
             if found is None:
-                print(f"passlint: unknown rule {args.code!r}", file=sys.stderr)
+                say(f"unknown rule {args.code!r}")
                 return EXIT_ERROR
             print(found.explain(), end="")
             return EXIT_CLEAN
@@ -235,7 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_CLEAN
     except Exception as error:  # the promise is exit 2 with a message, never a traceback
-        print(f"passlint: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        say(f"internal error: {type(error).__name__}: {error}")
         if os.environ.get("PASSLINT_DEBUG"):
             raise
         return EXIT_ERROR
@@ -258,6 +259,11 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 def _interrupt(number: int, _frame: object) -> None:
     raise KeyboardInterrupt(number)
+
+
+def say(message: str) -> None:
+    """One line for people on stderr, with what could steer a terminal escaped."""
+    print(f"passlint: {terminal_safe(message)}", file=sys.stderr)
 
 
 def _rules(args: argparse.Namespace) -> int:
@@ -309,26 +315,26 @@ def _legalize(args: argparse.Namespace) -> int:
     findings the pass would fail on, as `passlint check` prints them, on stderr)."""
     from passlint.analysis import engine
     from passlint.passes.tensorizer_legalization import legalize_text
+    from passlint.report.escape import write_exact
     from passlint.report.text import render_finding
 
     try:
         data = read_regular(args.file, DEFAULT_MAX_FILE_SIZE)
     except Refused as refused:
-        print(f"passlint: cannot read {args.file}: {refused.reason}", file=sys.stderr)
+        say(f"cannot read {args.file}: {refused.reason}")
         return EXIT_ERROR
     except OSError as error:
-        print(f"passlint: cannot read {args.file}: {error.strerror or error}", file=sys.stderr)
+        say(f"cannot read {args.file}: {error.strerror or error}")
         return EXIT_ERROR
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        print(f"passlint: {args.file}: not UTF-8; not legalized", file=sys.stderr)
+        say(f"{args.file}: not UTF-8; not legalized")
         return EXIT_ERROR
     if engine.language_of(args.file, text) != "mlir":
-        print(
-            f"passlint: {args.file}: not a .mlir module; legalize reads MLIR only "
-            "(`passlint check` reads pl sources)",
-            file=sys.stderr,
+        say(
+            f"{args.file}: not a .mlir module; legalize reads MLIR only "
+            "(`passlint check` reads pl sources)"
         )
         return EXIT_ERROR
     settings = Settings(select=LEGALIZE_BLOCKERS, pipeline=args.pipeline)
@@ -341,13 +347,9 @@ def _legalize(args: argparse.Namespace) -> int:
         for finding in blocking:
             print(render_finding(finding), file=sys.stderr)
         noun = "finding" if len(blocking) == 1 else "findings"
-        print(
-            f"passlint: {args.file}: not legalized: {len(blocking)} {noun} the pass would "
-            "fail on (above)",
-            file=sys.stderr,
-        )
+        say(f"{args.file}: not legalized: {len(blocking)} {noun} the pass would fail on (above)")
         return EXIT_ERROR
-    sys.stdout.write(legalize_text(text, args.pipeline))
+    write_exact(sys.stdout, legalize_text(text, args.pipeline))
     return EXIT_CLEAN
 
 

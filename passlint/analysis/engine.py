@@ -285,14 +285,19 @@ def _unused_finding(suppression: Suppression, source: SourceText, path: str) -> 
         start, end, new_text = suppression.list_start, suppression.list_end, ", ".join(keep)
     else:
         title = "Remove the suppression comment"
-        line_start = text.rfind("\n", 0, suppression.start) + 1
-        line_end = text.find("\n", suppression.end)
-        line_end = len(text) if line_end == -1 else line_end
+        line_start = source.line_starts[suppression.line]
+        line_end = line_start + len(source.line_text(suppression.line))
         before = text[line_start : suppression.start]
         after = text[suppression.end : line_end]
-        if not before.strip() and not after.strip():
+        if after.strip():
+            # More comment follows: it stays a comment (``x = 1  # why``).
+            start = text.index("passlint:", suppression.start)
+            end = suppression.end + len(after) - len(after.lstrip())
+        elif not before.strip():
             # The comment is the whole line: remove the line with its line break.
-            start, end = line_start, min(line_end + 1, len(text))
+            following = suppression.line + 1
+            start = line_start
+            end = source.line_starts[following] if following < source.line_count else len(text)
         else:
             start = line_start + len(before.rstrip())
             end = suppression.end

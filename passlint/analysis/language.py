@@ -14,7 +14,7 @@ from typing import Literal
 Language = Literal["mlir", "pl"]
 
 _IMPORT = (
-    r"(?:^|(?<=\r))BOM?\s*"
+    r"(?:^|(?<=\r))BOM?[ \t\f]*"  # (blanks within a line: a run of blank lines costs linear time)
     r"(?:import\s+pypto\.language\b|from\s+pypto(?:\.language)?\s+import\b)"
 )
 _PL_IMPORT = re.compile(_IMPORT.replace("BOM", "\ufeff"), re.MULTILINE)

@@ -315,10 +315,6 @@ def test_json_under_an_ascii_output_encoding_is_the_same_json(tmp_path: Path) ->
     assert json.loads(result.stdout)["findings"][0]["path"] == "é.mlir"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs passlint/check.py to write the report through escape.write_report",
-)
 @pytest.mark.parametrize(
     ("fmt", "start"),
     [
@@ -343,11 +339,6 @@ SOURCE_WITH_ACCENT = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs check.py (--diff, --fix of stdin) and cli.py (legalize) to write through "
-    "escape.write_exact",
-)
 @pytest.mark.parametrize(
     "args",
     [
@@ -375,9 +366,6 @@ def test_file_text_is_written_exactly_under_an_ascii_output_encoding(
     assert result.returncode == (1 if "--diff" in args else 0)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="needs passlint/check.py's _error to escape through terminal_safe"
-)
 def test_messages_on_stderr_escape_the_name(tmp_path: Path) -> None:
     folder = tmp_path / "ws"
     folder.mkdir()
