@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_lsp
 from lsprotocol import types
 from pygls.uris import to_fs_path
@@ -24,7 +25,7 @@ CROSS = Path(__file__).resolve().parents[1] / "data" / "pl" / "cross_file"
     params=["vscode"],
     config=ClientServerConfig(server_command=SERVER, client_factory=make_client),
 )
-async def aliased(request: pytest_lsp.fixture, lsp_client: LanguageClient) -> Any:  # type: ignore[valid-type]
+async def aliased(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> Any:
     root = request.getfixturevalue("tmp_path") / "ws"
     root.mkdir()
     for name in ("kernels.py", "program.py"):
