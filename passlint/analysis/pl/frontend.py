@@ -11,6 +11,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from passlint.analysis.findings import Position
 from passlint.analysis.pl.model import (
     Assignment,
     Bound,
@@ -31,6 +32,7 @@ from passlint.analysis.pl.model import (
     Where,
 )
 from passlint.analysis.pl.positions import Positions
+from passlint.analysis.pl.python_text import bom_length, decoding_problem, parser_text
 from passlint.analysis.pl.walk import names_below, nodes_below
 from passlint.analysis.source import SourceText
 
@@ -45,14 +47,18 @@ _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def parse_text(path: str, text: str) -> ast.Module | SyntaxProblem:
-    """Parse ``text`` with ``ast`` or describe the syntax error (character columns)."""
+    """Parse ``text`` as CPython parses a file of it (``python_text``) with ``ast``, or
+    describe why it does not parse (character offsets in ``text``)."""
+    problem = decoding_problem(text)
+    if problem is not None:
+        return SyntaxProblem(*problem)
     try:
         with warnings.catch_warnings():
             # The compiler's warnings about the user's code (``"\d"``, ``1_a``, ``x is 1``)
             # are not passlint's to print on stderr.
             warnings.simplefilter("ignore", SyntaxWarning)
             warnings.simplefilter("ignore", DeprecationWarning)
-            return ast.parse(text, filename=path, type_comments=False)
+            return ast.parse(parser_text(text), filename=path, type_comments=False)
     except SyntaxError as error:
         return _syntax_problem(text, error)
     except (ValueError, RecursionError, MemoryError) as error:
@@ -60,15 +66,19 @@ def parse_text(path: str, text: str) -> ast.Module | SyntaxProblem:
 
 
 def _syntax_problem(text: str, error: SyntaxError) -> SyntaxProblem:
+    """The problem of ``error`` (1-based lines, 1-based character columns of the text the
+    parser read) in ``text``."""
     source = SourceText(text)
-    from passlint.analysis.findings import Position
+    bom = bom_length(text)
 
-    line = max((error.lineno or 1) - 1, 0)
-    column = max((error.offset or 1) - 1, 0)
-    start = source.offset(Position(line, column))
+    def offset(lineno: int, column: int) -> int:
+        line = max(lineno - 1, 0)
+        return source.offset(Position(line, max(column - 1, 0) + (bom if line == 0 else 0)))
+
+    start = offset(error.lineno or 1, error.offset or 1)
     end = start
     if error.end_lineno is not None and error.end_offset is not None and error.end_offset > 0:
-        end = source.offset(Position(error.end_lineno - 1, error.end_offset - 1))
+        end = offset(error.end_lineno, error.end_offset)
     if end <= start:
         end = min(start + 1, len(text))
         if end == start and start > 0:  # at the very end: underline the last character

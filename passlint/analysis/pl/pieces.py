@@ -24,6 +24,7 @@ from collections import OrderedDict
 
 from passlint.analysis.pl.frontend import parse_text
 from passlint.analysis.pl.model import SyntaxProblem
+from passlint.analysis.pl.python_text import decoding_problem, has_lone_cr, parser_text
 
 _CONTINUATIONS = ("else", "elif", "except", "finally", "case")
 _PIECE_CACHE_SIZE = 20_000
@@ -39,9 +40,9 @@ _NO_START = frozenset(["", *_BLANK_OR_COMMENT, ")", "]", "}"])
 
 def parse_pieces(path: str, text: str) -> ast.Module | SyntaxProblem:
     """``parse_text``, reusing the parsed statements of unchanged pieces."""
-    if "\t" in text or "\\\n" in text:  # tabs and explicit joins: keep it simple
+    if _unusual(text) or decoding_problem(text) is not None:
         return parse_text(path, text)
-    lines = text.split("\n")
+    lines = parser_text(text).split("\n")
     body: list[ast.stmt] = []
     run: list[tuple[int, int]] = []  # top-level pieces parsed whole
     for start, end, members in [*_top_level(lines), (len(lines), len(lines), [])]:
@@ -60,6 +61,14 @@ def parse_pieces(path: str, text: str) -> ast.Module | SyntaxProblem:
             return parse_text(path, text)
         body.extend(class_stmts)
     return ast.Module(body=body, type_ignores=[])
+
+
+def _unusual(text: str) -> bool:
+    """Is ``text`` parsed whole, to keep it simple: it has tabs or form feeds (indentation
+    that columns do not tell), explicit line joins, or a line end other than ``\\n`` and
+    ``\\r\\n`` (a piece's lines are counted by ``\\n``)."""
+    tricky = "\t" in text or "\f" in text or "\\\n" in text or "\\\r" in text
+    return tricky or has_lone_cr(text)
 
 
 def clear_piece_cache() -> None:

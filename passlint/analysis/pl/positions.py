@@ -1,10 +1,16 @@
-"""Map ``ast`` node positions (1-based lines, UTF-8 byte columns) to character offsets."""
+"""Map ``ast`` node positions (1-based lines, UTF-8 byte columns) to character offsets.
+
+Lines are those of ``SourceText`` (``\n``, ``\r\n`` and a lone ``\r`` end one, as in CPython's
+tokenizer); on line 1 of a text with a byte order mark, columns count from after it (the
+parser never sees it: ``python_text``)."""
 
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from passlint.analysis.findings import Position, Range
+from passlint.analysis.pl.python_text import bom_length
 from passlint.analysis.source import SourceText
 
 
@@ -15,23 +21,33 @@ class Positions:
         self.source = source
         self._starts = source.line_starts
         self._ascii: dict[int, bool] = {}
-        self._all_ascii = source.is_ascii
+        self._bom = bom_length(source.text)
+        self._all_ascii = source.is_ascii or bool(self._bom and source.text[1:].isascii())
 
     def offset(self, lineno: int, col_offset: int) -> int:
         """The character offset of (1-based line, UTF-8 byte column)."""
         starts = self._starts
-        if self._all_ascii and 0 < lineno <= len(starts):
+        if self._all_ascii and 1 < lineno <= len(starts):
             return starts[lineno - 1] + col_offset
         line = min(max(lineno - 1, 0), len(starts) - 1)
         start = starts[line]
+        if self._all_ascii:
+            return start + (self._bom if line == 0 else 0) + col_offset
         is_ascii = self._ascii.get(line)
         if is_ascii is None:
-            is_ascii = self.source.line_text(line).isascii()
+            is_ascii = self._parsed_line(line).isascii()
             self._ascii[line] = is_ascii
+        if line == 0:
+            start += self._bom
         if is_ascii:
             return start + col_offset
-        encoded = self.source.line_text(line).encode("utf-8")
+        encoded = self._parsed_line(line).encode("utf-8", "surrogatepass")
         return start + len(encoded[:col_offset].decode("utf-8", errors="replace"))
+
+    def _parsed_line(self, line: int) -> str:
+        """The text of ``line`` as the parser read it."""
+        text = self.source.line_text(line)
+        return text[self._bom :] if line == 0 else text
 
     def start(self, node: ast.AST) -> int:
         return self.offset(getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
@@ -66,3 +82,28 @@ class Positions:
     def segment(self, node: ast.AST) -> str:
         start, end = self.span(node)
         return self.source.text[start:end]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of a text: where it starts, where its line ending starts (the text's end on a
+    last line without one) and that ending (``\\n``, ``\\r\\n``, ``\\r`` or "")."""
+
+    start: int
+    end: int
+    ending: str
+
+    @property
+    def newline(self) -> str:
+        """The ending a line inserted after this one's start gets: this line's own."""
+        return self.ending or "\n"
+
+
+def line_at(source: SourceText, offset: int) -> Line:
+    """The line of ``source`` that holds character ``offset``."""
+    line = source.position(offset).line
+    starts = source.line_starts
+    start = starts[line]
+    end = start + len(source.line_text(line))
+    after = starts[line + 1] if line + 1 < len(starts) else len(source.text)
+    return Line(start, end, source.text[end:after])

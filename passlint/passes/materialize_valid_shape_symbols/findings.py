@@ -14,6 +14,7 @@ from pathlib import Path
 
 from passlint.analysis.findings import Finding, Fix, Location, Range, TextEdit
 from passlint.analysis.pl.model import CallSite, Dynamic, Module
+from passlint.analysis.pl.positions import line_at
 from passlint.analysis.rules import RULES
 from passlint.passes.materialize_valid_shape_symbols import edits
 from passlint.passes.materialize_valid_shape_symbols.model import (
@@ -293,11 +294,10 @@ def outlined(module: Module, kernel: OutlinedKernel) -> Finding:
         f"scope into InCore kernel '{kernel.name}', whose parameters are the tensors it uses, "
         f"and MaterializeValidShapeSymbols adds what nothing there binds: {fed}."
     )
-    node = kernel.scope.node
-    start = module.positions.start(node)
-    line_end = module.text.find("\n", start)
-    end = min(module.positions.end(node), line_end if line_end >= 0 else len(module.text))
-    rng = module.positions.source.range(start, end)
+    node, positions = kernel.scope.node, module.positions
+    start = positions.start(node)
+    end = min(positions.end(node), line_at(positions.source, start).end)  # its first line
+    rng = positions.source.range(start, end)
     return Finding("VS007", RULES["VS007"].severity, module.path, rng, message)
 
 

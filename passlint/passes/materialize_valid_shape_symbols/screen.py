@@ -38,6 +38,7 @@ from functools import cache
 from types import FrameType
 
 from passlint.analysis.pl.index import workspace_index
+from passlint.analysis.pl.python_text import decoding_problem, has_lone_cr, parser_text
 from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.workspace import Workspace
 
@@ -142,10 +143,12 @@ def parses(path: str, text: str) -> bool:
 def _parses_at(frames: int, path: str, text: str) -> bool:
     if frames > 0:
         return _parses_at(frames - 1, path, text)
+    if decoding_problem(text) is not None:
+        return False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            symtable.symtable(text, path, "exec")
+            symtable.symtable(parser_text(text), path, "exec")
     except Exception:  # SyntaxError, ValueError (NUL), RecursionError, MemoryError ...
         return False
     return True
@@ -177,8 +180,11 @@ class _Quotes:
 
 def screen(text: str, scopes: bool = True) -> Screen | None:
     """What the text shows of the findings its file may have (see the module docstring);
-    ``scopes``: count its ``pl.at`` scopes in ``own`` (else ``scopes_may_gain`` tells)."""
-    if _ALIASED_TYPES.search(text):
+    ``scopes``: count its ``pl.at`` scopes in ``own`` (else ``scopes_may_gain`` tells).
+    The text is read by lines that end at ``\\n``, indented by blanks and tabs: one with a
+    lone carriage return or a form feed (which resets the indentation) cannot tell."""
+    text = parser_text(text)
+    if _ALIASED_TYPES.search(text) or _unusual_lines(text):
         return None
     devices = [m for m in _DEVICE.finditer(text) if _whole_word(text, *m.span())]
     has_scope = "CORE_GROUP" in text
@@ -272,8 +278,18 @@ def scopes_may_gain(text: str) -> bool:
     """May a ``pl.at`` scope of the text gain valid_shape symbols (VS007)?"""
     if "CORE_GROUP" not in text:
         return False
+    text = parser_text(text)
     defs = _def_lines(text)
     return _outlined_extents(text, defs, [d.line for d in defs])
+
+
+def _unusual_lines(text: str) -> bool:
+    """Form feeds, lone carriage returns, a ``def`` or a decorator split by an explicit
+    line join: lines and indentation that may not mean what they seem."""
+    return "\f" in text or has_lone_cr(text) or _SPLIT_HEADER.search(text) is not None
+
+
+_SPLIT_HEADER = re.compile(r"\b(?:def|async)[ \t]*\\\r?\n|\\\r?\n[ \t]*@")
 
 
 def _whole_word(text: str, start: int, end: int) -> bool:
@@ -435,7 +451,7 @@ def _outlined_extents(text: str, defs: list[_Def], starts: list[int]) -> bool:
     """Is a ``CORE_GROUP`` scope in a function that declares a valid extent before it? (The
     tensors a scope captures are the function's parameters and what it assigns before the
     scope, so their extents come from there.)"""
-    if "\t" in text or "\\\n" in text:
+    if "\t" in text or "\\\n" in text or "\\\r" in text or _unusual_lines(text):
         return True  # indentation and lines may not mean what they seem
     last: dict[int, int] = {}  # function start -> the last scope's offset in it
     at = text.find("CORE_GROUP")
