@@ -288,3 +288,134 @@ def test_the_batch_screen_finds_what_the_analysis_finds(name: str, tmp_path: Pat
     resolve.clear_cache()
     screened = check_text(str(path), text, Workspace([tmp_path], screen=True))
     assert full and screened == full
+
+
+# -- integers of any length ---------------------------------------------------------------------
+
+HUGE = int("f" * 5000, 16)  # 6,021 decimal digits: str() refuses it
+HEX = f"{HUGE:#x}"
+DECIMAL = "9" * 4200  # as long as CPython allows; 13,952 bits: written in hex
+KERNEL_X = "pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]"
+CALL_ARG = "pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n])"
+
+
+def with_call(argument: str, kernel_x: str = KERNEL_X, prelude: str = "") -> str:
+    text = KERNELS.replace(CALL_ARG, argument).replace(kernel_x and KERNEL_X, kernel_x)
+    return text.replace('VALID = pl.dynamic("VALID")\n', f'VALID = pl.dynamic("VALID")\n{prelude}')
+
+
+def passed(text: str) -> str:
+    """What the VS001 fix passes at the call (checking every message stays short)."""
+    findings = check_text("k.py", text, None)
+    for finding in findings:
+        assert len(finding.message) < 1_000
+        assert all(len(r.message) < 1_000 for r in finding.related)
+        assert finding.fix is None or len(finding.fix.title) < 1_000
+    analysis = analyze_module("k.py", text, None)
+    assert [k.kernel.name for k in analysis.kernels] == ["k"]
+    fix = only(findings, "VS001").fix
+    assert fix is not None
+    return fix.edits[1].new_text.removesuffix(",\n        ")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (with_call(f"pl.slice(src, [16, 128], [0, 0], valid_shape=[16, {HEX}])"), HEX),
+        (with_call(f"src[0:16, 1:{HEX}]"), f"{HUGE - 1:#x}"),  # folded: the window's length
+        (with_call(f"pl.slice(src, [16, {HEX}], [0, 1])"), HEX),  # the window of a valid source
+        (
+            with_call(
+                "pl.slice(src, [16, C], [0, 0], valid_shape=[16, C - 1])", prelude=f"C = {HEX}\n"
+            ),
+            "C - 1",
+        ),
+        (
+            # the source's own valid_shape narrows the window, folded: min(max(D, 1) - 1, D9)
+            with_call(f"pl.slice(v, [16, {DECIMAL}9], [0, 1])").replace(
+                "    return k(\n",
+                f"    v = pl.slice(src, [16, {DECIMAL}9], [0, 0], valid_shape=[16, {DECIMAL}])\n"
+                "    return k(\n",
+            ),
+            f"{int(DECIMAL) - 1:#x}",
+        ),
+    ],
+    ids=["slice-bound", "subscript", "window", "constant", "narrowed"],
+)
+def test_huge_hex_literals_are_integers_like_any_other(text: str, expected: str) -> None:
+    assert passed(text) == expected
+
+
+def test_huge_extents_that_disagree_are_quoted_short() -> None:
+    kernel_y = "pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]"
+    text = (
+        KERNELS.replace("    out: pl.Out[", f"    y: {kernel_y},\n    out: pl.Out[")
+        .replace(
+            "        o,\n",
+            f"        pl.slice(src, [16, 128], [0, 0], valid_shape=[16, {HEX} - 1]),\n        o,\n",
+        )
+        .replace(CALL_ARG, f"pl.slice(src, [16, 128], [0, 0], valid_shape=[16, {HEX}])")
+    )
+    vs003 = only(check_text("k.py", text, None), "VS003")
+    quoted = HEX[:60] + "..."
+    assert vs003.message.startswith("The call to kernel 'k' passes two extents for 'VALID'")
+    assert f"gives '{quoted}' and the one for 'y' (dim 1) gives '{quoted}'" in vs003.message
+    assert len(vs003.message) < 1_000
+
+
+def test_a_decimal_literal_cpython_refuses_is_underlined() -> None:
+    digits = "9" * 5000
+    text = with_call(f"pl.slice(src, [16, 128], [0, 0], valid_shape=[16, {digits}])")
+    (error,) = check_text("k.py", text, None)
+    line = SourceText(text).line_text(16)
+    assert error.code == "E002"
+    assert error.range == span(16, line.index(digits), line.index(digits) + 5000)
+    assert error.message.startswith(
+        "Python syntax error: Exceeds the limit (4300 digits) for integer string conversion: "
+        "value has 5000 digits;"
+    )
+
+
+# -- long tokens --------------------------------------------------------------------------------
+
+LONG = 1_000_000
+
+
+def test_messages_quote_a_short_excerpt_of_long_names() -> None:
+    kernel, name, symbol, param = "k" * LONG, "V" * LONG, "S" * LONG, "p" * LONG
+    text = (
+        KERNELS.replace('VALID = pl.dynamic("VALID")', f'{name} = pl.dynamic("{symbol}")')
+        .replace("VALID])", f"{name}])")
+        .replace("def k(", f"def {kernel}(")
+        .replace("return k(", f"return {kernel}(")
+        .replace("    x: pl.Tensor", f"    {param}: pl.Tensor")
+    )
+    vs001 = only(check_text("k.py", text, None), "VS001")
+    assert vs001.message.startswith(
+        f"Nothing binds '{symbol[:60]}...'; add it as a leading parameter of the kernel. No "
+        f"physical dimension or scalar parameter binds it (parameter '{param[:60]}...', dim 1)"
+    )
+    assert len(vs001.message) < 1_000
+    assert all(len(r.message) < 1_000 for r in vs001.related)
+    assert vs001.fix is not None and len(vs001.fix.title) < 1_000
+    # the fix itself writes the whole name
+    assert vs001.fix.edits[0].new_text == f"{name}: pl.Scalar[pl.INDEX],\n    "
+    undefined = text.replace(f'{name} = pl.dynamic("{symbol}")', "")
+    vs006 = only(check_text("k.py", undefined, None), "VS006")
+    assert len(vs006.message) < 1_000 and f"'{name[:60]}...'" in vs006.message
+
+
+def test_editor_features_on_huge_literals_answer() -> None:
+    """Hover and go-to-definition read the same analysis (they answered -32603)."""
+    from passlint.server.hover import pl_hover
+    from passlint.server.models import build_pl_model
+    from passlint.server.navigation import pl_definition
+
+    text = with_call(f"src[0:16, 1:{HEX}]")
+    model = build_pl_model("k.py", text, None)
+    assert model is not None
+    for needle in ("VALID])", "k(\n", "x:", "src[", HEX[:10]):
+        offset = text.index(needle) + 1
+        found = pl_hover(model, offset)
+        assert found is None or len(found[0]) < 2_000 + len(HEX)
+        pl_definition(model, offset)

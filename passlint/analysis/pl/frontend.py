@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from passlint.analysis.findings import Position
+from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.pl.model import (
     Assignment,
     Bound,
@@ -79,11 +81,24 @@ def _syntax_problem(text: str, error: SyntaxError) -> SyntaxProblem:
     end = start
     if error.end_lineno is not None and error.end_offset is not None and error.end_offset > 0:
         end = offset(error.end_lineno, error.end_offset)
+    message = error.msg or "invalid syntax"
+    if not error.offset and message.startswith("Exceeds the limit"):
+        # CPython names the line of a too long decimal literal, not its column
+        start, end = _long_decimal(text, start) or (start, end)
     if end <= start:
         end = min(start + 1, len(text))
         if end == start and start > 0:  # at the very end: underline the last character
             start -= 1
-    return SyntaxProblem(error.msg or "invalid syntax", (start, end))
+    return SyntaxProblem(excerpt(message, 300), (start, end))
+
+
+def _long_decimal(text: str, line_start: int) -> tuple[int, int] | None:
+    """The span of the first decimal int literal from ``line_start`` on that has more
+    digits than ``int`` may turn into (``sys.get_int_max_str_digits``)."""
+    limit = sys.get_int_max_str_digits()
+    pattern = rf"(?<![\w.])[0-9](?:_?[0-9]){{{limit},}}(?![\w.])"
+    found = re.compile(pattern).search(text, line_start) if limit else None
+    return found.span() if found is not None else None
 
 
 def collect_aliases(tree: ast.Module) -> tuple[dict[str, str], bool]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
+from passlint.analysis.pl.excerpt import excerpt as q
 from passlint.analysis.pl.extents import Extent, ExtentReader
 from passlint.analysis.pl.frontend import pl_name
 from passlint.analysis.pl.index import workspace_index
@@ -174,7 +175,7 @@ class CallSites:
                 if arg is None:
                     if not site.starred:
                         result.omitted.append(Omitted(symbol, slot))
-                        problem = f"it does not pass argument '{slot.param.name}'"
+                        problem = f"it does not pass argument '{q(slot.param.name)}'"
                     resolved = False
                     break
                 extents = self.reader.of_argument(arg, site.caller, module)
@@ -187,7 +188,7 @@ class CallSites:
                 if candidate is None:
                     resolved = False
                     problem = problem or (
-                        f"the valid_shape of its argument for '{slot.param.name}' (dim "
+                        f"the valid_shape of its argument for '{q(slot.param.name)}' (dim "
                         f"{slot.dim}) is not known statically"
                     )
                     continue
@@ -200,8 +201,8 @@ class CallSites:
                         Conflict(symbol, (first.text, first_slot), (candidate.text, slot))
                     )
                     problem = (
-                        f"its arguments give '{symbol.symbol}' two extents, "
-                        f"'{first.text}' and '{candidate.text}'"
+                        f"its arguments give '{q(symbol.symbol)}' two extents, "
+                        f"'{q(first.text)}' and '{q(candidate.text)}'"
                     )
                     resolved = False
                     break
