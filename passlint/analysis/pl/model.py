@@ -268,13 +268,21 @@ class Function:
     owner: Program | None = None
     defined_at: Where = (0, 0)
     outlined: list[OutlinedScope] = field(default_factory=list)
+    _by_name: tuple[int, dict[str, Param]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_device_kernel(self) -> bool:
         return self.decorated and not self.is_jit and self.func_type in DEVICE_KERNEL_TYPES
 
     def param(self, name: str) -> Param | None:
-        return next((p for p in self.params if p.name == name), None)
+        """The first parameter named ``name`` (looked up by name: a kernel may have
+        thousands)."""
+        if self._by_name is None or self._by_name[0] != len(self.params):
+            by_name: dict[str, Param] = {}
+            for param in self.params:
+                by_name.setdefault(param.name, param)
+            self._by_name = (len(self.params), by_name)
+        return self._by_name[1].get(name)
 
 
 @dataclass

@@ -7,9 +7,11 @@ changes.
 
 from __future__ import annotations
 
+import re
+
 from passlint.analysis.findings import TextEdit
 from passlint.analysis.pl.model import CallSite, Function, Module, Param
-from passlint.analysis.pl.positions import Positions, line_at
+from passlint.analysis.pl.positions import Positions, line_at, starts_line
 from passlint.analysis.source import SourceText
 
 
@@ -28,8 +30,8 @@ def scalar_annotation(module: Module) -> str:
 def _insertion(source: SourceText, at: int, items: list[str]) -> str:
     """``item, `` per item, or ``item,<line ending><indent>`` when ``at`` starts its line."""
     line = line_at(source, at)
-    indent = source.text[line.start : at]
-    if indent.strip() == "":
+    if starts_line(source.text, line, at):
+        indent = source.text[line.start : at]
         return "".join(f"{item},{line.newline}{indent}" for item in items)
     return "".join(f"{item}, " for item in items)
 
@@ -68,6 +70,10 @@ def call_extents(site: CallSite, module: Module, pos: Positions, texts: list[str
     return TextEdit(module.path, pos.source.range(at, at), new_text)
 
 
+# What may follow a parameter alone on its line: a comma, a comment.
+_REST_OF_LINE = re.compile(r"\s*,*\s*(?:#.*)?\Z", re.DOTALL)
+
+
 def move_param(
     kernel: Function, module: Module, pos: Positions, late: Param, first_reader: Param
 ) -> list[TextEdit]:
@@ -77,17 +83,14 @@ def move_param(
     start, end = pos.span(late.node)
     target = pos.start(first_reader.node)
     line, target_line = line_at(pos.source, start), line_at(pos.source, target)
-    rest = text[end : line.end]
-    stripped = rest.strip()
-    own_line = text[line.start : start].strip() == "" and (
-        stripped in ("", ",") or stripped.lstrip(",").lstrip().startswith("#")
-    )
-    indent = text[target_line.start : target]
-    if own_line and indent.strip() == "":
+    own_line = starts_line(text, line, start) and _REST_OF_LINE.match(text, end, line.end)
+    if own_line and starts_line(text, target_line, target):
+        rest = text[end : line.end]
         if rest.lstrip().startswith(","):
             moved = text[start : line.end].rstrip()
         else:
             moved = text[start:end] + "," + rest.rstrip()
+        indent = text[target_line.start : target]
         return [
             TextEdit(
                 module.path, pos.source.range(target, target), moved + target_line.newline + indent

@@ -109,6 +109,8 @@ class Screens:
         """May the file at ``path`` call a kernel some file's screen picked out?"""
         if self._callers is None:
             found: set[str] = set()
+            names = [n for item in self._screens.values() if item is not None for n in item.kernels]
+            self._index.prefetch(names)
             for where, item in self._screens.items():
                 if item is None:  # its kernels are not known: any file that imports it
                     found.update(self._index.importers(None, where))
@@ -286,10 +288,20 @@ def scopes_may_gain(text: str) -> bool:
 def _unusual_lines(text: str) -> bool:
     """Form feeds, lone carriage returns, a ``def`` or a decorator split by an explicit
     line join: lines and indentation that may not mean what they seem."""
-    return "\f" in text or has_lone_cr(text) or _SPLIT_HEADER.search(text) is not None
+    if "\f" in text or has_lone_cr(text):
+        return True
+    for join in _JOIN.finditer(text):  # (a pattern that starts with a backslash: fast)
+        at = join.start()
+        if _DEF_BEFORE_JOIN.search(text, max(0, at - 32), at) or _AT_AFTER_JOIN.match(
+            text, join.end()
+        ):
+            return True
+    return False
 
 
-_SPLIT_HEADER = re.compile(r"\b(?:def|async)[ \t]*\\\r?\n|\\\r?\n[ \t]*@")
+_JOIN = re.compile(r"\\\r?\n")
+_DEF_BEFORE_JOIN = re.compile(r"\b(?:def|async)[ \t]*\Z")
+_AT_AFTER_JOIN = re.compile(r"[ \t]*@")
 
 
 def _whole_word(text: str, start: int, end: int) -> bool:
