@@ -419,3 +419,175 @@ def test_editor_features_on_huge_literals_answer() -> None:
         found = pl_hover(model, offset)
         assert found is None or len(found[0]) < 2_000 + len(HEX)
         pl_definition(model, offset)
+
+
+# -- odd but valid syntax -----------------------------------------------------------------------
+
+RETURN_K = "    return k(\n        pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]),\n        o,\n    )\n"
+
+
+def analysed(text: str, tmp_path: Path) -> list[Finding]:
+    """The findings of ``text``, after the editor features answered at every line start and
+    a screened batch run found the same."""
+    from passlint.server.hover import pl_hover
+    from passlint.server.models import build_pl_model
+    from passlint.server.navigation import pl_definition, pl_references
+
+    path = tmp_path / "k.py"
+    path.write_bytes(text.encode("utf-8"))
+    resolve.clear_cache()
+    findings = check_text(str(path), text, Workspace([tmp_path]))
+    resolve.clear_cache()
+    assert check_text(str(path), text, Workspace([tmp_path], screen=True)) == findings
+    model = build_pl_model(str(path), text, None)
+    assert model is not None
+    for offset in [0, *SourceText(text).line_starts]:
+        pl_hover(model, offset + 4)
+        pl_definition(model, offset + 4)
+        pl_references(model, offset + 4, True)
+    for finding in findings:
+        if finding.fix is not None:
+            ast.parse(fixed(text, finding))
+    return findings
+
+
+ODD = {
+    "walrus in a condition": KERNELS.replace(
+        "    return k(\n", "    if (m := n):\n        pass\n    return k(\n"
+    ),
+    "decorators of any expression": KERNELS.replace(
+        "@pl.function(type=pl.FunctionType.InCore)",
+        "@(lambda f: f)\n@decorators[0].x(1)(2)\n@pl.function(type=pl.FunctionType.InCore)",
+    ),
+    "semicolons and one-line bodies": KERNELS.replace(
+        "):\n    return out\n", "): a = 1; return out\n"
+    ),
+    "a 3.11 f-string": KERNELS.replace(
+        "    return k(\n", "    s = f\"{'a' + 'b'!r:>{10}} {n=}\"\n    return k(\n"
+    ),
+    "except star": KERNELS + "try:\n    pass\nexcept* ValueError:\n    pass\n",
+    "async orchestration": KERNELS.replace("def main(", "async def main("),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ODD))
+def test_odd_syntax_changes_nothing(name: str, tmp_path: Path) -> None:
+    (vs001,) = analysed(ODD[name], tmp_path)
+    assert vs001.code == "VS001" and vs001.fix is not None and vs001.fix.preferred
+    assert (
+        vs001.fix.title == "Add leading parameter VALID to 'k' and pass the extent at 1 call site"
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ('    s = f"{"a"}"\n', "f-string: expecting '}'"),  # 3.12's nested quotes
+        ("    type X = int\n", "invalid syntax"),  # 3.12's type statement
+    ],
+)
+def test_newer_syntax_is_what_cpython_3_11_rejects(source: str, message: str) -> None:
+    text = KERNELS.replace("    return k(\n", source + "    return k(\n")
+    (error,) = check_text("k.py", text, None)
+    assert error.code == "E002" and error.range.start.line == 15
+    assert error.message == f"Python syntax error: {message}; the pl source cannot be analysed."
+
+
+def test_calls_in_match_cases_are_call_sites(tmp_path: Path) -> None:
+    text = KERNELS.replace(
+        RETURN_K,
+        "    match n:\n"
+        "        case 1:\n"
+        "            return k(pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]), o)\n"
+        "        case [a, *rest] if a:\n"
+        "            pass\n"
+        "        case {'x': y, **kw}:\n"
+        "            pass\n"
+        "        case _:\n"
+        "            return k(pl.slice(src, [16, 128], [0, 0], valid_shape=[16, 4]), o)\n",
+    )
+    (vs001,) = analysed(text, tmp_path)
+    after = fixed(text, vs001)
+    assert "return k(n, pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]), o)" in after
+    assert "return k(4, pl.slice(src, [16, 128], [0, 0], valid_shape=[16, 4]), o)" in after
+
+
+FORM_FEED = "\n\f    x: pl.Tensor"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "after"),
+    [
+        ("    ", "\t", FIXED.replace("    ", "\t")),  # tabs
+        (  # a form feed in the indentation (which resets its width)
+            "\n    x: pl.Tensor",
+            FORM_FEED,
+            FIXED.replace(
+                "\n    VALID: pl.Scalar[pl.INDEX],\n    x: pl.Tensor",
+                "\n\f    VALID: pl.Scalar[pl.INDEX]," + FORM_FEED,
+            ),
+        ),
+        ("def k(\n", "def \\\nk(\n", FIXED.replace("def k(\n", "def \\\nk(\n")),  # joined
+        (
+            "    return k(\n",
+            "    return \\\n        k(\n",
+            FIXED.replace("    return k(\n", "    return \\\n        k(\n"),
+        ),
+    ],
+    ids=["tabs", "form-feed", "joined-def", "joined-return"],
+)
+def test_inserted_lines_copy_the_indentation_as_written(
+    old: str, new: str, after: str, tmp_path: Path
+) -> None:
+    text = KERNELS.replace(old, new)
+    (vs001,) = analysed(text, tmp_path)
+    assert fixed(text, vs001) == after
+
+
+def test_unicode_names_have_character_columns(tmp_path: Path) -> None:
+    text = (
+        KERNELS.replace("VALID", "VALIDÉ")
+        .replace("src", "données")
+        .replace("def k(", "def 核(")
+        .replace("return k(", "return 核(")
+    )
+    (vs001,) = analysed(text, tmp_path)
+    line = SourceText(text).line_text(7)
+    assert vs001.range == span(7, line.index("VALIDÉ])"), line.index("VALIDÉ])") + 6)
+    assert vs001.related[1].range == Range(at(15, 11), at(18, 5))
+    assert fixed(text, vs001).count("VALIDÉ: pl.Scalar[pl.INDEX],\n") == 1
+
+
+FULLWIDTH = str.maketrans({c: chr(ord(c) + 0xFEE0) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZk"})
+
+
+def test_names_cpython_normalizes_are_the_same_names(tmp_path: Path) -> None:
+    """PEP 3131: CPython reads identifiers NFKC-normalized (``InCore`` in fullwidth letters
+    is ``InCore``), so the batch screen, the late-parameter check and the workspace index
+    must not look for the names as written."""
+    core = KERNELS.replace("FunctionType.InCore", "FunctionType." + "InCore".translate(FULLWIDTH))
+    (tmp_path / "type").mkdir()
+    (vs001,) = analysed(core, tmp_path / "type")  # the screen had found no kernel type
+    assert vs001.code == "VS001"
+    late = MOVE.replace(
+        "valid_shape=[16, LATE]", "valid_shape=[16, " + "LATE".translate(FULLWIDTH) + "]"
+    )
+    assert [f.code for f in check_text("k.py", late, None)] == ["VS005"]  # (VS001 before)
+    kernels = KERNELS[: KERNELS.index("\n\n\n@pl.function(type=pl.FunctionType.Orchestration)")]
+    program = "import pypto.language as pl\n\nfrom kernels import \uff4b\n" + KERNELS[
+        KERNELS.index("\n\n\n@pl.function(type=pl.FunctionType.Orchestration)") :
+    ].replace("return k(", "return \uff4b(")
+    (tmp_path / "kernels.py").write_text(kernels)
+    (tmp_path / "program.py").write_text(program)
+    workspace = Workspace([tmp_path])
+    (vs001,) = check_text(str(tmp_path / "kernels.py"), kernels, workspace)
+    assert vs001.fix is not None and vs001.fix.preferred
+    assert [(Path(e.path).name, e.new_text) for e in vs001.fix.edits] == [
+        ("kernels.py", "VALID: pl.Scalar[pl.INDEX],\n    "),
+        ("program.py", "n,\n        "),
+    ]
+    # a use as a value, spelled otherwise: the calls made through it cannot be found
+    used = KERNELS + "launch = \uff4b\n"
+    (vs001,) = check_text("k.py", used, None)
+    assert vs001.fix is not None and not vs001.fix.preferred
+    assert vs001.fix.title.endswith("; edit by hand: k.py:20:10 (k)")

@@ -194,7 +194,10 @@ class ExtentReader:
                 return None
             if lower_is_zero:
                 return base
-            upper: ast.expr = ast.parse(base.text, mode="eval").body
+            parsed = _expression(base.text)
+            if parsed is None:
+                return None
+            upper: ast.expr = parsed
         else:
             upper = item.upper
             if lower_is_zero:
@@ -336,6 +339,15 @@ class _Bindings:
             return None
         index = bisect.bisect_right(ends, at)
         return self._best[name][index - 1] if index else None
+
+
+def _expression(text: str) -> ast.expr | None:
+    """The expression an extent's text is (in parentheses: a segment such as ``t := 16``
+    or ``yield`` is an expression only there); None if it is none."""
+    try:
+        return ast.parse(f"({text})", mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _operand(text: str) -> str:

@@ -16,8 +16,10 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import unicodedata
 from collections.abc import Iterable
 
+from passlint.analysis.pl.python_text import spells_names_alike
 from passlint.analysis.workspace import Workspace
 
 
@@ -27,6 +29,7 @@ class WorkspaceIndex:
 
     def __init__(self, workspace: Workspace) -> None:
         self._data: dict[str, bytes] = {}
+        self._search: dict[str, bytes] = {}  # what names are looked for in (``_searched``)
         self._texts: dict[str, str | None] = {}
         for path in workspace.python_files():
             self._store(path, workspace.data_listed(path))
@@ -37,11 +40,11 @@ class WorkspaceIndex:
 
     def file_changed(self, path: str, text: str | None) -> None:
         """Re-index one file (an unsaved document changed): the rest stays as it is."""
-        old = self._data.get(path)
+        old = self._search.get(path)
         self._store(path, text.encode("utf-8", "surrogatepass") if text is not None else None)
         self._importing_stem = {}
         self._sorted = None
-        new = self._data.get(path)
+        new = self._search.get(path)
         if old is None and new is None:
             return
         words = _words(old) | _words(new) if self._naming else set()
@@ -56,9 +59,11 @@ class WorkspaceIndex:
 
     def _store(self, path: str, data: bytes | None) -> None:
         self._data.pop(path, None)
+        self._search.pop(path, None)
         self._texts.pop(path, None)
         if data is not None and b"pypto" in data and path.endswith(".py"):
             self._data[path] = data
+            self._search[path] = _searched(data)
 
     def paths(self) -> list[str]:
         return list(self._paths())
@@ -79,6 +84,10 @@ class WorkspaceIndex:
     def data(self, path: str) -> bytes | None:
         """The content of an indexed file, as read (None: not indexed)."""
         return self._data.get(path)
+
+    def searched(self, path: str) -> bytes | None:
+        """The content of an indexed file with its names as CPython reads them."""
+        return self._search.get(path)
 
     def text(self, path: str) -> str | None:
         """The text of an indexed file (None: not indexed, or not UTF-8)."""
@@ -102,7 +111,7 @@ class WorkspaceIndex:
             return
         found: dict[str, set[str]] = {name: set() for name in wanted.values()}
         words = set(wanted)
-        for path, data in self._data.items():
+        for path, data in self._search.items():
             for word in _words(data) & words:
                 found[wanted[word]].add(path)
         for name, paths in found.items():
@@ -113,11 +122,11 @@ class WorkspaceIndex:
         if found is None:
             self._searches += 1
             if self._searches == _SEARCHES:  # many more may come: the likely ones at once
-                defined = {w.decode() for data in self._data.values() for w in _DEF.findall(data)}
-                self.prefetch([name, *defined, *(_module_word(p)[0] for p in self._data)])
+                defined = {w.decode() for data in self._search.values() for w in _DEF.findall(data)}
+                self.prefetch([name, *defined, *(_module_word(p)[0] for p in self._search)])
                 found = self._naming.get(name)
         if found is None:
-            found = frozenset(path for path, data in self._data.items() if _mentions(data, name))
+            found = frozenset(path for path, data in self._search.items() if _mentions(data, name))
             self._naming[name] = found
         return found
 
@@ -146,9 +155,23 @@ class WorkspaceIndex:
         if found is None:
             pattern = _IMPORT_STATEMENT.replace("STEM", re.escape(stem))
             statement = re.compile(pattern.encode("utf-8", "surrogatepass"), re.M)
-            found = frozenset(p for p in self._named(stem) if statement.search(self._data[p]))
+            found = frozenset(p for p in self._named(stem) if statement.search(self._search[p]))
             self._importing_stem[stem] = found
         return found
+
+
+def _searched(data: bytes) -> bytes:
+    """``data``, or (a UTF-8 text that spells a name otherwise than CPython reads it, as
+    fullwidth letters) its NFKC-normalized text: where names are looked for."""
+    if data.isascii():
+        return data
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+    if spells_names_alike(text):
+        return data
+    return unicodedata.normalize("NFKC", text).encode("utf-8", "surrogatepass")
 
 
 def _mentions(data: bytes, name: str) -> bool:

@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Literal
 
 from passlint.analysis.pl.positions import Positions
+from passlint.analysis.pl.python_text import spells_names_alike
 from passlint.analysis.pl.walk import names_below
 from passlint.analysis.source import SourceText
 
@@ -329,6 +330,11 @@ class Module:
     def kernels(self) -> list[Function]:
         """Every device kernel of the module, at any depth, in source order."""
         return [f for f in self.functions if f.is_device_kernel]
+
+    @cached_property
+    def names_as_written(self) -> bool:
+        """Is every name of the text spelled as CPython reads it (``python_text``)?"""
+        return spells_names_alike(self.text)
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,16 @@ decoded already (``ast.parse`` of a ``str`` skips these steps or does them other
 * A NUL character is rejected ("source code cannot contain null bytes", on its line).
 * ``\\n``, ``\\r\\n`` and a lone ``\\r`` end a line (as in ``SourceText``); code that cuts
   a text into lines at ``\\n`` must know when a lone ``\\r`` is there (``has_lone_cr``).
+* Identifiers are read NFKC-normalized (PEP 3131): a fullwidth ``k`` (U+FF4B) is ``k``;
+  code that looks for a name in the text instead of the tree must know when the text may
+  spell one otherwise (``spells_names_alike``).
 """
 
 from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 
 from passlint.analysis.pl.excerpt import excerpt
 
@@ -42,6 +46,11 @@ def has_lone_cr(text: str) -> bool:
 
 
 Problem = tuple[str, tuple[int, int]]  # a message and the character span it is about
+
+
+def spells_names_alike(text: str) -> bool:
+    """Is every name of ``text`` spelled as CPython reads it (its text is NFKC-normal)?"""
+    return text.isascii() or unicodedata.is_normalized("NFKC", text)
 
 
 def decoding_problem(text: str) -> Problem | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from collections import Counter
 
 from passlint.analysis.pl.model import Dynamic, Function, Module, Param, TensorView
@@ -172,6 +173,8 @@ def _late_params(result: KernelAnalysis, resolver: Resolver) -> dict[str, Param]
                     if last.get(read.id, -1) > position:  # a later parameter's name
                         readers.setdefault(read.id, (param, via))
         words = _WORD.findall(text, param.span[0] + len(param.name), param.span[1])
+        if not module.names_as_written:
+            words = [unicodedata.normalize("NFKC", word) for word in words]
         if all(last.get(word, -1) <= position for word in words):
             continue  # no later parameter's name in the annotation's text
         for name in sorted(param.reads):

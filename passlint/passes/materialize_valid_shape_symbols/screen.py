@@ -38,7 +38,12 @@ from functools import cache
 from types import FrameType
 
 from passlint.analysis.pl.index import workspace_index
-from passlint.analysis.pl.python_text import decoding_problem, has_lone_cr, parser_text
+from passlint.analysis.pl.python_text import (
+    decoding_problem,
+    has_lone_cr,
+    parser_text,
+    spells_names_alike,
+)
 from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.workspace import Workspace
 
@@ -88,7 +93,7 @@ class Screens:
         self._screens: dict[str, Screen | None] = {}
         self._callers: frozenset[str] | None = None
         for path in self._index.paths():
-            data = self._index.data(path)
+            data = self._index.searched(path)
             if data is not None and _KERNEL_BYTES.search(data) is None:
                 self._screens[path] = _NOTHING  # no kernel type, no FunctionType at all
             else:
@@ -184,9 +189,11 @@ def screen(text: str, scopes: bool = True) -> Screen | None:
     """What the text shows of the findings its file may have (see the module docstring);
     ``scopes``: count its ``pl.at`` scopes in ``own`` (else ``scopes_may_gain`` tells).
     The text is read by lines that end at ``\\n``, indented by blanks and tabs: one with a
-    lone carriage return or a form feed (which resets the indentation) cannot tell."""
+    lone carriage return or a form feed (which resets the indentation) cannot tell, nor
+    one whose names CPython reads otherwise than they are written (``InCore`` in fullwidth
+    letters is ``InCore``)."""
     text = parser_text(text)
-    if _ALIASED_TYPES.search(text) or _unusual_lines(text):
+    if _ALIASED_TYPES.search(text) or _unusual_lines(text) or not spells_names_alike(text):
         return None
     devices = [m for m in _DEVICE.finditer(text) if _whole_word(text, *m.span())]
     has_scope = "CORE_GROUP" in text

@@ -256,6 +256,8 @@ class _Mentions:
         self._imports: dict[int, int] = {}  # line start -> where its import's names end
 
     def only_called(self, name: str) -> bool:
+        if not self.module.names_as_written:
+            return False  # a mention may be spelled otherwise (NFKC): not to be told here
         found = self._answers.get(name)
         if found is None:
             found = self._answers[name] = all(self._called_at(at, name) for at in self._at_(name))
