@@ -591,3 +591,13 @@ def test_names_cpython_normalizes_are_the_same_names(tmp_path: Path) -> None:
     (vs001,) = check_text("k.py", used, None)
     assert vs001.fix is not None and not vs001.fix.preferred
     assert vs001.fix.title.endswith("; edit by hand: k.py:20:10 (k)")
+
+
+@pytest.mark.parametrize("entry", ["(t := 128)", "(yield)"])
+def test_a_shape_entry_that_is_an_expression_only_in_parentheses(entry: str) -> None:
+    """An open-ended slice of it is its length minus the start (it raised SyntaxError)."""
+    text = KERNELS.replace(
+        "def main(src: pl.Tensor[[16, 128]", f"def main(src: pl.Tensor[[16, {entry}]"
+    )
+    (vs001,) = check_text("k.py", text.replace(CALL_ARG, "src[:, 1:]"), None)
+    assert vs001.fix is not None and vs001.fix.edits[1].new_text == f"{entry} - 1,\n        "
