@@ -134,6 +134,12 @@ def non_ascii_line(n: int) -> str:
     return HEAD + kernel(0, "    " + calls + "  # " + "é" * 1_000 * n).replace("src:", "données:")
 
 
+def many_aliases(n: int) -> str:
+    """Names imported from pypto.language, and as many statements in a DSL function."""
+    imports = "from pypto.language import " + ", ".join(f"a{j}" for j in range(n)) + "\n"
+    return imports + many_call_sites(n)
+
+
 SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
     "many kernels": (many_kernels, 160),
     "a long line": (long_line, 750),
@@ -146,6 +152,7 @@ SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
     "a huge hex literal": (huge_literal, 3_200_000),
     "long names": (long_names, 1_800_000),
     "a long non-ASCII line": (non_ascii_line, 150),
+    "many pypto names imported": (many_aliases, 1_200),
 }
 
 

@@ -210,7 +210,6 @@ class _Builder:
         self.functions: list[Function] = []
         self.programs: list[Program] = []
         self._alias_key = tuple(sorted(aliases.items()))
-        self._pypto_call = _pypto_call_pattern(aliases)
 
     def build(self) -> Module:
         module = Module(self.path, self.text, self.tree, self.aliases, Scope())
@@ -494,16 +493,17 @@ class _Builder:
         """Does every ``(`` in the statement's text open a call of a pypto name other than
         submit (``pl.load(``)? Such calls are never call sites, so the statement need not be
         walked. Any other ``(`` (a call of something else, a tuple, a ``(`` in a string or
-        with spaces before it) answers no, and the statement is walked."""
+        with spaces before it) answers no, and the statement is walked. (The dotted names
+        before a ``(`` are matched alike and their first part looked up: a pattern of every
+        alias would cost their number at every character.)"""
         start, end = span
         parens = self.text.count("(", start, end)
         if parens == 0:
             return True
-        if self._pypto_call is None:
-            return False
         matched = 0
-        for match in self._pypto_call.finditer(self.text, start, end):
-            if match.group(1).rpartition(".")[2] in _SUBMITS:
+        for match in _DOTTED_CALL.finditer(self.text, start, end):
+            head, _, _ = match.group(1).partition(".")
+            if head not in self.aliases or match.group(1).rpartition(".")[2] in _SUBMITS:
                 return False
             matched += 1
         return matched == parens
@@ -624,12 +624,7 @@ def _blocks_of(stmt: ast.stmt) -> list[ast.stmt]:
     return [inner for block in _blocks(stmt) for inner in block]
 
 
-def _pypto_call_pattern(aliases: dict[str, str]) -> re.Pattern[str] | None:
-    """``ALIAS.a.b(`` for the pypto aliases (group 1: the dotted name before the ``(``)."""
-    if not aliases:
-        return None
-    names = "|".join(re.escape(name) for name in sorted(aliases, key=len, reverse=True))
-    return re.compile(rf"(?<![\w.])((?:{names})(?:\.\w+)*)\(")
+_DOTTED_CALL = re.compile(r"(?<![\w.])(\w+(?:\.\w+)*)\(")  # group 1: the name before ``(``
 
 
 def _relocated(built: _Built, base: int) -> _Built:
