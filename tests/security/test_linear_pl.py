@@ -140,19 +140,49 @@ def many_aliases(n: int) -> str:
     return imports + many_call_sites(n)
 
 
+def many_scopes(n: int) -> str:
+    """``pl.at`` scopes of one orchestration, each after an assignment (VS007 each)."""
+    body = "".join(
+        f"    p{j} = pl.slice(x, [16, 64], [0, 0], valid_shape=[16, n])\n"
+        f"    with pl.at(level=pl.Level.CORE_GROUP, name_hint='f{j}'):\n"
+        f"        t{j} = pl.load(p{j}, [0, 0], [16, 64])\n"
+        for j in range(n)
+    )
+    head = "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(x: pl.Tensor[[16, 64], pl.FP32], n: pl.Scalar[pl.INDEX]):\n"
+    return HEAD + head + body + "    return x\n"
+
+
+def many_methods(n: int) -> str:
+    """A program of many kernels, each called by its orchestration (``self.k(...)``)."""
+    kernels = "".join(
+        f"    @pl.function(type=pl.FunctionType.InCore)\n"
+        f"    def k{j}(self, x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]):\n"
+        "        return x\n\n"
+        for j in range(n)
+    )
+    calls = "".join(f"        a{j} = self." + CALL.format(i=j) + "\n" for j in range(n))
+    main = (
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self, src: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX]):\n"
+    )
+    return HEAD + "@pl.program\nclass P:\n" + kernels + main + calls + "        return src\n"
+
+
 SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
     "many kernels": (many_kernels, 160),
-    "a long line": (long_line, 750),
+    "a long line": (long_line, 900),
     "many call sites": (many_call_sites, 850),
     "a long parameter list": (long_parameter_list, 1_200),
     "a long parameter line": (long_parameter_line, 4_000),
     "many pl.dynamic symbols": (many_dynamic_symbols, 2_400),
     "deep nesting": (deep_nesting, 80),
     "a long string": (long_string, 50_000),
-    "a huge hex literal": (huge_literal, 3_200_000),
+    "a huge hex literal": (huge_literal, 6_400_000),
     "long names": (long_names, 1_800_000),
-    "a long non-ASCII line": (non_ascii_line, 150),
+    "a long non-ASCII line": (non_ascii_line, 200),
     "many pypto names imported": (many_aliases, 1_200),
+    "many pl.at scopes": (many_scopes, 900),
+    "a program of many kernels": (many_methods, 500),
 }
 
 
