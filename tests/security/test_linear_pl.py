@@ -3,7 +3,8 @@ of its analysis (the bound is 2.2x, issue 25).
 
 Each shape is measured at a size whose analysis takes about 90 ms (50 ms at least) and at
 twice that size, alternately, as the median of three runs of ``engine.analyze`` (the
-workspace shape: a batch check of every file) from empty caches. The collector is paused while a run is timed: when
+workspace shape: a batch check of every file) from empty caches; and so is what the batch
+screen reads of it (a batch run screens every file before it analyses any). The collector is paused while a run is timed: when
 it runs depends on what earlier tests left alive, not on the input. The machine is shared,
 so a shape gets three tries; a quadratic path fails all of them (at these sizes its ratio is
 3-4). The ratio allows for a doubled input that is not exactly twice as long.
@@ -22,7 +23,7 @@ import pytest
 from passlint.analysis import engine
 from passlint.analysis.pl import resolve
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import check_text
+from passlint.passes.materialize_valid_shape_symbols import check_text, screen
 
 BOUND = 2.2
 TRIES = 3
@@ -168,21 +169,22 @@ def many_methods(n: int) -> str:
     return HEAD + "@pl.program\nclass P:\n" + kernels + main + calls + "        return src\n"
 
 
-SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
-    "many kernels": (many_kernels, 160),
-    "a long line": (long_line, 900),
-    "many call sites": (many_call_sites, 850),
-    "a long parameter list": (long_parameter_list, 1_200),
-    "a long parameter line": (long_parameter_line, 4_000),
-    "many pl.dynamic symbols": (many_dynamic_symbols, 2_400),
-    "deep nesting": (deep_nesting, 80),
-    "a long string": (long_string, 50_000),
-    "a huge hex literal": (huge_literal, 6_400_000),
-    "long names": (long_names, 1_800_000),
-    "a long non-ASCII line": (non_ascii_line, 200),
-    "many pypto names imported": (many_aliases, 1_200),
-    "many pl.at scopes": (many_scopes, 900),
-    "a program of many kernels": (many_methods, 500),
+# shape: (the text of size n, n for its analysis, n for the batch screen)
+SHAPES: dict[str, tuple[Callable[[int], str], int, int]] = {
+    "many kernels": (many_kernels, 160, 580),
+    "a long line": (long_line, 900, 2_600),
+    "many call sites": (many_call_sites, 850, 4_400),
+    "a long parameter list": (long_parameter_list, 1_200, 1_600),
+    "a long parameter line": (long_parameter_line, 4_000, 2_300),
+    "many pl.dynamic symbols": (many_dynamic_symbols, 2_400, 8_500),
+    "deep nesting": (deep_nesting, 80, 280),
+    "a long string": (long_string, 50_000, 100_000),
+    "a huge hex literal": (huge_literal, 6_400_000, 5_000_000),
+    "long names": (long_names, 1_800_000, 1_000_000),
+    "a long non-ASCII line": (non_ascii_line, 200, 2_000),
+    "many pypto names imported": (many_aliases, 1_200, 4_100),
+    "many pl.at scopes": (many_scopes, 900, 1_500),
+    "a program of many kernels": (many_methods, 500, 800),
 }
 
 
@@ -218,7 +220,7 @@ def assert_linear(small: Callable[[], object], large: Callable[[], object], grow
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_each_pl_input_shape_costs_linear_time(shape: str) -> None:
-    make, n = SHAPES[shape]
+    make, n, _ = SHAPES[shape]
     small, large = make(n), make(2 * n)
     engine.analyze("k.py", small)  # (imports and caches of the first run are not timed)
     assert_linear(
@@ -226,6 +228,18 @@ def test_each_pl_input_shape_costs_linear_time(shape: str) -> None:
         lambda: engine.analyze("k.py", large),
         len(large) / len(small),
     )
+
+
+def screened(text: str) -> object:
+    """What the batch screen reads of a text it is given (``screen.may_have_findings``)."""
+    return screen.screen(text), screen.scopes_may_gain(text), screen.parses("k.py", text)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_each_pl_input_shape_costs_linear_time_in_the_batch_screen(shape: str) -> None:
+    make, _, n = SHAPES[shape]
+    small, large = make(n), make(2 * n)
+    assert_linear(lambda: screened(small), lambda: screened(large), len(large) / len(small))
 
 
 NOTES = "\n\n# " + "Tiles a row; the valid length comes from the caller. " * 2_000 + "\n"

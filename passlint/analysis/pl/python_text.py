@@ -49,8 +49,17 @@ Problem = tuple[str, tuple[int, int]]  # a message and the character span it is 
 
 
 def spells_names_alike(text: str) -> bool:
-    """Is every name of ``text`` spelled as CPython reads it (its text is NFKC-normal)?"""
-    return text.isascii() or unicodedata.is_normalized("NFKC", text)
+    """Is every name of ``text`` spelled as CPython reads it? Yes when its text is
+    NFKC-normal, or when what normalization changes cannot be in a name (``…``, ``²``,
+    fullwidth punctuation: in strings and comments only)."""
+    if text.isascii() or unicodedata.is_normalized("NFKC", text):
+        return True
+    for char in {c for c in set(text) if not c.isascii()}:
+        if f"a{char}".isidentifier() and (
+            unicodedata.combining(char) or unicodedata.normalize("NFKC", char) != char
+        ):
+            return False
+    return True
 
 
 def decoding_problem(text: str) -> Problem | None:

@@ -361,19 +361,19 @@ _DEFINITION = re.compile(r"(?:async[ \t]+)?def\b|class\b|@")
 def _header_text(text: str, start: int) -> str | None:
     """The ``def`` header whose line starts at ``start``, to the ``:`` where its brackets
     balance, as a statement of its own (None: no such ``:``)."""
-    at = start
-    while True:
+    at, depth = start, [0, 0, 0]  # open ( [ { so far (counted once: a header may have
+    while True:  # thousands of parameters, each with its colon)
         colon = text.find(":", at)
         if colon < 0:
             return None
-        head = text[start:colon]
-        if (
-            head.count("(") == head.count(")")
-            and head.count("[") == head.count("]")
-            and head.count("{") == head.count("}")
-        ):
-            return head.lstrip() + ":\n pass\n"
+        for index, (opener, closer) in enumerate(_BRACKETS):
+            depth[index] += text.count(opener, at, colon) - text.count(closer, at, colon)
+        if depth == [0, 0, 0]:
+            return text[start:colon].lstrip() + ":\n pass\n"
         at = colon + 1
+
+
+_BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"))
 
 
 _Header = ast.FunctionDef | ast.AsyncFunctionDef
@@ -473,9 +473,10 @@ def _outlined_extents(text: str, defs: list[_Def], starts: list[int]) -> bool:
     if "\t" in text or "\\\n" in text or "\\\r" in text or _unusual_lines(text):
         return True  # indentation and lines may not mean what they seem
     last: dict[int, int] = {}  # function start -> the last scope's offset in it
+    functions = _Functions(text, defs)
     at = text.find("CORE_GROUP")
     while at >= 0:
-        region = _function_around(text, at, defs, starts)
+        region = functions.around(at)
         if region is None:
             return True
         if region[1] > region[0]:
@@ -488,32 +489,49 @@ def _outlined_extents(text: str, defs: list[_Def], starts: list[int]) -> bool:
     return False
 
 
-def _function_around(
-    text: str, at: int, defs: list[_Def], starts: list[int]
-) -> tuple[int, int] | None:
-    """The span of the innermost function around offset ``at`` ((0, 0) when none holds
-    it); None when it cannot be told (brackets or triple quotes that do not balance)."""
-    line_start = text.rfind("\n", 0, at) + 1
-    depth = len(text[line_start:at]) - len(text[line_start:at].lstrip())
-    for index in range(bisect.bisect_left(starts, line_start) - 1, -1, -1):
-        item = defs[index]
-        if item.indent >= depth:
-            continue
-        end = _block_end(item.indent).search(text, item.line)
-        stop = end.start() if end is not None else len(text)
-        if stop < at:
-            continue
-        region = text[item.line : stop]
-        if (
+class _Functions:
+    """The innermost function around each of increasing offsets, found in one sweep over
+    the defs: each def's block is measured once, and the defs open at the sweep point are
+    kept as a stack (each inside the one below it)."""
+
+    def __init__(self, text: str, defs: list[_Def]) -> None:
+        self.text = text
+        self.defs = defs
+        self._lines = [0, *(m.end() for m in re.finditer("\n", text))]
+        self._next = 0  # the first def not yet pushed
+        self._open: list[tuple[_Def, int, bool]] = []  # (def, block end, balanced)
+
+    def around(self, at: int) -> tuple[int, int] | None:
+        """The span of the innermost function around offset ``at`` ((0, 0) when none holds
+        it); None when it cannot be told (brackets or triple quotes that do not balance)."""
+        text = self.text
+        line_start = self._lines[bisect.bisect_right(self._lines, at) - 1]
+        depth = len(text[line_start:at]) - len(text[line_start:at].lstrip())
+        while self._next < len(self.defs) and self.defs[self._next].line < line_start:
+            item = self.defs[self._next]
+            self._next += 1
+            while self._open and self._open[-1][1] < item.line:
+                self._open.pop()  # ended before this def starts
+            self._open.append((item, *self._block(item)))
+        while self._open and self._open[-1][1] < at:
+            self._open.pop()
+        for item, stop, balanced in reversed(self._open):
+            if item.indent < depth:
+                return (item.line, stop) if balanced else None
+        return 0, 0
+
+    def _block(self, item: _Def) -> tuple[int, bool]:
+        end = _block_end(item.indent).search(self.text, item.line)
+        stop = end.start() if end is not None else len(self.text)
+        region = self.text[item.line : stop]
+        balanced = not (
             region.count('"""') % 2
             or region.count("'''") % 2
             or region.count("(") != region.count(")")
             or region.count("[") != region.count("]")
             or region.count("{") != region.count("}")
-        ):
-            return None
-        return item.line, stop
-    return 0, 0
+        )
+        return stop, balanced
 
 
 def _long_slice(region: str) -> bool:
