@@ -135,6 +135,13 @@ def non_ascii_line(n: int) -> str:
     return HEAD + kernel(0, "    " + calls + "  # " + "é" * 1_000 * n).replace("src:", "données:")
 
 
+def def_words(n: int) -> str:
+    """A string of ``def`` and kernel-type words on one line between kernels (the screen
+    looks for a ``def`` after each type and asks whether it starts its line)."""
+    kernels = many_kernels(2)
+    return kernels + 's = "' + "def x; InCore " * n + '"\n' + kernels.replace("k", "q")
+
+
 def many_aliases(n: int) -> str:
     """Names imported from pypto.language, and as many statements in a DSL function."""
     imports = "from pypto.language import " + ", ".join(f"a{j}" for j in range(n)) + "\n"
@@ -182,6 +189,7 @@ SHAPES: dict[str, tuple[Callable[[int], str], int, int]] = {
     "a huge hex literal": (huge_literal, 6_400_000, 5_000_000),
     "long names": (long_names, 1_800_000, 1_000_000),
     "a long non-ASCII line": (non_ascii_line, 200, 2_000),
+    "a line of def words": (def_words, 400_000, 5_000),
     "many pypto names imported": (many_aliases, 1_200, 4_100),
     "many pl.at scopes": (many_scopes, 900, 1_500),
     "a program of many kernels": (many_methods, 500, 800),

@@ -49,7 +49,6 @@ from passlint.analysis.workspace import Workspace
 
 _DEVICE = re.compile(r"InCore|AIC|AIV|Spmd")
 _DEF = re.compile(r"def[ \t]+(\w+)")
-_ASYNC = re.compile(r"[ \t]*(?:async[ \t]+)?\Z")
 _ALIASED_TYPES = re.compile(r"FunctionType[\s\\]*(?:import\b|\.[\s\\]*\w+[\s\\]+as\b)")
 _EXTENT_WORDS = re.compile(r"valid_shape|set_validshape|TensorView")
 _SLICE = re.compile(r"\bslice[ \t]*\(")
@@ -322,11 +321,21 @@ def _def_lines(text: str) -> list[_Def]:
 def _def_at(text: str, match: re.Match[str]) -> _Def | None:
     """The ``def`` of ``match`` when it starts its line (else a word, or in a string)."""
     start = match.start()
-    line = text.rfind("\n", 0, start) + 1
-    if _ASYNC.match(text, line, start) is None:
-        return None
-    indent = len(text[line:start]) - len(text[line:start].lstrip())
-    return _Def(line, indent, match.group(1))
+    code = start  # where the statement starts: ``def``, or ``async`` before it
+    at = _blanks_before(text, start)
+    if start > at >= 5 and text.startswith("async", at - 5):
+        code = at - 5
+        at = _blanks_before(text, code)
+    if at and text[at - 1] != "\n":
+        return None  # (found from ``def`` back: a line of many words costs no more)
+    return _Def(at, code - at, match.group(1))
+
+
+def _blanks_before(text: str, offset: int) -> int:
+    """Where the run of blanks and tabs that ends at ``offset`` starts."""
+    while offset and text[offset - 1] in " \t":
+        offset -= 1
+    return offset
 
 
 class _TopLines:
