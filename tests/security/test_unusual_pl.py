@@ -601,3 +601,20 @@ def test_a_shape_entry_that_is_an_expression_only_in_parentheses(entry: str) -> 
     )
     (vs001,) = check_text("k.py", text.replace(CALL_ARG, "src[:, 1:]"), None)
     assert vs001.fix is not None and vs001.fix.edits[1].new_text == f"{entry} - 1,\n        "
+
+
+@ENDINGS
+def test_an_importer_with_any_line_ends_gets_its_extents(ending: str, tmp_path: Path) -> None:
+    """The index finds the import statement after a comment line whatever ends its lines
+    (its patterns start a line at ``\\n``: a CR-only importer was left out of the fix)."""
+    split = KERNELS.index("\n\n\n@pl.function(type=pl.FunctionType.Orchestration)")
+    kernels = KERNELS[:split]
+    program = "# calls k\nimport pypto.language as pl\nfrom kernels import k\n" + KERNELS[split:]
+    (tmp_path / "kernels.py").write_text(kernels)
+    (tmp_path / "program.py").write_bytes(program.replace("\n", ending).encode())
+    (vs001,) = check_text(str(tmp_path / "kernels.py"), kernels, Workspace([tmp_path]))
+    assert vs001.fix is not None and vs001.fix.preferred
+    assert [(Path(e.path).name, e.new_text) for e in vs001.fix.edits] == [
+        ("kernels.py", "VALID: pl.Scalar[pl.INDEX],\n    "),
+        ("program.py", f"n,{ending}        "),
+    ]

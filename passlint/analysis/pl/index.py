@@ -161,8 +161,12 @@ class WorkspaceIndex:
 
 
 def _searched(data: bytes) -> bytes:
-    """``data``, or (a UTF-8 text that spells a name otherwise than CPython reads it, as
-    fullwidth letters) its NFKC-normalized text: where names are looked for."""
+    """``data`` as names and import statements are looked for in it: its line ends as
+    ``\\n`` (the statement patterns start lines at ``\\n``; CPython ends one at ``\\r``
+    too), and a UTF-8 text that spells a name otherwise than CPython reads it (as
+    fullwidth letters) NFKC-normalized."""
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     if data.isascii():
         return data
     try:
