@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import ast
 import bisect
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from passlint.analysis.pl.expressions import constant_text, int_text, unparse
 from passlint.analysis.pl.frontend import pl_name
 from passlint.analysis.pl.model import Assignment, Function, Module
 from passlint.analysis.pl.resolve import Resolver, RView
-from passlint.analysis.pl.walk import names_below
 
 _MAX_DEPTH = 32
 
@@ -195,7 +194,10 @@ class ExtentReader:
                 return None
             if lower_is_zero:
                 return base
-            upper: ast.expr = ast.parse(base.text, mode="eval").body
+            parsed = _expression(base.text)
+            if parsed is None:
+                return None
+            upper: ast.expr = parsed
         else:
             upper = item.upper
             if lower_is_zero:
@@ -294,12 +296,12 @@ class ExtentReader:
         if isinstance(node, ast.Starred):
             return None
         text = module.positions.segment(node)
-        if "\n" in text:
-            text = ast.unparse(node)
+        if "\n" in text or "\r" in text:  # (a comment or an explicit join may be in there)
+            text = unparse(node)
         return Extent(text, self._key(node, module, caller))
 
     def _synthetic(self, node: ast.expr, module: Module, caller: Function) -> Extent:
-        return Extent(ast.unparse(node), self._key(node, module, caller))
+        return Extent(unparse(node), self._key(node, module, caller))
 
     def _key(self, node: ast.expr, module: Module, caller: Function) -> str:
         """A structural key of ``node`` with module int constants folded in (``T`` == ``16``),
@@ -339,13 +341,25 @@ class _Bindings:
         return self._best[name][index - 1] if index else None
 
 
+def _expression(text: str) -> ast.expr | None:
+    """The expression an extent's text is (in parentheses: a segment such as ``t := 16``
+    or ``yield`` is an expression only there); None if it is none."""
+    try:
+        return ast.parse(f"({text})", mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def _operand(text: str) -> str:
     """``text`` as an operand of ``-`` (parenthesised unless a name or a number)."""
     return text if text.isidentifier() or text.isdigit() else f"({text})"
 
 
 def _number(extent: Extent) -> int | None:
-    return int(extent.text) if extent.text.isdigit() else None
+    """The value of an extent written as a decimal literal (``int_text`` writes a huge one
+    in hex: none of more than 4,300 digits reaches here)."""
+    text = extent.text
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def _narrower(available: Extent, asked: Extent, window: Extent) -> Extent:
@@ -362,13 +376,14 @@ def _narrower(available: Extent, asked: Extent, window: Extent) -> Extent:
 
 
 def _structure(node: ast.AST, ints: Mapping[str, int], local: frozenset[str]) -> str:
-    """``ast.dump``-like structure of the expressions extents are made of, fast."""
+    """``ast.dump``-like structure of an expression, fast for the kinds extents are made of,
+    with the module's int constants folded in (ints of any size)."""
     if isinstance(node, ast.Name):
         if node.id in ints and node.id not in local:
-            return f"C({ints[node.id]!r})"
+            return f"C({int_text(ints[node.id])})"
         return f"N({node.id})"
     if isinstance(node, ast.Constant):
-        return f"C({node.value!r})"
+        return f"C({constant_text(node.value)})"
     if isinstance(node, ast.Attribute):
         return f"A({_structure(node.value, ints, local)}.{node.attr})"
     if isinstance(node, ast.BinOp):
@@ -384,17 +399,19 @@ def _structure(node: ast.AST, ints: Mapping[str, int], local: frozenset[str]) ->
         return f"S({_structure(node.value, ints, local)}[{_structure(node.slice, ints, local)}])"
     if isinstance(node, ast.Tuple | ast.List):
         return f"T({','.join(_structure(e, ints, local) for e in node.elts)})"
-    if not any(n.id in ints for n in names_below(node)):
-        return ast.dump(node)
-    return ast.dump(_FoldInts(ints, local).visit(copy.deepcopy(node)))
+    fields = []
+    for name, value in ast.iter_fields(node):
+        if name == "ctx":
+            continue
+        if isinstance(value, list):
+            items = (_field(item, ints, local) for item in value)
+            fields.append(f"[{','.join(items)}]")
+        else:
+            fields.append(_field(value, ints, local))
+    return f"{type(node).__name__}({','.join(fields)})"
 
 
-class _FoldInts(ast.NodeTransformer):
-    def __init__(self, ints: Mapping[str, int], local: frozenset[str]) -> None:
-        self.ints = ints
-        self.local = local
-
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        if node.id in self.ints and node.id not in self.local:
-            return ast.Constant(self.ints[node.id])
-        return node
+def _field(value: object, ints: Mapping[str, int], local: frozenset[str]) -> str:
+    if isinstance(value, ast.AST):
+        return _structure(value, ints, local)
+    return constant_text(value)

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from passlint.analysis.findings import Position
+from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.pl.model import (
     Assignment,
     Bound,
@@ -31,6 +34,7 @@ from passlint.analysis.pl.model import (
     Where,
 )
 from passlint.analysis.pl.positions import Positions
+from passlint.analysis.pl.python_text import bom_length, decoding_problem, parser_text
 from passlint.analysis.pl.walk import names_below, nodes_below
 from passlint.analysis.source import SourceText
 
@@ -45,14 +49,18 @@ _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def parse_text(path: str, text: str) -> ast.Module | SyntaxProblem:
-    """Parse ``text`` with ``ast`` or describe the syntax error (character columns)."""
+    """Parse ``text`` as CPython parses a file of it (``python_text``) with ``ast``, or
+    describe why it does not parse (character offsets in ``text``)."""
+    problem = decoding_problem(text)
+    if problem is not None:
+        return SyntaxProblem(*problem)
     try:
         with warnings.catch_warnings():
             # The compiler's warnings about the user's code (``"\d"``, ``1_a``, ``x is 1``)
             # are not passlint's to print on stderr.
             warnings.simplefilter("ignore", SyntaxWarning)
             warnings.simplefilter("ignore", DeprecationWarning)
-            return ast.parse(text, filename=path, type_comments=False)
+            return ast.parse(parser_text(text), filename=path, type_comments=False)
     except SyntaxError as error:
         return _syntax_problem(text, error)
     except (ValueError, RecursionError, MemoryError) as error:
@@ -60,20 +68,37 @@ def parse_text(path: str, text: str) -> ast.Module | SyntaxProblem:
 
 
 def _syntax_problem(text: str, error: SyntaxError) -> SyntaxProblem:
+    """The problem of ``error`` (1-based lines, 1-based character columns of the text the
+    parser read) in ``text``."""
     source = SourceText(text)
-    from passlint.analysis.findings import Position
+    bom = bom_length(text)
 
-    line = max((error.lineno or 1) - 1, 0)
-    column = max((error.offset or 1) - 1, 0)
-    start = source.offset(Position(line, column))
+    def offset(lineno: int, column: int) -> int:
+        line = max(lineno - 1, 0)
+        return source.offset(Position(line, max(column - 1, 0) + (bom if line == 0 else 0)))
+
+    start = offset(error.lineno or 1, error.offset or 1)
     end = start
     if error.end_lineno is not None and error.end_offset is not None and error.end_offset > 0:
-        end = source.offset(Position(error.end_lineno - 1, error.end_offset - 1))
+        end = offset(error.end_lineno, error.end_offset)
+    message = error.msg or "invalid syntax"
+    if not error.offset and message.startswith("Exceeds the limit"):
+        # CPython names the line of a too long decimal literal, not its column
+        start, end = _long_decimal(text, start) or (start, end)
     if end <= start:
         end = min(start + 1, len(text))
         if end == start and start > 0:  # at the very end: underline the last character
             start -= 1
-    return SyntaxProblem(error.msg or "invalid syntax", (start, end))
+    return SyntaxProblem(excerpt(message, 300), (start, end))
+
+
+def _long_decimal(text: str, line_start: int) -> tuple[int, int] | None:
+    """The span of the first decimal int literal from ``line_start`` on that has more
+    digits than ``int`` may turn into (``sys.get_int_max_str_digits``)."""
+    limit = sys.get_int_max_str_digits()
+    pattern = rf"(?<![\w.])[0-9](?:_?[0-9]){{{limit},}}(?![\w.])"
+    found = re.compile(pattern).search(text, line_start) if limit else None
+    return found.span() if found is not None else None
 
 
 def collect_aliases(tree: ast.Module) -> tuple[dict[str, str], bool]:
@@ -185,7 +210,6 @@ class _Builder:
         self.functions: list[Function] = []
         self.programs: list[Program] = []
         self._alias_key = tuple(sorted(aliases.items()))
-        self._pypto_call = _pypto_call_pattern(aliases)
 
     def build(self) -> Module:
         module = Module(self.path, self.text, self.tree, self.aliases, Scope())
@@ -469,16 +493,17 @@ class _Builder:
         """Does every ``(`` in the statement's text open a call of a pypto name other than
         submit (``pl.load(``)? Such calls are never call sites, so the statement need not be
         walked. Any other ``(`` (a call of something else, a tuple, a ``(`` in a string or
-        with spaces before it) answers no, and the statement is walked."""
+        with spaces before it) answers no, and the statement is walked. (The dotted names
+        before a ``(`` are matched alike and their first part looked up: a pattern of every
+        alias would cost their number at every character.)"""
         start, end = span
         parens = self.text.count("(", start, end)
         if parens == 0:
             return True
-        if self._pypto_call is None:
-            return False
         matched = 0
-        for match in self._pypto_call.finditer(self.text, start, end):
-            if match.group(1).rpartition(".")[2] in _SUBMITS:
+        for match in _DOTTED_CALL.finditer(self.text, start, end):
+            head, _, _ = match.group(1).partition(".")
+            if head not in self.aliases or match.group(1).rpartition(".")[2] in _SUBMITS:
                 return False
             matched += 1
         return matched == parens
@@ -599,12 +624,7 @@ def _blocks_of(stmt: ast.stmt) -> list[ast.stmt]:
     return [inner for block in _blocks(stmt) for inner in block]
 
 
-def _pypto_call_pattern(aliases: dict[str, str]) -> re.Pattern[str] | None:
-    """``ALIAS.a.b(`` for the pypto aliases (group 1: the dotted name before the ``(``)."""
-    if not aliases:
-        return None
-    names = "|".join(re.escape(name) for name in sorted(aliases, key=len, reverse=True))
-    return re.compile(rf"(?<![\w.])((?:{names})(?:\.\w+)*)\(")
+_DOTTED_CALL = re.compile(r"(?<![\w.])(\w+(?:\.\w+)*)\(")  # group 1: the name before ``(``
 
 
 def _relocated(built: _Built, base: int) -> _Built:

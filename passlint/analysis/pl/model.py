@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Literal
 
 from passlint.analysis.pl.positions import Positions
+from passlint.analysis.pl.python_text import spells_names_alike
 from passlint.analysis.pl.walk import names_below
 from passlint.analysis.source import SourceText
 
@@ -268,13 +269,21 @@ class Function:
     owner: Program | None = None
     defined_at: Where = (0, 0)
     outlined: list[OutlinedScope] = field(default_factory=list)
+    _by_name: tuple[int, dict[str, Param]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_device_kernel(self) -> bool:
         return self.decorated and not self.is_jit and self.func_type in DEVICE_KERNEL_TYPES
 
     def param(self, name: str) -> Param | None:
-        return next((p for p in self.params if p.name == name), None)
+        """The first parameter named ``name`` (looked up by name: a kernel may have
+        thousands)."""
+        if self._by_name is None or self._by_name[0] != len(self.params):
+            by_name: dict[str, Param] = {}
+            for param in self.params:
+                by_name.setdefault(param.name, param)
+            self._by_name = (len(self.params), by_name)
+        return self._by_name[1].get(name)
 
 
 @dataclass
@@ -321,6 +330,11 @@ class Module:
     def kernels(self) -> list[Function]:
         """Every device kernel of the module, at any depth, in source order."""
         return [f for f in self.functions if f.is_device_kernel]
+
+    @cached_property
+    def names_as_written(self) -> bool:
+        """Is every name of the text spelled as CPython reads it (``python_text``)?"""
+        return spells_names_alike(self.text)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
+from collections import Counter
 
 from passlint.analysis.pl.model import Dynamic, Function, Module, Param, TensorView
 from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RParam, RView
@@ -49,9 +51,9 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
 
     def earlier_first(name: str, index: int) -> Resolved | None:
         """A valid_shape name: the earlier parameters, then the frame."""
-        for param in kernel.params:
-            if param.name == name and param.index < index:
-                return RParam(param)
+        param = kernel.param(name)
+        if param is not None and param.index < index:
+            return RParam(param)
         if name in late:
             return RParam(late[name])
         return in_frame(name)
@@ -117,8 +119,8 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
     result.compound_only = [
         s for s in result.all_symbols if not s.bound and not s.slots and s.dynamic is not None
     ]
-    names = [p.name for p in kernel.params] + [s.declared.name for s in result.symbols]
-    result.clashes = [s for s in result.symbols if names.count(s.declared.name) > 1]
+    names = Counter([p.name for p in kernel.params] + [s.declared.name for s in result.symbols])
+    result.clashes = [s for s in result.symbols if names[s.declared.name] > 1]
     result.fixed_views = [s for s in result.symbols if any(slot.via for slot in s.slots)]
     return result
 
@@ -155,6 +157,7 @@ def _late_params(result: KernelAnalysis, resolver: Resolver) -> dict[str, Param]
     text = module.text
     readers: dict[str, tuple[Param, str | None]] = {}
     late: dict[str, Param] = {}
+    last = {p.name: position for position, p in enumerate(kernel.params)}  # by name
     for position, param in enumerate(kernel.params):
         reader = readers.get(param.name)
         if reader is not None and param.name not in late and _is_index_scalar(param):
@@ -162,16 +165,17 @@ def _late_params(result: KernelAnalysis, resolver: Resolver) -> dict[str, Param]
             if isinstance(shadowed, RDynamic):
                 late[param.name] = param
                 result.late.append(LateParam(param, reader[0], _dynamic(shadowed), reader[1]))
-        later = {p.name for p in kernel.params[position + 1 :]}
         view, _, via = _view(param, module, kernel, resolver)
         if via is not None and view is not None:
             entries = [*(view.valid_shape or ()), *(view.stride or ())]
             for entry in entries:
                 for read in names_below(entry):
-                    if read.id in later:
+                    if last.get(read.id, -1) > position:  # a later parameter's name
                         readers.setdefault(read.id, (param, via))
         words = _WORD.findall(text, param.span[0] + len(param.name), param.span[1])
-        if later.isdisjoint(words):
+        if not module.names_as_written:
+            words = [unicodedata.normalize("NFKC", word) for word in words]
+        if all(last.get(word, -1) <= position for word in words):
             continue  # no later parameter's name in the annotation's text
         for name in sorted(param.reads):
             readers.setdefault(name, (param, None))

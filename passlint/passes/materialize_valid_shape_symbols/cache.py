@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl import resolve
 from passlint.analysis.pl.model import CallSite, Function, Module
+from passlint.analysis.pl.python_text import has_lone_cr
 
 _UNIT_CACHE_SIZE = 20_000
 
@@ -60,7 +61,7 @@ class UnitKeys:
         """What ``kernel``'s findings depend on within its module; None when the module's
         text is not plain enough to cut so (lone carriage returns)."""
         if self._env is None:
-            if "\r" in self.module.text:
+            if has_lone_cr(self.module.text):
                 return None
             self._env = _environment(self.module, self.with_workspace)
         homes: dict[int, tuple[int, str, str | None]] = {}

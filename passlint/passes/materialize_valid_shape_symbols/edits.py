@@ -1,14 +1,18 @@
 """Byte-minimal, layout-keeping source edits for MaterializeValidShapeSymbols fixes.
 
-A signature written one parameter per line stays so (same indentation); a one-line
-signature stays on one line. Only the inserted or moved text changes.
+A signature written one parameter per line stays so (same indentation, the line's own
+line ending); a one-line signature stays on one line. Only the inserted or moved text
+changes.
 """
 
 from __future__ import annotations
 
+import re
+
 from passlint.analysis.findings import TextEdit
 from passlint.analysis.pl.model import CallSite, Function, Module, Param
-from passlint.analysis.pl.positions import Positions
+from passlint.analysis.pl.positions import Positions, line_at, starts_line
+from passlint.analysis.source import SourceText
 
 
 def scalar_annotation(module: Module) -> str:
@@ -23,12 +27,12 @@ def scalar_annotation(module: Module) -> str:
     return "pl.Scalar[pl.INDEX]"
 
 
-def _insertion(text: str, at: int, items: list[str]) -> str:
-    """``item, `` per item, or ``item,\\n<indent>`` when ``at`` starts its line."""
-    line_start = text.rfind("\n", 0, at) + 1
-    indent = text[line_start:at]
-    if indent.strip() == "":
-        return "".join(f"{item},\n{indent}" for item in items)
+def _insertion(source: SourceText, at: int, items: list[str]) -> str:
+    """``item, `` per item, or ``item,<line ending><indent>`` when ``at`` starts its line."""
+    line = line_at(source, at)
+    if starts_line(source.text, line, at):
+        indent = source.text[line.start : at]
+        return "".join(f"{item},{line.newline}{indent}" for item in items)
     return "".join(f"{item}, " for item in items)
 
 
@@ -39,7 +43,7 @@ def leading_params(kernel: Function, module: Module, pos: Positions, names: list
     text = module.text
     if kernel.params:
         at = pos.start(kernel.params[0].node)
-        new_text = _insertion(text, at, declarations)
+        new_text = _insertion(pos.source, at, declarations)
     else:
         args = kernel.node.args
         first = [*args.posonlyargs, *args.args]
@@ -54,10 +58,9 @@ def leading_params(kernel: Function, module: Module, pos: Positions, names: list
 
 def call_extents(site: CallSite, module: Module, pos: Positions, texts: list[str]) -> TextEdit:
     """Prepend the extents to the kernel's arguments at one call site."""
-    text = module.text
     if site.insert_at >= 0:
         at = site.insert_at
-        new_text = _insertion(text, at, texts)
+        new_text = _insertion(pos.source, at, texts)
     elif site.form == "call":
         at = site.span[1] - 1
         new_text = ", ".join(texts)
@@ -65,6 +68,10 @@ def call_extents(site: CallSite, module: Module, pos: Positions, texts: list[str
         at = pos.end(site.node.args[0])
         new_text = ", " + ", ".join(texts)
     return TextEdit(module.path, pos.source.range(at, at), new_text)
+
+
+# What may follow a parameter alone on its line: a comma, a comment.
+_REST_OF_LINE = re.compile(r"\s*,*\s*(?:#.*)?\Z", re.DOTALL)
 
 
 def move_param(
@@ -75,28 +82,23 @@ def move_param(
     params = kernel.params
     start, end = pos.span(late.node)
     target = pos.start(first_reader.node)
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end == -1 else line_end
-    rest = text[end:line_end]
-    stripped = rest.strip()
-    own_line = text[line_start:start].strip() == "" and (
-        stripped in ("", ",") or stripped.lstrip(",").lstrip().startswith("#")
-    )
-    target_own_line = text[text.rfind("\n", 0, target) + 1 : target].strip() == ""
-    if own_line and target_own_line:
+    line, target_line = line_at(pos.source, start), line_at(pos.source, target)
+    own_line = starts_line(text, line, start) and _REST_OF_LINE.match(text, end, line.end)
+    if own_line and starts_line(text, target_line, target):
+        rest = text[end : line.end]
         if rest.lstrip().startswith(","):
-            moved = text[start:line_end].rstrip()
+            moved = text[start : line.end].rstrip()
         else:
             moved = text[start:end] + "," + rest.rstrip()
-        indent = text[text.rfind("\n", 0, target) + 1 : target]
-        delete_end = min(line_end + 1, len(text))
+        indent = text[target_line.start : target]
         return [
-            TextEdit(module.path, pos.source.range(target, target), f"{moved}\n{indent}"),
-            TextEdit(module.path, pos.source.range(line_start, delete_end), ""),
+            TextEdit(
+                module.path, pos.source.range(target, target), moved + target_line.newline + indent
+            ),
+            TextEdit(module.path, pos.source.range(line.start, line.end + len(line.ending)), ""),
         ]
     moved = text[start:end]
-    insert = _insertion(text, target, [moved])
+    insert = _insertion(pos.source, target, [moved])
     following = next((p for p in params if p.index == late.index + 1), None)
     previous = next((p for p in params if p.index == late.index - 1), None)
     if following is not None:

@@ -13,7 +13,10 @@ import ast
 from pathlib import Path
 
 from passlint.analysis.findings import Finding, Fix, Location, Range, TextEdit
+from passlint.analysis.pl.excerpt import excerpt as q
+from passlint.analysis.pl.expressions import unparse
 from passlint.analysis.pl.model import CallSite, Dynamic, Module
+from passlint.analysis.pl.positions import line_at
 from passlint.analysis.rules import RULES
 from passlint.passes.materialize_valid_shape_symbols import edits
 from passlint.passes.materialize_valid_shape_symbols.model import (
@@ -69,14 +72,14 @@ def unbound(
         slot = symbol.slots[0]
         words = _symbol_words(symbol.declared)
         first = _sentence(
-            f"Kernel '{kernel.name}' cannot bind {words}; add it as a leading parameter.",
+            f"Kernel '{q(kernel.name)}' cannot bind {words}; add it as a leading parameter.",
             f"Nothing binds valid_shape symbol {words}; add it as a leading parameter.",
-            f"Nothing binds '{symbol.symbol}'; add it as a leading parameter of the kernel.",
+            f"Nothing binds '{q(symbol.symbol)}'; add it as a leading parameter of the kernel.",
         )
         message = (
             f"{first} No physical dimension or scalar parameter binds it (parameter "
-            f"'{slot.param.name}', dim {slot.dim}), so MaterializeValidShapeSymbols adds "
-            f"`{symbol.declared.name}: {annotation}` in front and passes the extent at every "
+            f"'{q(slot.param.name)}', dim {slot.dim}), so MaterializeValidShapeSymbols adds "
+            f"`{q(symbol.declared.name)}: {q(annotation)}` in front and passes the extent at every "
             "call."
         )
         message += _unfixable(analysis, annotation)
@@ -107,8 +110,8 @@ def _unbound_fix(
     done = len(sites) - len(blocked)
     calls = f"{done} call site{'s' if done != 1 else ''}"
     title = (
-        f"Add leading parameter{plural} {', '.join(names)} to '{kernel.name}' and pass the "
-        f"extent{plural} at {calls}"
+        f"Add leading parameter{plural} {', '.join(q(n) for n in names)} to "
+        f"'{q(kernel.name)}' and pass the extent{plural} at {calls}"
     )
     if not blocked and not uses:
         return Fix(title, tuple(changes))
@@ -123,15 +126,15 @@ def _unfixable(analysis: KernelAnalysis, annotation: str) -> str:
         symbol = analysis.fixed_views[0]
         via = next(slot.via for slot in symbol.slots if slot.via)
         return (
-            f" No fix is offered: '{symbol.declared.name}' is read through the TensorView "
-            f"variable '{via}', whose symbols were fixed when Python built it, so no parameter "
+            f" No fix is offered: '{q(symbol.declared.name)}' is read through the TensorView "
+            f"variable '{q(via)}', whose symbols were fixed when Python built it, so no parameter "
             "can take it over; write that TensorView inline to bind it by a parameter."
         )
     if analysis.clashes:
         name = analysis.clashes[0].declared.name
         return (
-            f" No fix is offered: a `{name}: {annotation}` parameter would repeat the name of "
-            "another parameter of the kernel."
+            f" No fix is offered: a `{q(name)}: {q(annotation)}` parameter would repeat the name "
+            "of another parameter of the kernel."
         )
     return ""
 
@@ -152,18 +155,19 @@ def _left_by_hand(blocked: list[SiteResult], uses: list[ValueUse]) -> list[str]:
 def compound_only(analysis: KernelAnalysis, symbol: Symbol, sites: list[SiteResult]) -> Finding:
     kernel, module = analysis.kernel, analysis.module
     slot = symbol.compound[0]
-    entry_text = ast.unparse(slot.entry)
-    words = _symbol_words(symbol.declared)
+    entry_text = unparse(slot.entry)
+    words, name, entry = _symbol_words(symbol.declared), q(kernel.name), q(entry_text)
     first = _sentence(
-        f"Kernel '{kernel.name}' reads {words} only in '{entry_text}'; add a bare entry for it.",
+        f"Kernel '{name}' reads {words} only in '{entry}'; add a bare entry for it.",
         f"Valid_shape symbol {words} appears only in compound entries; add a bare entry for it.",
-        f"Symbol '{symbol.symbol}' appears only in compound valid_shape entries; add a bare one.",
+        f"Symbol '{q(symbol.symbol)}' appears only in compound valid_shape entries; add a bare "
+        "one.",
     )
     message = (
-        f"{first} MaterializeValidShapeSymbols rejects kernel '{kernel.name}': parameter "
-        f"'{slot.param.name}' uses {words} only inside '{entry_text}', so its value cannot be read "
+        f"{first} MaterializeValidShapeSymbols rejects kernel '{name}': parameter "
+        f"'{q(slot.param.name)}' uses {words} only inside '{entry}', so its value cannot be read "
         "from a call site. Declare it on its own in some parameter's valid_shape, bind it by a "
-        f"physical dimension, or pass it as a `{edits.scalar_annotation(module)}` parameter."
+        f"physical dimension, or pass it as a `{q(edits.scalar_annotation(module))}` parameter."
     )
     node, related = _entry_place(slot, module)
     related += _symbol_related(symbol.declared, sites, module)
@@ -179,16 +183,16 @@ def omitted(result: SiteResult, analysis: KernelAnalysis, item: Omitted) -> Find
     words = _symbol_words(symbol.declared)
     call = _call_words(site, analysis.kernel.name)
     first = _sentence(
-        f"{call} omits argument '{slot.param.name}', which holds {words}; pass it.",
-        f"This call omits argument '{slot.param.name}', which holds {words}; pass it.",
-        f"This call omits the argument holding '{symbol.symbol}'; pass it.",
+        f"{call} omits argument '{q(slot.param.name)}', which holds {words}; pass it.",
+        f"This call omits argument '{q(slot.param.name)}', which holds {words}; pass it.",
+        f"This call omits the argument holding '{q(symbol.symbol)}'; pass it.",
     )
     annotation = edits.scalar_annotation(analysis.module)
     message = (
         f"{first} MaterializeValidShapeSymbols reads the extent of {words} from that argument "
         f"(parameter {slot.param.index}, dim {slot.dim}) and rejects a call that does not "
         "supply it; a runtime-allocated pl.Out has no caller-side valid_shape. Or bind the "
-        f"symbol by a physical dimension or a leading `{symbol.declared.name}: {annotation}` "
+        f"symbol by a physical dimension or a leading `{q(symbol.declared.name)}: {q(annotation)}` "
         "parameter."
     )
     return _finding("VS004", module, site.node, message)
@@ -202,11 +206,11 @@ def conflict(result: SiteResult, analysis: KernelAnalysis, item: Conflict) -> Fi
     first = _sentence(
         f"{call} passes two extents for {words}; make its arguments agree.",
         f"This call passes two extents for {words}; make its arguments agree.",
-        f"This call passes two extents for '{item.symbol.symbol}'; make its arguments agree.",
+        f"This call passes two extents for '{q(item.symbol.symbol)}'; make its arguments agree.",
     )
     message = (
-        f"{first} The argument for '{a_slot.param.name}' (dim {a_slot.dim}) gives '{a}' and "
-        f"the one for '{b_slot.param.name}' (dim {b_slot.dim}) gives '{b}': pypto's DSL "
+        f"{first} The argument for '{q(a_slot.param.name)}' (dim {a_slot.dim}) gives '{q(a)}' and "
+        f"the one for '{q(b_slot.param.name)}' (dim {b_slot.dim}) gives '{q(b)}': pypto's DSL "
         "parser rejects the call when the program is defined (conflicting bindings that are "
         "not provably equal), and MaterializeValidShapeSymbols, which passes one value per "
         "symbol, would too."
@@ -220,23 +224,24 @@ def conflict(result: SiteResult, analysis: KernelAnalysis, item: Conflict) -> Fi
 def late(analysis: KernelAnalysis, item: LateParam) -> Finding:
     kernel, module = analysis.kernel, analysis.module
     param, reader = item.param, item.reader
+    late_name, reader_name = q(param.name), q(reader.name)
     if item.via is None:
         first = _sentence(
-            f"Parameter '{param.name}' comes after '{reader.name}', which reads it; move it in "
+            f"Parameter '{late_name}' comes after '{reader_name}', which reads it; move it in "
             "front.",
-            f"Parameter '{param.name}' comes after a parameter that reads it; move it in front.",
+            f"Parameter '{late_name}' comes after a parameter that reads it; move it in front.",
             "A scalar parameter comes after a parameter that reads it; move it in front.",
         )
     else:
         first = _sentence(
-            f"Parameter '{param.name}' shadows a symbol of view '{item.via}'; write that view "
-            "inline.",
+            f"Parameter '{late_name}' shadows a symbol of view '{q(item.via)}'; write that "
+            "view inline.",
             "A scalar parameter shadows a symbol of a view variable; write that view inline.",
         )
-    what = _symbol_words(item.dynamic) if item.dynamic is not None else f"'{param.name}'"
+    what = _symbol_words(item.dynamic) if item.dynamic is not None else f"'{q(param.name)}'"
     message = (
-        f"{first} pypto's DSL parser rejects kernel '{kernel.name}' when it is defined: the "
-        f"annotation of '{reader.name}' already read the `pl.dynamic` symbol {what}, which a "
+        f"{first} pypto's DSL parser rejects kernel '{q(kernel.name)}' when it is defined: the "
+        f"annotation of '{q(reader.name)}' already read the `pl.dynamic` symbol {what}, which a "
         "scalar parameter of that name can take over only before every annotation that "
         "reads it."
     )
@@ -244,29 +249,29 @@ def late(analysis: KernelAnalysis, item: LateParam) -> Finding:
     fix = None
     if item.via is None:
         fix = Fix(
-            f"Move parameter '{param.name}' in front of '{reader.name}'",
+            f"Move parameter '{q(param.name)}' in front of '{q(reader.name)}'",
             tuple(edits.move_param(kernel, module, pos, param, reader)),
         )
     else:
         message += (
-            f" No fix is offered: '{reader.name}' reads it through the TensorView variable "
-            f"'{item.via}', which no parameter can take over, wherever it stands."
+            f" No fix is offered: '{q(reader.name)}' reads it through the TensorView variable "
+            f"'{q(item.via)}', which no parameter can take over, wherever it stands."
         )
     rng = pos.source.range(*param.span)
     return Finding("VS005", RULES["VS005"].severity, module.path, rng, message, fix=fix)
 
 
 def undefined(analysis: KernelAnalysis, item: UndefinedName) -> Finding:
-    kernel, module = analysis.kernel, analysis.module
+    kernel, module, name = analysis.kernel, analysis.module, q(item.name)
     first = _sentence(
-        f"The valid_shape of '{item.param.name}' reads undefined '{item.name}'; define it.",
-        f"A valid_shape entry reads undefined '{item.name}'; define it.",
+        f"The valid_shape of '{q(item.param.name)}' reads undefined '{name}'; define it.",
+        f"A valid_shape entry reads undefined '{name}'; define it.",
         "A valid_shape entry reads an undefined name; define it.",
     )
     message = (
-        f"{first} Python raises NameError when kernel '{kernel.name}' is defined: '{item.name}' "
-        f'is no `pl.dynamic` symbol, int constant or parameter (e.g. `{item.name} = pl.dynamic("'
-        f'{item.name}")`).'
+        f"{first} Python raises NameError when kernel '{q(kernel.name)}' is defined: '{name}' "
+        f'is no `pl.dynamic` symbol, int constant or parameter (e.g. `{name} = pl.dynamic("'
+        f'{name}")`).'
     )
     return _finding("VS006", module, item.node, message)
 
@@ -278,26 +283,25 @@ def outlined(module: Module, kernel: OutlinedKernel) -> Finding:
     """The valid_shape symbols the pass adds to a kernel outlined from ``pl.at``."""
     names = ", ".join(_words(s.symbol, s.name) for s in kernel.symbols)
     plural = "s" if len(kernel.symbols) > 1 else ""
-    strings = ", ".join(f"'{s.symbol}'" for s in kernel.symbols)
+    strings = ", ".join(f"'{q(s.symbol)}'" for s in kernel.symbols)
     first = _sentence(
-        f"The pass adds {names} to outlined kernel '{kernel.name}'; nothing to change.",
-        f"The pass adds {strings} to outlined kernel '{kernel.name}'; nothing to change.",
+        f"The pass adds {names} to outlined kernel '{q(kernel.name)}'; nothing to change.",
+        f"The pass adds {strings} to outlined kernel '{q(kernel.name)}'; nothing to change.",
         f"The pass adds leading parameter{plural} to this outlined kernel; nothing to change.",
     )
     fed = "; ".join(
-        f"{_words(s.symbol, s.name)} from the valid_shape of '{s.tensor}', fed `{s.extent}`"
+        f"{_words(s.symbol, s.name)} from the valid_shape of '{q(s.tensor)}', fed `{q(s.extent)}`"
         for s in kernel.symbols
     )
     message = (
         f"{first} pypto's default pipeline outlines this `pl.at(level=pl.Level.CORE_GROUP)` "
-        f"scope into InCore kernel '{kernel.name}', whose parameters are the tensors it uses, "
+        f"scope into InCore kernel '{q(kernel.name)}', whose parameters are the tensors it uses, "
         f"and MaterializeValidShapeSymbols adds what nothing there binds: {fed}."
     )
-    node = kernel.scope.node
-    start = module.positions.start(node)
-    line_end = module.text.find("\n", start)
-    end = min(module.positions.end(node), line_end if line_end >= 0 else len(module.text))
-    rng = module.positions.source.range(start, end)
+    node, positions = kernel.scope.node, module.positions
+    start = positions.start(node)
+    end = min(positions.end(node), line_at(positions.source, start).end)  # its first line
+    rng = positions.source.range(start, end)
     return Finding("VS007", RULES["VS007"].severity, module.path, rng, message)
 
 
@@ -323,8 +327,8 @@ def _sentence(*options: str) -> str:
 
 def _call_words(site: CallSite, kernel: str) -> str:
     if site.form == "call":
-        return f"The call to kernel '{kernel}'"
-    return f"`pl.{site.form}` of kernel '{kernel}'"
+        return f"The call to kernel '{q(kernel)}'"
+    return f"`pl.{site.form}` of kernel '{q(kernel)}'"
 
 
 def _entry_place(slot: Slot, module: Module) -> tuple[ast.AST, list[Location]]:
@@ -334,7 +338,8 @@ def _entry_place(slot: Slot, module: Module) -> tuple[ast.AST, list[Location]]:
     if slot.view_module is module and slot.via is None:
         return slot.entry, []
     assert param.tensor is not None and param.tensor.view_ref is not None
-    note = f"the valid_shape entry in the TensorView '{slot.via}'"
+    assert slot.via is not None  # (an inline view is in the kernel's own module)
+    note = f"the valid_shape entry in the TensorView '{q(slot.via)}'"
     rng = slot.view_module.positions.range(slot.entry)
     return param.tensor.view_ref, [Location(slot.view_module.path, rng, note)]
 
@@ -344,14 +349,14 @@ def _symbol_related(dynamic: Dynamic, sites: list[SiteResult], module: Module) -
     related = []
     if declared is not None:
         related.append(
-            Location(dynamic.path, declared, f"symbol '{dynamic.symbol}' is declared here")
+            Location(dynamic.path, declared, f"symbol '{q(dynamic.symbol)}' is declared here")
         )
     for site in sites:
         call = callee_text(site.site.node.func)
         if site.texts is None:
-            note = f"called here ({call}); {site.problem}"
+            note = f"called here ({q(call)}); {site.problem}"
         else:
-            note = f"called here ({call}); the fix passes {', '.join(site.texts)}"
+            note = f"called here ({q(call)}); the fix passes {', '.join(q(t) for t in site.texts)}"
         related.append(Location(site.module.path, _range(site.module, site.site.node), note))
     return related
 
@@ -366,7 +371,7 @@ def _where(site: CallSite, module: Module) -> str:
 
 def _place(module: Module, node: ast.AST, what: str) -> str:
     start = module.positions.range(node).start
-    return f"{Path(module.path).name}:{start.line + 1}:{start.column + 1} ({what})"
+    return f"{Path(module.path).name}:{start.line + 1}:{start.column + 1} ({q(what)})"
 
 
 def callee_text(callee: ast.expr) -> str:
@@ -377,7 +382,7 @@ def callee_text(callee: ast.expr) -> str:
         parts.append(node.attr)
         node = node.value
     if type(node) is not ast.Name:
-        return ast.unparse(callee)
+        return unparse(callee)
     parts.append(node.id)
     return ".".join(reversed(parts))
 
@@ -388,8 +393,8 @@ def _symbol_words(dynamic: Dynamic) -> str:
 
 def _words(symbol: str, name: str) -> str:
     if name == symbol:
-        return f"'{symbol}'"
-    return f"'{symbol}' (Python name '{name}')"
+        return f"'{q(symbol)}'"
+    return f"'{q(symbol)}' (Python name '{q(name)}')"
 
 
 __all__ = [

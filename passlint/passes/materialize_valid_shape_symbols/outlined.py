@@ -27,11 +27,13 @@ def outlined_kernels(
 ) -> list[OutlinedKernel]:
     """The outlined kernels of ``function``'s ``pl.at`` scopes that gain parameters."""
     out = []
+    defined = _DefinedBefore(function)
     for number, scope in enumerate(function.outlined):  # pypto counts every scope it outlines
         if scope.level != "CORE_GROUP":
             continue
         name = scope.name_hint or f"{function.name}_incore_{number}"
-        symbols = _added(scope, function, module, resolver, reader)
+        outside = defined.by(module.positions.start(scope.node))
+        symbols = _added(scope, function, module, resolver, reader, outside)
         if symbols:
             out.append(OutlinedKernel(scope, name, tuple(symbols)))
     return out
@@ -43,8 +45,9 @@ def _added(
     module: Module,
     resolver: Resolver,
     reader: ExtentReader,
+    outside: set[str],
 ) -> list[OutlinedSymbol]:
-    captured = _captured(scope.node, function, module)
+    captured = _captured(scope.node, outside)
     bound = set(captured)
     tensors: list[tuple[ast.Name, tuple[str | None, ...]]] = []
     for node in captured.values():
@@ -71,12 +74,35 @@ def _added(
     return added
 
 
-def _captured(node: ast.With, function: Function, module: Module) -> dict[str, ast.Name]:
+class _DefinedBefore:
+    """The names a function defines before an offset (its parameters, the assignments that
+    end by then), for offsets asked in increasing order (its scopes, in source order): each
+    assignment is looked at once."""
+
+    def __init__(self, function: Function) -> None:
+        self._function = function
+        self._assignments = sorted(function.assignments, key=lambda a: a.end)
+        self._start()
+
+    def _start(self) -> None:
+        self._names = {p.name for p in self._function.params}
+        self._next = 0
+        self._offset = -1
+
+    def by(self, offset: int) -> set[str]:
+        if offset < self._offset:
+            self._start()  # (asked out of order: from the start again)
+        self._offset = offset
+        assignments = self._assignments
+        while self._next < len(assignments) and assignments[self._next].end <= offset:
+            self._names.add(assignments[self._next].name)
+            self._next += 1
+        return self._names
+
+
+def _captured(node: ast.With, outside: set[str]) -> dict[str, ast.Name]:
     """The names the body reads before it defines them and that the function defines
-    before the scope (parameters, assignments), in first-read order."""
-    start = module.positions.start(node)
-    outside = {p.name for p in function.params}
-    outside.update(a.name for a in function.assignments if a.end <= start)
+    before the scope (``outside``: parameters, assignments), in first-read order."""
     defined: set[str] = set()
     captured: dict[str, ast.Name] = {}
     for stmt in node.body:

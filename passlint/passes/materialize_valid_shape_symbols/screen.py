@@ -38,12 +38,17 @@ from functools import cache
 from types import FrameType
 
 from passlint.analysis.pl.index import workspace_index
+from passlint.analysis.pl.python_text import (
+    decoding_problem,
+    has_lone_cr,
+    parser_text,
+    spells_names_alike,
+)
 from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.workspace import Workspace
 
 _DEVICE = re.compile(r"InCore|AIC|AIV|Spmd")
 _DEF = re.compile(r"def[ \t]+(\w+)")
-_ASYNC = re.compile(r"[ \t]*(?:async[ \t]+)?\Z")
 _ALIASED_TYPES = re.compile(r"FunctionType[\s\\]*(?:import\b|\.[\s\\]*\w+[\s\\]+as\b)")
 _EXTENT_WORDS = re.compile(r"valid_shape|set_validshape|TensorView")
 _SLICE = re.compile(r"\bslice[ \t]*\(")
@@ -87,7 +92,7 @@ class Screens:
         self._screens: dict[str, Screen | None] = {}
         self._callers: frozenset[str] | None = None
         for path in self._index.paths():
-            data = self._index.data(path)
+            data = self._index.searched(path)
             if data is not None and _KERNEL_BYTES.search(data) is None:
                 self._screens[path] = _NOTHING  # no kernel type, no FunctionType at all
             else:
@@ -108,6 +113,8 @@ class Screens:
         """May the file at ``path`` call a kernel some file's screen picked out?"""
         if self._callers is None:
             found: set[str] = set()
+            names = [n for item in self._screens.values() if item is not None for n in item.kernels]
+            self._index.prefetch(names)
             for where, item in self._screens.items():
                 if item is None:  # its kernels are not known: any file that imports it
                     found.update(self._index.importers(None, where))
@@ -142,10 +149,12 @@ def parses(path: str, text: str) -> bool:
 def _parses_at(frames: int, path: str, text: str) -> bool:
     if frames > 0:
         return _parses_at(frames - 1, path, text)
+    if decoding_problem(text) is not None:
+        return False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            symtable.symtable(text, path, "exec")
+            symtable.symtable(parser_text(text), path, "exec")
     except Exception:  # SyntaxError, ValueError (NUL), RecursionError, MemoryError ...
         return False
     return True
@@ -177,8 +186,13 @@ class _Quotes:
 
 def screen(text: str, scopes: bool = True) -> Screen | None:
     """What the text shows of the findings its file may have (see the module docstring);
-    ``scopes``: count its ``pl.at`` scopes in ``own`` (else ``scopes_may_gain`` tells)."""
-    if _ALIASED_TYPES.search(text):
+    ``scopes``: count its ``pl.at`` scopes in ``own`` (else ``scopes_may_gain`` tells).
+    The text is read by lines that end at ``\\n``, indented by blanks and tabs: one with a
+    lone carriage return or a form feed (which resets the indentation) cannot tell, nor
+    one whose names CPython reads otherwise than they are written (``InCore`` in fullwidth
+    letters is ``InCore``)."""
+    text = parser_text(text)
+    if _ALIASED_TYPES.search(text) or _unusual_lines(text) or not spells_names_alike(text):
         return None
     devices = [m for m in _DEVICE.finditer(text) if _whole_word(text, *m.span())]
     has_scope = "CORE_GROUP" in text
@@ -272,8 +286,28 @@ def scopes_may_gain(text: str) -> bool:
     """May a ``pl.at`` scope of the text gain valid_shape symbols (VS007)?"""
     if "CORE_GROUP" not in text:
         return False
+    text = parser_text(text)
     defs = _def_lines(text)
     return _outlined_extents(text, defs, [d.line for d in defs])
+
+
+def _unusual_lines(text: str) -> bool:
+    """Form feeds, lone carriage returns, a ``def`` or a decorator split by an explicit
+    line join: lines and indentation that may not mean what they seem."""
+    if "\f" in text or has_lone_cr(text):
+        return True
+    for join in _JOIN.finditer(text):  # (a pattern that starts with a backslash: fast)
+        at = join.start()
+        if _DEF_BEFORE_JOIN.search(text, max(0, at - 32), at) or _AT_AFTER_JOIN.match(
+            text, join.end()
+        ):
+            return True
+    return False
+
+
+_JOIN = re.compile(r"\\\r?\n")
+_DEF_BEFORE_JOIN = re.compile(r"\b(?:def|async)[ \t]*\Z")
+_AT_AFTER_JOIN = re.compile(r"[ \t]*@")
 
 
 def _whole_word(text: str, start: int, end: int) -> bool:
@@ -287,11 +321,21 @@ def _def_lines(text: str) -> list[_Def]:
 def _def_at(text: str, match: re.Match[str]) -> _Def | None:
     """The ``def`` of ``match`` when it starts its line (else a word, or in a string)."""
     start = match.start()
-    line = text.rfind("\n", 0, start) + 1
-    if _ASYNC.match(text, line, start) is None:
-        return None
-    indent = len(text[line:start]) - len(text[line:start].lstrip())
-    return _Def(line, indent, match.group(1))
+    code = start  # where the statement starts: ``def``, or ``async`` before it
+    at = _blanks_before(text, start)
+    if start > at >= 5 and text.startswith("async", at - 5):
+        code = at - 5
+        at = _blanks_before(text, code)
+    if at and text[at - 1] != "\n":
+        return None  # (found from ``def`` back: a line of many words costs no more)
+    return _Def(at, code - at, match.group(1))
+
+
+def _blanks_before(text: str, offset: int) -> int:
+    """Where the run of blanks and tabs that ends at ``offset`` starts."""
+    while offset and text[offset - 1] in " \t":
+        offset -= 1
+    return offset
 
 
 class _TopLines:
@@ -326,19 +370,19 @@ _DEFINITION = re.compile(r"(?:async[ \t]+)?def\b|class\b|@")
 def _header_text(text: str, start: int) -> str | None:
     """The ``def`` header whose line starts at ``start``, to the ``:`` where its brackets
     balance, as a statement of its own (None: no such ``:``)."""
-    at = start
-    while True:
+    at, depth = start, [0, 0, 0]  # open ( [ { so far (counted once: a header may have
+    while True:  # thousands of parameters, each with its colon)
         colon = text.find(":", at)
         if colon < 0:
             return None
-        head = text[start:colon]
-        if (
-            head.count("(") == head.count(")")
-            and head.count("[") == head.count("]")
-            and head.count("{") == head.count("}")
-        ):
-            return head.lstrip() + ":\n pass\n"
+        for index, (opener, closer) in enumerate(_BRACKETS):
+            depth[index] += text.count(opener, at, colon) - text.count(closer, at, colon)
+        if depth == [0, 0, 0]:
+            return text[start:colon].lstrip() + ":\n pass\n"
         at = colon + 1
+
+
+_BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"))
 
 
 _Header = ast.FunctionDef | ast.AsyncFunctionDef
@@ -435,12 +479,13 @@ def _outlined_extents(text: str, defs: list[_Def], starts: list[int]) -> bool:
     """Is a ``CORE_GROUP`` scope in a function that declares a valid extent before it? (The
     tensors a scope captures are the function's parameters and what it assigns before the
     scope, so their extents come from there.)"""
-    if "\t" in text or "\\\n" in text:
+    if "\t" in text or "\\\n" in text or "\\\r" in text or _unusual_lines(text):
         return True  # indentation and lines may not mean what they seem
     last: dict[int, int] = {}  # function start -> the last scope's offset in it
+    functions = _Functions(text, defs)
     at = text.find("CORE_GROUP")
     while at >= 0:
-        region = _function_around(text, at, defs, starts)
+        region = functions.around(at)
         if region is None:
             return True
         if region[1] > region[0]:
@@ -453,32 +498,49 @@ def _outlined_extents(text: str, defs: list[_Def], starts: list[int]) -> bool:
     return False
 
 
-def _function_around(
-    text: str, at: int, defs: list[_Def], starts: list[int]
-) -> tuple[int, int] | None:
-    """The span of the innermost function around offset ``at`` ((0, 0) when none holds
-    it); None when it cannot be told (brackets or triple quotes that do not balance)."""
-    line_start = text.rfind("\n", 0, at) + 1
-    depth = len(text[line_start:at]) - len(text[line_start:at].lstrip())
-    for index in range(bisect.bisect_left(starts, line_start) - 1, -1, -1):
-        item = defs[index]
-        if item.indent >= depth:
-            continue
-        end = _block_end(item.indent).search(text, item.line)
-        stop = end.start() if end is not None else len(text)
-        if stop < at:
-            continue
-        region = text[item.line : stop]
-        if (
+class _Functions:
+    """The innermost function around each of increasing offsets, found in one sweep over
+    the defs: each def's block is measured once, and the defs open at the sweep point are
+    kept as a stack (each inside the one below it)."""
+
+    def __init__(self, text: str, defs: list[_Def]) -> None:
+        self.text = text
+        self.defs = defs
+        self._lines = [0, *(m.end() for m in re.finditer("\n", text))]
+        self._next = 0  # the first def not yet pushed
+        self._open: list[tuple[_Def, int, bool]] = []  # (def, block end, balanced)
+
+    def around(self, at: int) -> tuple[int, int] | None:
+        """The span of the innermost function around offset ``at`` ((0, 0) when none holds
+        it); None when it cannot be told (brackets or triple quotes that do not balance)."""
+        text = self.text
+        line_start = self._lines[bisect.bisect_right(self._lines, at) - 1]
+        depth = len(text[line_start:at]) - len(text[line_start:at].lstrip())
+        while self._next < len(self.defs) and self.defs[self._next].line < line_start:
+            item = self.defs[self._next]
+            self._next += 1
+            while self._open and self._open[-1][1] < item.line:
+                self._open.pop()  # ended before this def starts
+            self._open.append((item, *self._block(item)))
+        while self._open and self._open[-1][1] < at:
+            self._open.pop()
+        for item, stop, balanced in reversed(self._open):
+            if item.indent < depth:
+                return (item.line, stop) if balanced else None
+        return 0, 0
+
+    def _block(self, item: _Def) -> tuple[int, bool]:
+        end = _block_end(item.indent).search(self.text, item.line)
+        stop = end.start() if end is not None else len(self.text)
+        region = self.text[item.line : stop]
+        balanced = not (
             region.count('"""') % 2
             or region.count("'''") % 2
             or region.count("(") != region.count(")")
             or region.count("[") != region.count("]")
             or region.count("{") != region.count("}")
-        ):
-            return None
-        return item.line, stop
-    return 0, 0
+        )
+        return stop, balanced
 
 
 def _long_slice(region: str) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
+from passlint.analysis.pl.excerpt import excerpt as q
 from passlint.analysis.pl.extents import Extent, ExtentReader
 from passlint.analysis.pl.frontend import pl_name
 from passlint.analysis.pl.index import workspace_index
@@ -45,7 +46,7 @@ class CallSites:
         self._by_name: dict[int, dict[str, list[CallSite]]] = {}
         self._escapes: dict[int, dict[str, list[_Escape]]] = {}  # per module
         self._importing: dict[int, list[tuple[Module, set[str]]]] = {}  # per kernel
-        self._called: dict[tuple[int, str], bool] = {}  # ``_only_called`` per module, name
+        self._mentions: dict[int, _Mentions] = {}  # per module
         self._grouped: dict[tuple[int, str], tuple[dict[int, list[CallSite]], bool]] = {}
 
     def callee(self, site: CallSite, module: Module) -> RFunction | None:
@@ -101,11 +102,10 @@ class CallSites:
         return _value_uses(kernel, module, names, self.resolver, escapes)
 
     def _only_called(self, module: Module, name: str) -> bool:
-        key = (id(module), name)
-        found = self._called.get(key)
+        found = self._mentions.get(id(module))
         if found is None:
-            found = self._called[key] = _only_called(module.text, name)
-        return found
+            found = self._mentions[id(module)] = _Mentions(module)
+        return found.only_called(name)
 
     def _calls_to(self, kernel: Function, module: Module, names: set[str]) -> list[CallSite]:
         sites: list[CallSite] = []
@@ -174,7 +174,7 @@ class CallSites:
                 if arg is None:
                     if not site.starred:
                         result.omitted.append(Omitted(symbol, slot))
-                        problem = f"it does not pass argument '{slot.param.name}'"
+                        problem = f"it does not pass argument '{q(slot.param.name)}'"
                     resolved = False
                     break
                 extents = self.reader.of_argument(arg, site.caller, module)
@@ -187,7 +187,7 @@ class CallSites:
                 if candidate is None:
                     resolved = False
                     problem = problem or (
-                        f"the valid_shape of its argument for '{slot.param.name}' (dim "
+                        f"the valid_shape of its argument for '{q(slot.param.name)}' (dim "
                         f"{slot.dim}) is not known statically"
                     )
                     continue
@@ -200,8 +200,8 @@ class CallSites:
                         Conflict(symbol, (first.text, first_slot), (candidate.text, slot))
                     )
                     problem = (
-                        f"its arguments give '{symbol.symbol}' two extents, "
-                        f"'{first.text}' and '{candidate.text}'"
+                        f"its arguments give '{q(symbol.symbol)}' two extents, "
+                        f"'{q(first.text)}' and '{q(candidate.text)}'"
                     )
                     resolved = False
                     break
@@ -241,31 +241,64 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _Escape = tuple[ast.Name, Function | None]
 
 
-def _only_called(text: str, name: str) -> bool:
-    """Is every mention of ``name`` in ``text`` a call (``name(`` on one line), a
-    definition (``def name``) or an import on one line? Then no Name node of it is read as
-    a value: a Name followed on its line by ``(`` is the function of a call."""
-    size = len(name)
-    at = text.find(name)
-    while at >= 0:
-        end = at + size
-        if _IDENTIFIER_CHAR.match(text, end) is None and (
-            at == 0 or _IDENTIFIER_OR_DOT.match(text, at - 1) is None
-        ):
-            called = _CALLED.match(text, end) is not None
-            if not called and not _DEF_BEFORE.search(text, max(0, at - 64), at):
-                line = text.rfind("\n", 0, at) + 1
-                if not _IMPORT_BEFORE.match(text, line, at):
-                    return False
-        at = text.find(name, end)
-    return True
+class _Mentions:
+    """Whether every mention of a name in a module's text (not after a ``.``) is a call
+    (``name(`` on one line), a definition (``def name``) or in an import on one line. Then
+    no Name node of it is read as a value: a Name followed on its line by ``(`` is the
+    function of a call. The first few names asked about are searched for one by one; then
+    every word's mentions are listed in one pass (a module may define thousands of kernels:
+    one search each would cost their number times the text)."""
+
+    def __init__(self, module: Module) -> None:
+        self.module = module
+        self._answers: dict[str, bool] = {}
+        self._at: dict[str, list[int]] | None = None  # every word's mentions, once listed
+        self._imports: dict[int, int] = {}  # line start -> where its import's names end
+
+    def only_called(self, name: str) -> bool:
+        if not self.module.names_as_written:
+            return False  # a mention may be spelled otherwise (NFKC): not to be told here
+        found = self._answers.get(name)
+        if found is None:
+            found = self._answers[name] = all(self._called_at(at, name) for at in self._at_(name))
+        return found
+
+    def _at_(self, name: str) -> list[int]:
+        text = self.module.text
+        if self._at is None and len(self._answers) >= _ONE_BY_ONE:
+            self._at = {}
+            for match in _MENTION.finditer(text):
+                self._at.setdefault(match.group(), []).append(match.start())
+        if self._at is not None and _MENTION.fullmatch(name):
+            return self._at.get(name, [])
+        # (a pattern that starts with the name is searched for at memchr's speed)
+        mention = re.compile(re.escape(name) + r"(?!\w)")
+        return [
+            at
+            for at in (match.start() for match in mention.finditer(text))
+            if not at or _WORD_OR_DOT.match(text, at - 1) is None
+        ]
+
+    def _called_at(self, at: int, name: str) -> bool:
+        text = self.module.text
+        end = at + len(name)
+        if _CALLED.match(text, end) is not None or _DEF_BEFORE.search(text, max(0, at - 64), at):
+            return True
+        line = at - self.module.positions.source.position(at).column
+        names_end = self._imports.get(line)
+        if names_end is None:
+            statement = _IMPORT_NAMES.match(text, line)
+            names_end = self._imports[line] = statement.end() if statement else -1
+        return end <= names_end
 
 
-_IDENTIFIER_CHAR = re.compile(r"\w")
-_IDENTIFIER_OR_DOT = re.compile(r"[\w.]")
+_ONE_BY_ONE = 8  # names searched for one by one before every word's mentions are listed
+_MENTION = re.compile(r"(?<![\w.])\w+")
+_WORD_OR_DOT = re.compile(r"[\w.]")
 _CALLED = re.compile(r"[ \t]*\(")
 _DEF_BEFORE = re.compile(r"\bdef[ \t]+\Z")
-_IMPORT_BEFORE = re.compile(r"[ \t]*(?:from[ \t]+[\w. \t]+[ \t])?import[ \t][\w. \t,]*\Z")
+# An import statement on one line up to the end of the names it imports.
+_IMPORT_NAMES = re.compile(r"[ \t]*(?:from[ \t]+[\w. \t]+[ \t])?import[ \t][\w. \t,]*")
 
 
 def _value_uses(

@@ -130,6 +130,17 @@ def test_classes_of_one_member_are_parsed_with_their_neighbours(
     assert len(parses) <= text.count("\n") // 40  # groups of about 80 lines, not 81 pieces
 
 
+def test_pieces_far_down_a_long_text_have_their_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``_PADDED_LINES`` a piece is parsed unpadded and moved down: the same tree (and
+    padding every piece of a 100,000-line text had cost time quadratic in its lines)."""
+    monkeypatch.setattr(pieces, "_PADDED_LINES", 50)
+    clear_piece_cache()
+    text = (DATA / "valid_shape_cases.py").read_text()
+    text = text + "\n\nclass Again:\n    x = 1\n\n    def f(self):\n        return 1\n" * 20
+    assert text.count("\n") > 200
+    assert dump(parse_pieces("m.py", text)) == dump(parse_text("m.py", text))
+
+
 def resolve_pieces_count() -> int:
     return len(pieces._pieces) + len(pieces._classes)
 

@@ -119,3 +119,48 @@ def test_random_changes_keep_the_index_equal_to_a_scan_from_scratch(
         else:
             fresh = Workspace([root])
         assert answers(workspace_index(live), root) == answers(workspace_index(fresh), root)
+
+
+NAMES = [f"k{i}" for i in range(24)] + ["kä", "m-1", "pkg", "x"]
+
+
+def _many_names(rng: random.Random) -> str:
+    """A pypto module that defines, calls and mentions some of ``NAMES``."""
+    lines = [HEAD]
+    for _ in range(rng.randrange(1, 6)):
+        name = rng.choice(NAMES)
+        lines.append(
+            rng.choice(
+                [f"def {name}(x): ...\n", f"y = {name}(1)\n", f"# {name}x {name}.\n", f"a.{name}\n"]
+            )
+        )
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_index_that_knows_many_names_follows_unsaved_edits(tmp_path: Path, seed: int) -> None:
+    """After more names than it searches one by one (then it reads every file's words once),
+    each unsaved edit updates what it knows in place: the answers of an index built afresh."""
+    rng = random.Random(seed)
+    paths = [tmp_path / f"m{i}.py" for i in range(8)]
+    for path in paths:
+        path.write_text(_many_names(rng))
+    live = WorkspaceIndex(Workspace([tmp_path]))
+    overlays: dict[Path, str | None] = {}
+    for _ in range(12):
+        for name in NAMES:
+            live.files_naming(name)
+        path = rng.choice(paths)
+        text = _many_names(rng) if rng.random() < 0.8 else None
+        overlays[path] = text
+        live.file_changed(str(path), text)
+        fresh = Workspace([tmp_path])
+        for changed, overlay in overlays.items():
+            if overlay is None:
+                changed.unlink(missing_ok=True)
+            else:
+                fresh.set_overlay(str(changed), overlay)
+        expected = WorkspaceIndex(fresh)
+        assert {n: live.files_naming(n) for n in NAMES} == {
+            n: expected.files_naming(n) for n in NAMES
+        }

@@ -1,0 +1,285 @@
+"""Linear time on every pl input shape: doubling the input at most about doubles the CPU time
+of its analysis (the bound is 2.2x, issue 25).
+
+Each shape is measured at a size whose analysis takes about 90 ms (50 ms at least) and at
+twice that size, alternately, as the median of three runs of ``engine.analyze`` (the
+workspace shape: a batch check of every file) from empty caches; and so is what the batch
+screen reads of it (a batch run screens every file before it analyses any). The collector is paused while a run is timed: when
+it runs depends on what earlier tests left alive, not on the input. The machine is shared,
+so a shape gets three tries; a quadratic path fails all of them (at these sizes its ratio is
+3-4). The ratio allows for a doubled input that is not exactly twice as long.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from passlint.analysis import engine
+from passlint.analysis.pl import resolve
+from passlint.analysis.workspace import Workspace
+from passlint.passes.materialize_valid_shape_symbols import check_text, screen
+
+BOUND = 2.2
+TRIES = 3
+REPEATS = 3
+
+HEAD = 'import pypto.language as pl\n\nV = pl.dynamic("V")\n'
+KERNEL = """
+
+@pl.function(type=pl.FunctionType.InCore)
+def k{i}(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]):
+    return x
+
+
+@pl.function(type=pl.FunctionType.Orchestration)
+def main{i}(src: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX]):
+{body}
+"""
+CALL = "k{i}(pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))"
+
+
+def kernel(i: int, body: str | None = None) -> str:
+    return KERNEL.format(i=i, body=body or "    return " + CALL.format(i=i))
+
+
+DOCSTRING = '    """' + "Tiles a row.\n    " * 100 + '"""\n'
+
+
+def many_kernels(n: int) -> str:
+    """Kernels with docstrings, each called in the module."""
+    return HEAD + "".join(kernel(i, DOCSTRING + "    return " + CALL.format(i=i)) for i in range(n))
+
+
+def long_line(n: int) -> str:
+    """Many calls on one line (which a comment makes longer still)."""
+    calls = "; ".join(f"a{j} = " + CALL.format(i=0) for j in range(n))
+    return HEAD + kernel(0, "    " + calls + "  # " + "x" * 1_000 * n)
+
+
+def many_call_sites(n: int) -> str:
+    return HEAD + kernel(0, "".join(f"    a{j} = " + CALL.format(i=0) + "\n" for j in range(n)))
+
+
+def long_parameter_list(n: int) -> str:
+    dynamics = "".join(f'V{j} = pl.dynamic("V{j}")\n' for j in range(n))
+    params = ",\n    ".join(
+        f"x{j}: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V{j}])]"
+        for j in range(n)
+    )
+    return (
+        HEAD
+        + dynamics
+        + f"\n\n@pl.function(type=pl.FunctionType.InCore)\ndef k(\n    {params},\n):\n    return x0\n"
+    )
+
+
+def long_parameter_line(n: int) -> str:
+    """Parameters that bind nothing, on one line, before the one that reads a symbol."""
+    params = ", ".join(f"x{j}: pl.Tensor[[16, 128], pl.FP32]" for j in range(n))
+    view = "y: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]"
+    return (
+        HEAD
+        + f"\n\n@pl.function(type=pl.FunctionType.InCore)\ndef k({params}, {view}):\n    return y\n"
+    )
+
+
+def many_dynamic_symbols(n: int) -> str:
+    dynamics = "".join(f'V{j} = pl.dynamic("V{j}")\n' for j in range(n))
+    entries = ", ".join(f"V{j}" for j in range(n))
+    tensor = f"pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[{entries}])]"
+    return (
+        HEAD
+        + dynamics
+        + f"\n\n@pl.function(type=pl.FunctionType.InCore)\ndef k(x: {tensor}):\n    return x\n"
+    )
+
+
+def deep_nesting(n: int) -> str:
+    """``n`` kernels, each 40 functions deep (CPython allows 100 levels)."""
+    out = [HEAD]
+    for i in range(n):
+        indent = ""
+        for depth in range(40):
+            out.append(f"\n{indent}def f{i}_{depth}():")
+            indent += " "
+        out.extend(f"{indent}{line}\n" if line else "\n" for line in kernel(i).split("\n"))
+    return "".join(out)
+
+
+def long_string(n: int) -> str:
+    return many_kernels(1) + 'S = """' + "a (b) 'c' \\\\ \n" * n + '"""\n'
+
+
+def huge_literal(n: int) -> str:
+    return HEAD + kernel(0).replace("valid_shape=[16, n]", "valid_shape=[16, 0x" + "f" * n + "]")
+
+
+def long_names(n: int) -> str:
+    return (
+        many_kernels(1)
+        .replace("k0", "k" * n)
+        .replace("V = pl.dynamic(", "V" * n + " = pl.dynamic(")
+        .replace("[16, V]", "[16, " + "V" * n + "]")
+    )
+
+
+def non_ascii_line(n: int) -> str:
+    """Many calls on one line with non-ASCII names (UTF-8 columns)."""
+    calls = "; ".join(f"é{j} = " + CALL.format(i=0).replace("src", "données") for j in range(n))
+    return HEAD + kernel(0, "    " + calls + "  # " + "é" * 1_000 * n).replace("src:", "données:")
+
+
+def def_words(n: int) -> str:
+    """A string of ``def`` and kernel-type words on one line between kernels (the screen
+    looks for a ``def`` after each type and asks whether it starts its line)."""
+    kernels = many_kernels(2)
+    return kernels + 's = "' + "def x; InCore " * n + '"\n' + kernels.replace("k", "q")
+
+
+def many_aliases(n: int) -> str:
+    """Names imported from pypto.language, and as many statements in a DSL function."""
+    imports = "from pypto.language import " + ", ".join(f"a{j}" for j in range(n)) + "\n"
+    return imports + many_call_sites(n)
+
+
+def many_scopes(n: int) -> str:
+    """``pl.at`` scopes of one orchestration, each after an assignment (VS007 each)."""
+    body = "".join(
+        f"    p{j} = pl.slice(x, [16, 64], [0, 0], valid_shape=[16, n])\n"
+        f"    with pl.at(level=pl.Level.CORE_GROUP, name_hint='f{j}'):\n"
+        f"        t{j} = pl.load(p{j}, [0, 0], [16, 64])\n"
+        for j in range(n)
+    )
+    head = "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(x: pl.Tensor[[16, 64], pl.FP32], n: pl.Scalar[pl.INDEX]):\n"
+    return HEAD + head + body + "    return x\n"
+
+
+def many_methods(n: int) -> str:
+    """A program of many kernels, each called by its orchestration (``self.k(...)``)."""
+    kernels = "".join(
+        f"    @pl.function(type=pl.FunctionType.InCore)\n"
+        f"    def k{j}(self, x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]):\n"
+        "        return x\n\n"
+        for j in range(n)
+    )
+    calls = "".join(f"        a{j} = self." + CALL.format(i=j) + "\n" for j in range(n))
+    main = (
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n"
+        "    def main(self, src: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX]):\n"
+    )
+    return HEAD + "@pl.program\nclass P:\n" + kernels + main + calls + "        return src\n"
+
+
+# shape: (the text of size n, n for its analysis, n for the batch screen)
+SHAPES: dict[str, tuple[Callable[[int], str], int, int]] = {
+    "many kernels": (many_kernels, 160, 580),
+    "a long line": (long_line, 900, 2_600),
+    "many call sites": (many_call_sites, 850, 4_400),
+    "a long parameter list": (long_parameter_list, 1_200, 1_600),
+    "a long parameter line": (long_parameter_line, 4_000, 2_300),
+    "many pl.dynamic symbols": (many_dynamic_symbols, 2_400, 8_500),
+    "deep nesting": (deep_nesting, 80, 280),
+    "a long string": (long_string, 50_000, 100_000),
+    "a huge hex literal": (huge_literal, 6_400_000, 5_000_000),
+    "long names": (long_names, 1_800_000, 1_000_000),
+    "a long non-ASCII line": (non_ascii_line, 200, 2_000),
+    "a line of def words": (def_words, 400_000, 5_000),
+    "many pypto names imported": (many_aliases, 1_200, 4_100),
+    "many pl.at scopes": (many_scopes, 900, 1_500),
+    "a program of many kernels": (many_methods, 500, 800),
+}
+
+
+def cpu_time(run: Callable[[], object]) -> float:
+    resolve.clear_cache()
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.process_time()
+        run()
+        return time.process_time() - start
+    finally:
+        gc.enable()
+
+
+def ratio(small: Callable[[], object], large: Callable[[], object], growth: float) -> float:
+    """How much more the large input costs than the small one, per doubling of ``growth``."""
+    times: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(REPEATS):
+        times[False].append(cpu_time(small))
+        times[True].append(cpu_time(large))
+    low, high = statistics.median(times[False]), statistics.median(times[True])
+    assert low >= 0.05, f"the small input takes {low * 1000:.0f} ms: make it larger"
+    return high / low * 2 / growth
+
+
+def assert_linear(small: Callable[[], object], large: Callable[[], object], growth: float) -> None:
+    found = [ratio(small, large, growth)]
+    while found[-1] > BOUND and len(found) < TRIES:
+        found.append(ratio(small, large, growth))
+    assert found[-1] <= BOUND, f"doubling the input cost {found} x the time"
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_each_pl_input_shape_costs_linear_time(shape: str) -> None:
+    make, n, _ = SHAPES[shape]
+    small, large = make(n), make(2 * n)
+    engine.analyze("k.py", small)  # (imports and caches of the first run are not timed)
+    assert_linear(
+        lambda: engine.analyze("k.py", small),
+        lambda: engine.analyze("k.py", large),
+        len(large) / len(small),
+    )
+
+
+def screened(text: str) -> object:
+    """What the batch screen reads of a text it is given (``screen.may_have_findings``)."""
+    return screen.screen(text), screen.scopes_may_gain(text), screen.parses("k.py", text)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_each_pl_input_shape_costs_linear_time_in_the_batch_screen(shape: str) -> None:
+    make, _, n = SHAPES[shape]
+    small, large = make(n), make(2 * n)
+    assert_linear(lambda: screened(small), lambda: screened(large), len(large) / len(small))
+
+
+NOTES = "\n\n# " + "Tiles a row; the valid length comes from the caller. " * 2_000 + "\n"
+
+
+def workspace(root: Path, files: int) -> list[Path]:
+    """``files`` modules, each with a kernel that has an unbound symbol, called in its
+    module and in the next one, which imports it, and a long comment (the index searches
+    every file for each kernel's name)."""
+    root.mkdir()
+    paths = []
+    for i in range(files):
+        body = "    return " + CALL.format(i=i)
+        if i:
+            body = f"    a = m{i - 1}." + CALL.format(i=i - 1) + "\n" + body
+        imports = f"import m{i - 1}\n" if i else ""
+        path = root / f"m{i}.py"
+        path.write_text(HEAD.replace("\n\n", f"\n{imports}\n", 1) + kernel(i, body) + NOTES)
+        paths.append(path)
+    return paths
+
+
+def test_a_workspace_of_many_files_costs_linear_time(tmp_path: Path) -> None:
+    sizes = (40, 80)
+    trees = {size: workspace(tmp_path / str(size), size) for size in sizes}
+
+    def check(size: int) -> Callable[[], object]:
+        def run() -> object:
+            batch = Workspace([tmp_path / str(size)], screen=True)
+            return [check_text(str(p), p.read_text(), batch) for p in trees[size]]
+
+        return run
+
+    assert sum(len(f) for f in check(40)()) == 40  # a VS001 per kernel
+    assert_linear(check(sizes[0]), check(sizes[1]), 2.0)
