@@ -430,3 +430,26 @@ def test_a_write_that_fails_counts_nothing_and_reports_what_is_on_disk(tmp_path:
     assert result.stdout.count("TL001") == 2
     assert (tmp_path / "a.mlir").read_text() == INPUT_MLIR
     assert leftovers(tmp_path) == []
+
+
+def test_a_caller_behind_a_link_out_of_the_workspace_stops_the_fix(tmp_path: Path) -> None:
+    """The caller cannot be read (it lies outside), so the fix cannot be known to reach every
+    call: it is offered only to be finished by hand, and --fix leaves the kernel alone."""
+    outside, project = tmp_path / "outside", tmp_path / "project"
+    outside.mkdir()
+    kernels, _ = cross_file(project)
+    (project / "program.py").rename(outside / "program.py")
+    os.symlink(outside / "program.py", project / "program.py")
+    status, stdout, stderr = passlint(["check", "--fix", "."], project)
+    assert status == 1
+    assert stderr == (
+        "passlint: warning: program.py: links outside the workspace "
+        f"(to {(outside / 'program.py').resolve()}); skipped\n"
+    )
+    assert kernels.read_text() == (CROSS / "kernels.py").read_text()
+    assert (outside / "program.py").read_text() == (CROSS / "program.py").read_text()
+    assert stdout.splitlines()[0].endswith(
+        "The fix cannot complete these calls: program.py: links outside the workspace "
+        f"(to {(outside / 'program.py').resolve()}), so it was not read and its calls, if any, "
+        "are unseen."
+    )

@@ -336,7 +336,10 @@ def test_a_fifo_in_the_workspace_leaves_the_diagnostics_in_time(tmp_path: Path) 
         assert published["params"]["uri"] == uri
         (finding,) = published["params"]["diagnostics"]
         assert finding["code"] == "VS001"
-        assert finding["data"]["fix"]["title"].endswith("at 2 call sites")  # program.py read
+        # program.py read; what the FIFO and the device link hold cannot be known
+        assert finding["data"]["fix"]["title"].endswith(
+            "at 2 call sites; edit by hand: the calls in x.py, the calls in z.py"
+        )
         assert wire.close(timeout=5.0) == 0
     finally:
         wire.kill()

@@ -29,6 +29,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     Slot,
     Symbol,
     UndefinedName,
+    UnreadFile,
     ValueUse,
 )
 
@@ -36,15 +37,19 @@ FIRST_SENTENCE = 100  # characters, MESSAGES.md point 1
 
 
 def kernel_findings(
-    analysis: KernelAnalysis, sites: list[SiteResult] | None, uses: list[ValueUse]
+    analysis: KernelAnalysis,
+    sites: list[SiteResult] | None,
+    uses: list[ValueUse],
+    unread: list[UnreadFile],
 ) -> list[Finding]:
     """The findings on a kernel itself (VS001, VS002, VS005, VS006); ``sites`` are its calls
-    (None: not looked for, as it has nothing to pass)."""
+    (None: not looked for, as it has nothing to pass); ``uses`` and ``unread`` hide calls
+    the fix cannot reach."""
     found = [late(analysis, item) for item in analysis.late]
     found += [undefined(analysis, item) for item in analysis.undefined]
     found += [compound_only(analysis, symbol, sites or []) for symbol in analysis.compound_only]
     if analysis.symbols:
-        found += unbound(analysis, sites or [], uses)
+        found += unbound(analysis, sites or [], uses, unread)
     return found
 
 
@@ -59,13 +64,16 @@ def site_findings(result: SiteResult, analysis: KernelAnalysis) -> list[Finding]
 
 
 def unbound(
-    analysis: KernelAnalysis, sites: list[SiteResult], uses: list[ValueUse]
+    analysis: KernelAnalysis,
+    sites: list[SiteResult],
+    uses: list[ValueUse],
+    unread: list[UnreadFile],
 ) -> list[Finding]:
     kernel, module = analysis.kernel, analysis.module
     names = [symbol.declared.name for symbol in analysis.symbols]
     blocked = [s for s in sites if s.texts is None]
     unfixable = analysis.clashes or analysis.fixed_views
-    fix = None if unfixable else _unbound_fix(analysis, names, sites, blocked, uses)
+    fix = None if unfixable else _unbound_fix(analysis, names, sites, blocked, uses, unread)
     annotation = edits.scalar_annotation(module)
     findings = []
     for symbol in analysis.symbols:
@@ -83,7 +91,7 @@ def unbound(
             "call."
         )
         message += _unfixable(analysis, annotation)
-        left = _left_by_hand(blocked, uses)
+        left = _left_by_hand(blocked, uses, unread)
         if left and not unfixable:
             message += f" The fix cannot complete these calls: {'; '.join(left)}."
         node, related = _entry_place(slot, module)
@@ -98,6 +106,7 @@ def _unbound_fix(
     sites: list[SiteResult],
     blocked: list[SiteResult],
     uses: list[ValueUse],
+    unread: list[UnreadFile],
 ) -> Fix:
     kernel, module = analysis.kernel, analysis.module
     changes: list[TextEdit] = [edits.leading_params(kernel, module, module.positions, names)]
@@ -113,10 +122,11 @@ def _unbound_fix(
         f"Add leading parameter{plural} {', '.join(q(n) for n in names)} to "
         f"'{q(kernel.name)}' and pass the extent{plural} at {calls}"
     )
-    if not blocked and not uses:
+    if not blocked and not uses and not unread:
         return Fix(title, tuple(changes))
     by_hand = [_where(s.site, s.module) for s in blocked]
     by_hand += [_place(u.module, u.node, u.node.id) for u in uses]
+    by_hand += [f"the calls in {Path(u.path).name}" for u in unread]
     return Fix(f"{title}; edit by hand: {', '.join(by_hand)}", tuple(changes), preferred=False)
 
 
@@ -139,12 +149,18 @@ def _unfixable(analysis: KernelAnalysis, annotation: str) -> str:
     return ""
 
 
-def _left_by_hand(blocked: list[SiteResult], uses: list[ValueUse]) -> list[str]:
+def _left_by_hand(
+    blocked: list[SiteResult], uses: list[ValueUse], unread: list[UnreadFile]
+) -> list[str]:
     left = [f"{_where(s.site, s.module)}: {s.problem}" for s in blocked]
     left += [
         f"{_place(u.module, u.node, u.node.id)}: the kernel is used as a value there, so the "
         "calls made through it cannot be found"
         for u in uses
+    ]
+    left += [
+        f"{Path(u.path).name}: {u.reason}, so it was not read and its calls, if any, are unseen"
+        for u in unread
     ]
     return left
 

@@ -183,6 +183,16 @@ class ValueUse:
 
 
 @dataclass(frozen=True)
+class UnreadFile:
+    """A workspace file the pass could not read (a link out of the workspace, a FIFO, a file
+    above max-file-size): calls of a kernel there, if any, cannot be seen, so no fix can be
+    known to pass them the extents."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class KernelSummary:
     """One device kernel as the pass sees it: every valid_shape symbol (bound or not, and
     by what), the unbound ones in slot order, every call with what it passes, and its uses

@@ -17,6 +17,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     KernelSummary,
     OutlinedKernel,
     SiteResult,
+    UnreadFile,
     ValueUse,
 )
 from passlint.passes.materialize_valid_shape_symbols.outlined import outlined_kernels
@@ -55,6 +56,13 @@ class Run:
         if not analysis.symbols or analysis.kernel.owner is not None:
             return []
         return self.sites.value_uses(analysis.kernel, analysis.module)
+
+    def unread(self, analysis: KernelAnalysis) -> list[UnreadFile]:
+        """The workspace files that may call a kernel with unbound symbols and were not
+        read (so no fix can be known to reach every call)."""
+        if not analysis.symbols:
+            return []
+        return self.sites.unread(analysis.kernel)
 
     def summary(self, kernel: Function) -> KernelSummary:
         analysis = self.analysis(kernel, self.module)
@@ -123,7 +131,9 @@ class Run:
             sites: list[SiteResult] | None = None
             if analysis.symbols or analysis.compound_only:
                 sites = self.sites_of(analysis)
-            findings = report.kernel_findings(analysis, sites, self.value_uses(analysis))
+            findings = report.kernel_findings(
+                analysis, sites, self.value_uses(analysis), self.unread(analysis)
+            )
             own: tuple[tuple[Finding, ...], ...] | None = None
             if analysis.symbols:
                 own = tuple(

@@ -29,6 +29,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     SiteResult,
     Slot,
     SymbolExtent,
+    UnreadFile,
     ValueUse,
 )
 
@@ -92,6 +93,14 @@ class CallSites:
             for other, names in self._importers(kernel, module):
                 uses.extend(self._value_uses(kernel, other, names))
         return uses
+
+    def unread(self, kernel: Function) -> list[UnreadFile]:
+        """The workspace files that may call ``kernel`` (a module-level kernel, which other
+        files can import) and could not be read."""
+        if not _importable(kernel) or self.workspace is None:
+            return []
+        self.resolver.foreign += 1  # the workspace's files
+        return [UnreadFile(p, r) for p, r in sorted(self.workspace.refused().items())]
 
     def _value_uses(self, kernel: Function, module: Module, names: set[str]) -> list[ValueUse]:
         if all(self._only_called(module, name) for name in names):
