@@ -7,7 +7,7 @@ regular files only (a device, FIFO or socket is refused before it is opened, and
 should it have been swapped in between) and at most a given number of bytes, counted as they
 are read: ``stat`` says 0 for ``/dev/zero``.
 
-Writing is in ``passlint.writes``; both refuse alike (``Refused``).
+Writing back is ``passlint.writes``.
 """
 
 from __future__ import annotations
@@ -84,16 +84,18 @@ def read_regular(path: str, limit: int, *, follow: bool = True) -> bytes:
             before.st_ino,
         ):
             raise Refused(path, "changed while it was opened")
-        chunks: list[bytes] = []
-        total = 0
-        while True:
-            chunk = os.read(handle, min(_CHUNK, limit + 1 - total))
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:
-                raise TooLarge(path, limit, max(now.st_size, total))
+        # What the size says in one read (a regular file's size is true unless it grows
+        # while read), then on in pieces until the end, never past the limit.
+        chunks = [os.read(handle, min(now.st_size, limit) + 1)]
+        total = len(chunks[0])
+        while total <= limit and chunks[-1]:
+            chunks.append(os.read(handle, min(_CHUNK, limit + 1 - total)))
+            total += len(chunks[-1])
+        if total > limit:
+            raise TooLarge(path, limit, max(now.st_size, total))
+        if len(chunks) == 2 and not chunks[1]:  # (the usual case: no copy)
+            return chunks[0]
+        return b"".join(chunks)
     finally:
         os.close(handle)
 
