@@ -64,8 +64,8 @@ def run_check(args: argparse.Namespace) -> int:
     errors = 0
     overlay: dict[str, str] = {}
     named = tuple(dict.fromkeys(os.path.realpath(path) for path in paths))
-    project = roots.project_root(start, config)
-    boundary = Boundary((*named, project) if project is not None else named)
+    projects = {roots.project_root(path, config) for path in paths} - {None}
+    boundary = Boundary((*named, *sorted(p for p in projects if p is not None)))
     if stdin:
         text, problem = _read_stdin(settings.max_file_size)
         if text is None:

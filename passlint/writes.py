@@ -132,7 +132,7 @@ def _stage(real: str, text: str) -> str:
     info = os.stat(real)
     folder, name = os.path.split(real)
     handle, temporary = tempfile.mkstemp(
-        dir=folder or ".", prefix=f".{name}.{os.getpid()}.", suffix=".passlint"
+        dir=folder or ".", prefix=f".{name[:64]}.{os.getpid()}.", suffix=".passlint"
     )
     try:
         with os.fdopen(handle, "wb") as out:
