@@ -17,6 +17,9 @@ class Tok(NamedTuple):
 
 
 Span = tuple[int, int]
+# The white space between tokens: other Unicode spaces such as U+2028 are characters no
+# token starts with, never blanks (as for MLIR).
+SPACE = " \t\r\f\v"
 KIND = itemgetter(0)  # a token's kind (``tok.kind``), for ``map`` at C speed
 
 
@@ -87,10 +90,12 @@ def _compiled(alternatives: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str
     The blanks before a token are part of its match (one match per token instead of one
     more per run of blanks): the empty group 1 marks where the token starts. Each
     alternative ends with an empty group, the last one a match closes (its ``lastindex``),
-    which names its kind. Trailing blanks match nothing (ERROR is any other character)."""
+    which names its kind. Blanks at the end match nothing (ERROR is any other character):
+    ``tokenize`` leaves them out of the text it searches, else the search would read them to
+    the end again from each of their positions."""
     body = "|".join(f"{pattern}()" for _, pattern in alternatives)
     kinds = ["", ""] + [kind for kind, _ in alternatives]
-    return re.compile(rf"[ \t\r\f\v]*()(?:{body})"), kinds
+    return re.compile(rf"[{SPACE}]*+()(?:{body})"), kinds
 
 
 _TOKEN_RE, _KINDS = _compiled(_ALTERNATIVES)
@@ -110,6 +115,8 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     mark characters no MLIR token starts with and unterminated strings.
     """
     end = len(text) if end is None else end
+    while end > start and text[end - 1] in SPACE:
+        end -= 1
     kinds = _KINDS
     toks = [
         _new(Tok, (kind, match.start(1), match.end()))  # Tok(...) without its __new__

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
-from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.lexer import SPACE, Tok, tokenize
 from passlint.analysis.mlir.seen_twice import SeenTwice
 from passlint.analysis.mlir.statements import StatementError, Template, parse_statement
 from passlint.analysis.mlir.structure import (
@@ -45,9 +45,6 @@ _STATEMENT_STARTS = frozenset(("VALUE_ID", "BARE_ID", "STRING"))
 # Braces are allowed: a line whose statement scans alone with no region and no error holds
 # dictionaries only (the generic form's `<{properties}>` and `{attributes}`).
 _NOT_SIMPLE = frozenset(("ERROR", "BAD_STRING", "RESOURCE_OPEN", "RESOURCE_CLOSE", "CARET_ID"))
-# The white space between tokens (the lexer's ``WS``): other Unicode spaces such as U+2028
-# are characters no token starts with, never blanks.
-SPACE = " \t\r\f\v"
 _SHAPE_LIMIT = 50_000
 # Longer lines (a constant of megabytes) are neither cached nor parsed from their shape:
 # where a statement starts and ends is read from their first and last tokens.

@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass, replace
 
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
-from passlint.analysis.mlir.lexer import Tok
-from passlint.analysis.mlir.lines import SPACE, normalize, shape_of
+from passlint.analysis.mlir.lexer import SPACE, Tok
+from passlint.analysis.mlir.lines import normalize, shape_of
 from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
 from passlint.analysis.mlir.structure import begins_after
