@@ -131,3 +131,24 @@ def test_dictionaries_after_a_long_result_list() -> None:
         return body("  " + "%r, " * n + '%s = "x.y"() ' + "{} " * n + ": () -> ()\n")
 
     assert growth(build, check, 2048) <= BOUND
+
+
+# Blank lines and comment lines before a line the scanner may take uncut were walked over
+# again for each of them (20,000 empty lines: 10 s).
+BLANK_LINES: dict[str, Callable[[int], str]] = {
+    "empty lines before @main": lambda n: "\n" * n + HEAD + TAIL,
+    "blank lines before @main": lambda n: " \n" * n + HEAD + TAIL,
+    "comment lines before @main": lambda n: "// a comment\n" * n + HEAD + TAIL,
+    "empty lines at the end": lambda n: HEAD + TAIL + "\n" * n,
+    "empty lines in a func's attributes": lambda n: (
+        "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> attributes {a = 1"
+        + "\r\n" * n
+        + "} {\n"
+        + TAIL
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", BLANK_LINES)
+def test_many_blank_lines(shape: str) -> None:
+    assert growth(BLANK_LINES[shape], check) <= BOUND

@@ -227,7 +227,11 @@ class _Scanner:
         if lines is not None:
             count, shapes = lines.count, lines.shapes
             while index >= len(toks) and self.next_line < count:
-                first = last = self.next_line
+                # (blank lines hold no token: passed once, not again at each of them)
+                first = last = lines.filled(self.next_line)
+                if first == count:
+                    self.next_line = count
+                    break
                 while last + 1 < count and shapes[last + 1].cut_with_previous:
                     last += 1
                 while last > first and shapes[last].blank:
