@@ -731,6 +731,7 @@ class _Head:
             self.seen += 1
         return self
 
+
 def scan(
     text: str, toks: list[Tok], lines: LineTable | None = None, end: int | None = None
 ) -> tuple[list[Statement], list[SyntaxIssue]]:
