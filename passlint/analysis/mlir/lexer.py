@@ -27,6 +27,11 @@ _SUFFIX_ID = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
 # Unrolled (no alternation inside the repetition): a multi-megabyte hex blob matches in
 # linear time and constant memory.
 _STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+# A string, or an unterminated one with the rest of its line (which the lexer makes one
+# BAD_STRING token): what a search that skips strings looks for. A string pattern alone
+# fails at each quote of an unterminated string only at the line's end, so such a search
+# would read the line again from each of them. ``closed``: the closing quote, if any.
+STRING_OR_REST = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+(?P<closed>")?'
 
 # A long element list of a `dense<[...]>` literal on one line is one ELEMENTS token: a
 # multi-megabyte constant is a span of the text, never a million tokens.

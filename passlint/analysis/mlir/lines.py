@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
-from passlint.analysis.mlir.lexer import SPACE, Tok, tokenize
+from passlint.analysis.mlir.lexer import SPACE, STRING_OR_REST, Tok, tokenize
 from passlint.analysis.mlir.seen_twice import SeenTwice
 from passlint.analysis.mlir.statements import StatementError, Template, parse_statement
 from passlint.analysis.mlir.structure import (
@@ -27,7 +27,7 @@ from passlint.analysis.mlir.structure import (
 )
 from passlint.analysis.source import line_starts
 
-_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # unrolled: linear on huge blobs
+_STRING = re.compile(STRING_OR_REST)  # (unrolled: linear on huge blobs)
 _SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
 # Named values become ``%v``; numbered ones keep their digits for ``_DIGITS``: ``%1a`` is the
 # value ``%1`` and the word ``a`` (a letter may not follow digits in a name), ``%va`` is one.
@@ -94,8 +94,8 @@ def _cut(key: str) -> tuple[Tok, ...]:
 
 def normalize(text: str) -> str:
     """Comment lines emptied; strings, SSA names, symbols and digit runs abstracted; lines
-    and token kinds are preserved."""
-    text = _STRING.sub('""', _COMMENT_LINE.sub("", text))
+    and token kinds are preserved (an unterminated string becomes a lone quote)."""
+    text = _STRING.sub('"\\g<closed>', _COMMENT_LINE.sub("", text))
     return _DIGITS.sub("1", _SYMBOL.sub("@s", _NAMED_SSA.sub("%v", text)))
 
 

@@ -32,6 +32,7 @@ from passlint.analysis.mlir.ir import (
     Use,
     Value,
 )
+from passlint.analysis.mlir.lexer import STRING_OR_REST
 from passlint.analysis.mlir.statement_memo import Entry
 from passlint.analysis.mlir.template import Template
 
@@ -40,7 +41,7 @@ _GRAPH = frozenset(("module", "builtin.module"))
 # Strings and comments are skipped; ``#name`` / ``!name`` not followed by ``<`` and without a
 # dot is an alias (``#stablehlo<...>``, ``#sdy.sharding<...>`` are dialect attributes).
 _ALIAS_USE = re.compile(
-    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*|(?<![\w$.\-#!])([#!][A-Za-z_][\w$\-]*)(?![\w$.\-<])'
+    rf"{STRING_OR_REST}|//[^\n]*|(?<![\w$.\-#!])(?P<alias>[#!][A-Za-z_][\w$\-]*)(?![\w$.\-<])"
 )
 # The third alternative alone, its look-behind moved after the first character so a search
 # skips to `#` and `!` at C speed: a chunk without a match has no alias use (most lit tests).
@@ -280,10 +281,10 @@ class _Checker:
 
     def _line_aliases(self, text: str, start: int, end: int, defined: dict[str, Span]) -> None:
         for match in _ALIAS_USE.finditer(text, start, end):
-            name = match.group(1)
+            name = match.group("alias")
             if name is None or name in defined:
                 continue
-            start, end = match.span(1)
+            start, end = match.span("alias")
             after = text[end : end + 16].lstrip()
             if after.startswith("=") and not after.startswith("=="):
                 continue  # its definition (a broken one, or one the builder did not record)
