@@ -11,6 +11,25 @@ _COUNTED_LOOKUPS = 16  # positions answered by counting before the line index is
 _LINE_BREAK = re.compile("\n")
 
 
+def line_start(text: str, offset: int) -> int:
+    """The start of the line holding ``offset`` (searched back no further than that line)."""
+    offset = max(0, min(offset, len(text)))
+    return text.rfind("\n", 0, offset) + 1
+
+
+def line_break(text: str, offset: int) -> str:
+    """The line ending of the line holding ``offset`` (read to that line's end), else that of
+    the line before it (the last line has none), else ``\\n``: what a line inserted there
+    ends with, as the file's own lines do."""
+    end = text.find("\n", offset)
+    if end < 0:
+        start = line_start(text, offset)
+        if start == 0:
+            return "\n"
+        end = start - 1
+    return "\r\n" if end > 0 and text[end - 1] == "\r" else "\n"
+
+
 def line_starts(text: str, start: int = 0, end: int | None = None) -> list[int]:
     """The offset of each line's start in ``text[start:end]`` (lines end at ``\\n``), found
     without splitting the text into lines: that copy of a multi-megabyte text, one object per

@@ -19,10 +19,12 @@ import pytest
 
 from passlint.analysis import engine
 from passlint.analysis.mlir import lines, main_outline, statements
+from passlint.passes.tensorizer_legalization import legalize_text
 
 LONGEST_RUN = 0.05  # seconds one run of the smaller input takes, at least
 REPEATS = 5
 BOUND = 2.2
+ATTEMPTS = 3
 
 HEAD = "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
 RETURN = "  return %arg0 : tensor<4xf32>\n"
@@ -65,6 +67,18 @@ def growth(build: Callable[[int], str], analyse: Callable[[str], object], n: int
     return statistics.median(times[1]) / statistics.median(times[0])
 
 
+def linear(build: Callable[[int], str], analyse: Callable[[str], object], n: int = 64) -> float:
+    """``growth``, measured again (up to ``ATTEMPTS`` times) while it is above ``BOUND``: the
+    other processes on the machine's two cores can slow any one measurement, a quadratic path
+    slows them all (by 3.5x and more at these sizes)."""
+    found = growth(build, analyse, n)
+    for _ in range(ATTEMPTS - 1):
+        if found <= BOUND:
+            break
+        found = min(found, growth(build, analyse, n))
+    return found
+
+
 def check(text: str) -> object:
     return engine.analyze("shape.mlir", text)
 
@@ -104,7 +118,7 @@ BLANKS: dict[str, Callable[[int], str]] = {
 
 @pytest.mark.parametrize("shape", BLANKS)
 def test_blanks_at_a_line_end_inside_a_statement(shape: str) -> None:
-    assert growth(BLANKS[shape], check, 1024) <= BOUND
+    assert linear(BLANKS[shape], check, 1024) <= BOUND
 
 
 # A statement that is still a result list (`%0 %0 %0 ...`, `%a, %b, ...` on many lines) was
@@ -120,7 +134,7 @@ RESULT_LISTS: dict[str, Callable[[int], str]] = {
 
 @pytest.mark.parametrize("shape", RESULT_LISTS)
 def test_a_long_result_list(shape: str) -> None:
-    assert growth(RESULT_LISTS[shape], check) <= BOUND
+    assert linear(RESULT_LISTS[shape], check) <= BOUND
 
 
 def test_dictionaries_after_a_long_result_list() -> None:
@@ -130,7 +144,7 @@ def test_dictionaries_after_a_long_result_list() -> None:
     def build(n: int) -> str:
         return body("  " + "%r, " * n + '%s = "x.y"() ' + "{} " * n + ": () -> ()\n")
 
-    assert growth(build, check, 2048) <= BOUND
+    assert linear(build, check, 2048) <= BOUND
 
 
 # Blank lines and comment lines before a line the scanner may take uncut were walked over
@@ -151,7 +165,7 @@ BLANK_LINES: dict[str, Callable[[int], str]] = {
 
 @pytest.mark.parametrize("shape", BLANK_LINES)
 def test_many_blank_lines(shape: str) -> None:
-    assert growth(BLANK_LINES[shape], check) <= BOUND
+    assert linear(BLANK_LINES[shape], check) <= BOUND
 
 
 # An unterminated string of escaped quotes: a search skipping strings tried each quote to the
@@ -168,4 +182,37 @@ QUOTES: dict[str, Callable[[int], str]] = {
 
 @pytest.mark.parametrize("shape", QUOTES)
 def test_an_unterminated_string_of_escaped_quotes(shape: str) -> None:
-    assert growth(QUOTES[shape], check) <= BOUND
+    assert linear(QUOTES[shape], check) <= BOUND
+
+
+def _many_outputs(n: int, names: str = "") -> str:
+    """@main returning its argument ``n`` times (TL001, then TL003: a copy fix each)."""
+    attributes = f" attributes {{output_names = [{names}]}}" if names else ""
+    return (
+        f"func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32>{attributes} {{\n"
+        f"  return {', '.join(['%arg0'] * n)} : {', '.join(['tensor<4xf32>'] * n)}\n}}\n"
+    )
+
+
+# Copy fixes: each searched the text after the return for its line ending (16,000 chunks with
+# a TL001 fix each, 3.8 MB: 27.8 s), and each fresh name tried every name given before it.
+FIXES: dict[str, Callable[[int], str]] = {
+    "a chunk with a copy fix, repeated": lambda n: (HEAD + TAIL + "// -----\n") * n,
+    "one return of many outputs": _many_outputs,
+    "many outputs of one name": lambda n: _many_outputs(n, ", ".join(['"x"'] * n)),
+}
+
+
+@pytest.mark.parametrize("shape", FIXES)
+def test_many_copy_fixes(shape: str) -> None:
+    assert linear(FIXES[shape], check) <= BOUND
+
+
+def test_legalizing_many_zero_sized_outputs_of_one_name() -> None:
+    """`passlint legalize`: each output gets a custom call of a fresh name."""
+
+    def build(n: int) -> str:
+        text = _many_outputs(n, ", ".join(['"x"'] * n))
+        return text.replace("tensor<4xf32>", "tensor<0xf32>")
+
+    assert linear(build, legalize_text) <= BOUND

@@ -180,16 +180,33 @@ def names_in_function(main: Operation) -> set[str]:
 
 def _choose_copy_names(analysis: ChunkAnalysis, taken: Container[str]) -> None:
     """Fresh SSA names, unused in main and distinct from each other, for every copy."""
-    chosen: set[str] = set()
+    fresh = FreshNames(taken)
     for output in analysis.outputs:
         if not output.case.copies:
             continue
         base = "%" + (_NAME_CHARS.sub("_", output.name) or f"output{output.slot}") + "_copy"
         if base[1].isdigit():
             base = "%output_" + base[1:]
-        name, n = base, 1
-        while name in taken or name in chosen:
-            name = f"{base}_{n}"
-            n += 1
-        chosen.add(name)
-        output.copy_name = name
+        output.copy_name = fresh(base)
+
+
+class FreshNames:
+    """Names none of ``taken`` and none given before: ``base``, else ``base_1``, ``base_2``...
+
+    Each base goes on from the last number it gave (a thousand outputs of one name would
+    otherwise try every name given before them, each time)."""
+
+    def __init__(self, taken: Container[str]) -> None:
+        self.taken = taken
+        self.given: set[str] = set()
+        self.numbers: dict[str, int] = {}
+
+    def __call__(self, base: str) -> str:
+        number = self.numbers.get(base, 0)
+        name = f"{base}_{number}" if number else base
+        while name in self.taken or name in self.given:
+            number += 1
+            name = f"{base}_{number}"
+        self.numbers[base] = number + 1
+        self.given.add(name)
+        return name
