@@ -216,3 +216,40 @@ def test_legalizing_many_zero_sized_outputs_of_one_name() -> None:
         return text.replace("tensor<4xf32>", "tensor<0xf32>")
 
     assert linear(build, legalize_text) <= BOUND
+
+
+# The quick analysis (@main's outline) of a large document, the server's first answer.
+def _indented(n: int) -> str:
+    indent = " " * n
+    return f"{indent}{HEAD}{indent}{RETURN}{indent}}}\n"
+
+
+QUICK: dict[str, Callable[[int], str]] = {
+    # each shorter indentation was looked for in @main's body
+    "deep indentation": _indented,
+    # the line was read from its start again at each `@main(` on it
+    "a line of @main(": lambda n: "// func.func " + "@main(" * n + "\n" + HEAD + TAIL,
+}
+
+
+@pytest.mark.parametrize("shape", QUICK)
+def test_the_outline_of_main(shape: str) -> None:
+    assert linear(QUICK[shape], quick) <= BOUND
+
+
+def test_the_outline_of_main_returning_many_values() -> None:
+    """Each returned value's definition was looked for in the whole body: past
+    ``MOST_OUTPUTS`` the outline leaves them to the full analysis."""
+
+    def build(n: int) -> str:
+        values = [f"%v{i}" for i in range(n)]
+        definitions = "".join(
+            f"  {v} = stablehlo.add %arg0, %arg0 : tensor<4xf32>\n" for v in values
+        )
+        types = ", ".join(["tensor<4xf32>"] * n)
+        return HEAD + definitions + f"  return {', '.join(values)} : {types}\n}}\n"
+
+    assert engine.quick_analyze("few.mlir", build(main_outline.MOST_OUTPUTS)) is not None
+    assert linear(build, lambda text: engine.quick_analyze("many.mlir", text)) <= BOUND
+    assert engine.quick_analyze("many.mlir", build(main_outline.MOST_OUTPUTS + 1)) is None
+    assert linear(build, check) <= BOUND

@@ -34,6 +34,11 @@ _GENERIC_MAIN_LINE = re.compile(
 _MAIN_NEEDLES = (("@main(", _MAIN_LINE), ('@"main"(', _MAIN_LINE), ('"main"', _GENERIC_MAIN_LINE))
 _ENTRY_LABEL = re.compile(r"[ \t]*\^[\w$.\-]+[ \t]*\(")
 _RETURN = re.compile(r'"?(?:func\.)?return"?\b')
+# A line of @main's body that starts with a closing brace (its indentation in group 1).
+_CLOSING_LINE = re.compile(r"\n([ \t]*)\}")
+# A return with more operands is left to the full parse: each output is looked for in @main's
+# text (its definition, the names of its copy), so an outline's cost grows with their number.
+MOST_OUTPUTS = 64
 # Substrings of a line that can change the outline anywhere in the text: a chunk separator,
 # another @main header.
 _NEEDLES = frozenset(("// -----", "@main(", '@"main"(', '"main"'))
@@ -112,7 +117,8 @@ def outline_main(text: str) -> MainOutline | None:
         if label_end < 0 or label_end > close or not text[:label_end].rstrip().endswith(":"):
             return None
     if text.count("{", *body) != text.count("}", *body) or any(
-        text.find("\n" + indent[:cut] + "}", *body) >= 0 for cut in range(len(indent))
+        len(match[1]) < len(indent) and indent.startswith(match[1])
+        for match in _CLOSING_LINE.finditer(text, *body)
     ):
         return None  # a brace out of place: the body is not what its indentation says
     ret_line = _last_line(text, *body)
@@ -130,7 +136,7 @@ def outline_main(text: str) -> MainOutline | None:
     if above[0] < ret_start and shape_of(normalize(text[above[0] : above[1]])).end != "op":
         return None  # the return would continue the statement above it
     ret = _single_op(parse_chunk(text, ret_start, ret_end, whole=False))
-    if main is None or ret is None or not main.regions:
+    if main is None or ret is None or not main.regions or len(ret.operands) > MOST_OUTPUTS:
         return None
     # Read closely: the header, the lines from the one above the return (a suppression
     # comment there moves the copy fix) to @main's closing brace, and each definition with
@@ -251,13 +257,19 @@ def _main_header(text: str) -> re.Match[str] | None:
     """The line holding ``func.func ... @main(`` or the generic ``"func.func"() <{...
     sym_name = "main"`` (None when there is not exactly one)."""
     found = None
+    line = (-1, -1)  # the line of the last occurrence: (start, end)
+    matches: dict[re.Pattern[str], re.Match[str] | None] = {}  # each pattern's match on it
     at = text.find("main")  # one search for the three spellings
     while at >= 0:
         for needle, pattern in _MAIN_NEEDLES:
             start = at - needle.index("main")
             if text.startswith(needle, start):
-                line_start = text.rfind("\n", 0, start) + 1
-                match = pattern.match(text, line_start)
+                if not line[0] <= start < line[1]:  # (a line of many: read once)
+                    line = (_line_start(text, start), _line_end(text, start))
+                    matches = {}
+                if pattern not in matches:
+                    matches[pattern] = pattern.match(text, line[0])
+                match = matches[pattern]
                 if match is not None and match.end() == start + len(needle):
                     if found is not None:
                         return None
