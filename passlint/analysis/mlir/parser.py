@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from passlint.analysis.collector import collector_paused
+from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import (
     Block,
     BlockArgument,
@@ -220,8 +221,8 @@ class _Builder:
                     SyntaxIssue(
                         label.start,
                         label.end,
-                        f"Unexpected block label {self._tok(label)!r}; expected an operation. "
-                        "Labels belong inside a region.",
+                        f"Unexpected block label {excerpt(self._tok(label))!r}; expected an "
+                        "operation. Labels belong inside a region.",
                     )
                 )
             elif template.kind == "label":
@@ -300,7 +301,7 @@ class _Builder:
             message = (
                 "Unterminated string: expected '\"' before the end of the line; close it."
                 if tok.kind == "BAD_STRING"
-                else f"Unexpected character {self._tok(tok)!r}; remove it."
+                else f"Unexpected character {excerpt(self._tok(tok))!r}; remove it."
             )
             self.chunk.errors.append(SyntaxIssue(tok.start, tok.end, message))
             return _fallback(self.text, toks[:index])
@@ -320,7 +321,7 @@ class _Builder:
             tok = toks[error.index]
             region = tok.kind == "REGION"
             start, stop = (tok.start, tok.start + 1) if region else (tok.start, tok.end)
-            what = "a region" if region else repr(_clip(self._tok(tok)))
+            what = "a region" if region else repr(excerpt(self._tok(tok)))
         if error.message:
             advice = _ADVICE.get(error.message) or next(
                 (text for key, text in _ADVICE_BY_WORD if key in error.message),
@@ -424,10 +425,6 @@ def _rank(name: str) -> tuple[int, str]:
     """Order expected terminals: closing brackets and separators first, then the rest."""
     first = ("RPAR", "RSQB", "RANGLE", "RBRACE", "COLON", "EQUAL", "COMMA", "ARROW")
     return (first.index(name), "") if name in first else (len(first), name)
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _fallback(text: str, toks: list[Tok]) -> Template:

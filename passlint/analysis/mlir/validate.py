@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import (
     BlockArgument,
     Chunk,
@@ -156,9 +157,9 @@ class _Checker:
         )
         if first is not None and first is not value:
             message = (
-                f"Region entry argument `{name}` is already in use; rename one of them."
+                f"Region entry argument `{excerpt(name)}` is already in use; rename one of them."
                 if entry
-                else f"Redefinition of SSA value `{name}`; rename this one or the first."
+                else f"Redefinition of SSA value `{excerpt(name)}`; rename this one or the first."
             )
             self.issue(value.span, message, "E004", first)
             return
@@ -178,7 +179,8 @@ class _Checker:
                 self.issues.append(
                     SyntaxIssue(
                         *block.label_span,
-                        f"Redefinition of block `{block.label}`; rename one of the two labels.",
+                        f"Redefinition of block `{excerpt(block.label)}`; rename one of the two "
+                        "labels.",
                         labels[block.label],
                         "E008",
                         "first defined here",
@@ -195,8 +197,8 @@ class _Checker:
                         SyntaxIssue(
                             tok.start,
                             tok.end,
-                            f"Reference to an undefined block `{label}`; define it in this "
-                            "region or fix the name.",
+                            f"Reference to an undefined block `{excerpt(label)}`; define it in "
+                            "this region or fix the name.",
                             code="E008",
                         )
                     )
@@ -234,10 +236,14 @@ class _Checker:
             if name.split("#", 1)[0] in self.unsure:
                 return
             if "#" in name and self._defines_group(user, name.split("#", 1)[0]):
-                message = f"Reference to invalid result number in `{name}`; use a result it has."
+                message = (
+                    f"Reference to invalid result number in `{excerpt(name)}`; use a result it has."
+                )
                 self.issue(span, message, "E006", None)
                 return
-            message = f"Use of undeclared SSA value name `{name}`; define it before this use."
+            message = (
+                f"Use of undeclared SSA value name `{excerpt(name)}`; define it before this use."
+            )
             self.issue(span, message, "E003", None)
             return
         if graph or not isinstance(value, OpResult) or value.op is None:
@@ -252,8 +258,8 @@ class _Checker:
         if self.position.get(id(ancestor), -1) <= self.position.get(id(definer), -1):
             self.issue(
                 span,
-                f"Operand #{use.operand_index} does not dominate this use; define `{name}` "
-                "before it.",
+                f"Operand #{use.operand_index} does not dominate this use; define "
+                f"`{excerpt(name)}` before it.",
                 "E003",
                 value,
                 "defined here",
@@ -284,18 +290,19 @@ class _Checker:
             name = match.group("alias")
             if name is None or name in defined:
                 continue
+            quoted = excerpt(name)
             start, end = match.span("alias")
             after = text[end : end + 16].lstrip()
             if after.startswith("=") and not after.startswith("=="):
                 continue  # its definition (a broken one, or one the builder did not record)
             if text[max(start - 4, 0) : start] == "loc(":
                 message = (
-                    f"Operation location alias `{name}` was never defined; define it, as "
-                    f'`{name} = loc("file":1:1)`.'
+                    f"Operation location alias `{quoted}` was never defined; define it, as "
+                    f'`{quoted} = loc("file":1:1)`.'
                 )
             else:
                 message = (
-                    f"Undefined symbol alias id `{name}`; define `{name} = ...` in the module."
+                    f"Undefined symbol alias id `{quoted}`; define `{quoted} = ...` in the module."
                 )
             self.issues.append(SyntaxIssue(start, end, message, code="E007"))
 

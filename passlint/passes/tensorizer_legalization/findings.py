@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from passlint.analysis.findings import Finding, Fix, Location, Severity, TextEdit
+from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult
 from passlint.analysis.mlir.main_outline import outline_main, used_names
 from passlint.analysis.mlir.outline_reads import Reads
@@ -137,12 +138,12 @@ def _names_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> l
         if len(names) < count:
             detail = "The pass reads past its end for the outputs without a name."
         else:
-            detail = f"{', '.join(repr(n) for n in names[count:])} name no output."
+            detail = f"{_quoted(names[count:])} name no output."
     else:
         counts = Counter(names)
         duplicates = sorted(n for n, seen in counts.items() if n is not None and seen > 1)
         if duplicates:
-            problem = f"repeats {', '.join(repr(d) for d in duplicates[:3])}"
+            problem = f"repeats {_quoted(duplicates)}"
             detail = "Two buffers would share one name."
     if problem is None:
         return []
@@ -171,6 +172,12 @@ class _CopyPlace:
     at: int
     before: str
     after: str
+
+
+def _quoted(names: list[str | None] | list[str]) -> str:
+    """The first three names, quoted, and how many more there are."""
+    shown = ", ".join(repr(excerpt(name or "")) for name in names[:3])
+    return shown if len(names) <= 3 else f"{shown} and {len(names) - 3} more"
 
 
 def _copy_place(text: str, ret: Operation) -> _CopyPlace:
@@ -202,8 +209,8 @@ def _copy_fix(
         return None
     copy = copy_statement(output.copy_name, output.use.name, type_text, generic=ret.is_generic)
     return Fix(
-        f"Copy {output.use.name} into {output.copy_name} for output {output.slot} "
-        f"('{output.name}')",
+        f"Copy {excerpt(output.use.name)} into {excerpt(output.copy_name)} for output "
+        f"{output.slot} ('{excerpt(output.name)}')",
         (
             TextEdit(path, source.range(place.at, place.at), place.before + copy + place.after),
             TextEdit(path, source.range(*output.use.span), output.copy_name),
