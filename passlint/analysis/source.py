@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import dataclass
 
 from passlint.analysis.findings import Position, Range
 
@@ -46,12 +47,16 @@ class SourceText:
     index is built on demand: a few positions in a multi-megabyte text are cheaper to count.
     """
 
-    __slots__ = ("_ascii", "_counted", "_last", "_starts", "text")
+    __slots__ = ("_ascii", "_astral", "_astral_known", "_counted", "_last", "_starts", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._starts: list[int] | None = None
         self._ascii: bool | None = None
+        # Per line, where its characters beyond U+FFFF (two UTF-16 units each) stand; None
+        # until asked, and when the text has none.
+        self._astral: dict[int, _Astral] | None = None
+        self._astral_known = False
         self._counted = 0
         self._last = (0, 0)  # (offset, line) of the last counted lookup
 
@@ -76,13 +81,18 @@ class SourceText:
 
     def line_text(self, line: int) -> str:
         """The text of ``line`` without its line ending."""
+        bounds = self._bounds(line)
+        return "" if bounds is None else self.text[bounds[0] : bounds[1]]
+
+    def _bounds(self, line: int) -> tuple[int, int] | None:
+        """Where the text of ``line`` starts and ends (before its line ending), or None when
+        there is no such line."""
         starts = self.line_starts
         if line < 0 or line >= len(starts):
-            return ""
+            return None
         start = starts[line]
         end = starts[line + 1] - 1 if line + 1 < len(starts) else len(self.text)
-        text = self.text[start:end]
-        return text[:-1] if text.endswith("\r") else text
+        return start, end - 1 if end > start and self.text[end - 1] == "\r" else end
 
     def position(self, offset: int) -> Position:
         """The 0-based (line, character column) of a character offset, clamped to the text."""
@@ -103,42 +113,69 @@ class SourceText:
         return Range(self.position(start), self.position(end))
 
     def offset(self, position: Position) -> int:
-        """The character offset of a position; columns past the line end clamp to it."""
-        starts = self.line_starts
+        """The character offset of a position; columns past the line's text clamp to its end."""
         if position.line < 0:
             return 0
-        if position.line >= len(starts):
+        bounds = self._bounds(position.line)
+        if bounds is None:
             return len(self.text)
-        start = starts[position.line]
-        line_end = (
-            starts[position.line + 1] - 1 if position.line + 1 < len(starts) else len(self.text)
-        )
-        return min(start + max(position.column, 0), line_end)
+        start, end = bounds
+        return min(start + max(position.column, 0), end)
 
     def span(self, rng: Range) -> tuple[int, int]:
         return self.offset(rng.start), self.offset(rng.end)
 
     def to_utf16(self, position: Position) -> Position:
         """Convert a character column to a UTF-16 code-unit column."""
-        if self.is_ascii:
+        astral = self._astral_of(position.line)
+        if astral is None:
             return position
-        prefix = self.line_text(position.line)[: position.column]
-        return Position(position.line, _utf16_len(prefix))
+        before = bisect.bisect_left(astral.columns, position.column)
+        return Position(position.line, position.column + before)
 
     def from_utf16(self, position: Position) -> Position:
-        """Convert a UTF-16 code-unit column to a character column (clamped to the line)."""
-        if self.is_ascii:
-            return Position(position.line, min(position.column, len(self.line_text(position.line))))
-        line = self.line_text(position.line)
-        units = 0
-        for index, char in enumerate(line):
-            if units >= position.column:
-                return Position(position.line, index)
-            units += 2 if ord(char) > 0xFFFF else 1
-        return Position(position.line, len(line))
+        """Convert a UTF-16 code-unit column to a character column (clamped to the line's
+        text); a column inside a surrogate pair is the character after it."""
+        bounds = self._bounds(position.line)
+        length = 0 if bounds is None else bounds[1] - bounds[0]
+        units = max(position.column, 0)
+        astral = self._astral_of(position.line)
+        if astral is None:
+            return Position(position.line, min(units, length))
+        before = bisect.bisect_right(astral.reached, units)  # those starting before it
+        column = units - before
+        if before:
+            column = max(column, astral.columns[before - 1] + 1)
+        return Position(position.line, min(column, length))
+
+    def _astral_of(self, line: int) -> _Astral | None:
+        """Where the characters beyond U+FFFF (two UTF-16 units each) of ``line`` stand, or
+        None when it has none. Read once per line: converting each position by counting
+        its line's characters up to it cost a long line's length per position."""
+        if not self._astral_known:
+            self._astral_known = True
+            if not self.is_ascii and _ASTRAL.search(self.text) is not None:
+                self._astral = {}
+        if self._astral is None:
+            return None  # (none in the whole text)
+        found = self._astral.get(line)
+        if found is None:
+            bounds = self._bounds(line)
+            if bounds is None:
+                return None
+            start, end = bounds
+            columns = tuple(m.start() - start for m in _ASTRAL.finditer(self.text, start, end))
+            found = _Astral(columns, tuple(c + k + 1 for k, c in enumerate(columns)))
+            self._astral[line] = found
+        return found if found.columns else None
 
 
-def _utf16_len(text: str) -> int:
-    if text.isascii():
-        return len(text)
-    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+@dataclass(frozen=True, slots=True)
+class _Astral:
+    """The columns of a line's characters beyond U+FFFF, and for each the UTF-16 column it
+    starts at, plus one (a column at or past that is after its first unit)."""
+
+    columns: tuple[int, ...]
+    reached: tuple[int, ...]
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each

@@ -11,6 +11,7 @@ quick one the server gives a large document first (@main's outline).
 from __future__ import annotations
 
 import gc
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -18,7 +19,10 @@ from collections.abc import Callable
 import pytest
 
 from passlint.analysis import engine
+from passlint.analysis.edits import apply_edits, edits_by_path
+from passlint.analysis.findings import Fix, Position, Range, TextEdit
 from passlint.analysis.mlir import lines, main_outline, statements
+from passlint.analysis.source import SourceText
 from passlint.passes.tensorizer_legalization import legalize_text
 
 LONGEST_RUN = 0.05  # seconds one run of the smaller input takes, at least
@@ -41,11 +45,16 @@ def _fresh_caches() -> None:
 
 
 def _cpu(analyse: Callable[[str], object], text: str) -> float:
-    """The CPU time of ``analyse(text)``, with fresh caches."""
+    """The CPU time of ``analyse(text)``, with fresh caches, the collector paused (as the
+    analyses pause it: its full passes read the test run's whole heap, whatever the input)."""
     _fresh_caches()
-    started = time.process_time()
-    analyse(text)
-    return time.process_time() - started
+    gc.disable()
+    try:
+        started = time.process_time()
+        analyse(text)
+        return time.process_time() - started
+    finally:
+        gc.enable()
 
 
 def growth(build: Callable[[int], str], analyse: Callable[[str], object], n: int = 64) -> float:
@@ -253,3 +262,55 @@ def test_the_outline_of_main_returning_many_values() -> None:
     assert linear(build, lambda text: engine.quick_analyze("many.mlir", text)) <= BOUND
     assert engine.quick_analyze("many.mlir", build(main_outline.MOST_OUTPUTS + 1)) is None
     assert linear(build, check) <= BOUND
+
+
+# What the faces do with many findings on one long line: fix all of them (`--fix`, the
+# editor's fix-all), and convert their positions to UTF-16 for LSP.
+def _fix_all(text: str) -> object:
+    fixes = [found.fix for found in engine.analyze("shape.mlir", text) if found.fix is not None]
+    return apply_edits(text, edits_by_path(fixes)["shape.mlir"])
+
+
+def _in_utf16(text: str) -> object:
+    """A position every 8 characters of the text's first line, in UTF-16 and back."""
+    source = SourceText(text)
+    width = len(source.line_text(0))
+    return [source.from_utf16(source.to_utf16(Position(0, c))) for c in range(0, width, 8)]
+
+
+def test_fixing_many_outputs() -> None:
+    """Each fix was compared with every fix kept before it."""
+    assert linear(_many_outputs, _fix_all) <= BOUND
+
+
+def test_utf16_positions_on_a_long_line_with_an_emoji() -> None:
+    """Each position was converted by counting its line's characters up to it."""
+    assert linear(lambda n: "😀" + "é" * n + "\n", _in_utf16) <= BOUND
+
+
+def test_fixes_kept_are_those_that_overlap_no_fix_before() -> None:
+    """The binary search keeps the fixes a comparison with all kept before keeps."""
+    rng = random.Random(7)
+    for _ in range(200):
+        fixes = []
+        for number in range(rng.randrange(1, 12)):
+            edits = []
+            for _ in range(rng.randrange(1, 3)):
+                line, column = rng.randrange(3), rng.randrange(6)
+                end = (line, column + rng.choice((0, 0, 1, 2)))
+                edits.append(TextEdit("a", Range(Position(line, column), Position(*end)), "x"))
+            fixes.append(Fix(f"fix {number}", tuple(edits)))
+        kept = [edit for fix in _kept_by_comparing(fixes) for edit in fix.edits]
+        assert edits_by_path(fixes).get("a", []) == kept
+
+
+def _kept_by_comparing(fixes: list[Fix]) -> list[Fix]:
+    def spans(fix: Fix) -> list[tuple[Position, Position]]:
+        return [(edit.range.start, edit.range.end) for edit in fix.edits]
+
+    kept: list[Fix] = []
+    for fix in fixes:
+        taken = [span for other in kept for span in spans(other)]
+        if not any(s < oe and os < e for s, e in spans(fix) for os, oe in taken):
+            kept.append(fix)
+    return kept
