@@ -178,4 +178,5 @@ class _Astral:
     columns: tuple[int, ...]
     reached: tuple[int, ...]
 
+
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
