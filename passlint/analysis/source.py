@@ -31,6 +31,21 @@ def line_break(text: str, offset: int) -> str:
     return "\r\n" if end > 0 and text[end - 1] == "\r" else "\n"
 
 
+def lines_with(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The ``[start, end)`` of each line of ``text[start:end]`` where ``pattern`` is found
+    (each once, cut to the range): where a rare pattern is looked for in a whole text, and
+    its lines read closely."""
+    lines: list[tuple[int, int]] = []
+    at = start
+    while (found := pattern.search(text, at, end)) is not None:
+        line_begin = max(line_start(text, found.start()), start)
+        line_end = text.find("\n", found.end(), end)
+        line_end = end if line_end < 0 else line_end
+        lines.append((line_begin, line_end))
+        at = line_end
+    return lines
+
+
 def line_starts(text: str, start: int = 0, end: int | None = None) -> list[int]:
     """The offset of each line's start in ``text[start:end]`` (lines end at ``\\n``), found
     without splitting the text into lines: that copy of a multi-megabyte text, one object per

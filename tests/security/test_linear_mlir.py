@@ -314,3 +314,23 @@ def _kept_by_comparing(fixes: list[Fix]) -> list[Fix]:
         if not any(s < oe and os < e for s, e in spans(fix) for os, oe in taken):
             kept.append(fix)
     return kept
+
+
+# Dimensions and integer widths beyond MLIR's bounds are looked for in the whole text.
+NUMBERS: dict[str, Callable[[int], str]] = {
+    "a long dimension list": lambda n: body('  %0 = "x.y"() : () -> tensor<' + "1x" * n + "f32>\n"),
+    "lines with an invalid dimension": lambda n: body(
+        '  %0 = "x.y"() : () -> tensor<99999999999999999999xf32>\n' * n
+    ),
+    "a line of invalid dimensions": lambda n: body(
+        '  "x.y"() : () -> (' + "tensor<99999999999999999999xf32>, " * n + "i1)\n"
+    ),
+    "a line of wide integer types": lambda n: body(
+        '  "x.y"() : () -> (' + "i999999999, " * n + "i1)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", NUMBERS)
+def test_numbers_out_of_range(shape: str) -> None:
+    assert linear(NUMBERS[shape], check) <= BOUND

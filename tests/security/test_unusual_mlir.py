@@ -2,6 +2,9 @@
 a clear diagnostic, never a crash.
 
 - a huge token is quoted by a short excerpt in every message;
+- an integer of any length: a dimension or an integer type's width beyond MLIR's bounds is an
+  E001 where MLIR's parser reports it, never an exception (Python's int() refuses more than
+  4,300 digits), in the analysis, `passlint legalize` and the server's features;
 """
 
 from __future__ import annotations
@@ -11,7 +14,11 @@ import pytest
 from passlint.analysis import engine
 from passlint.analysis.findings import Finding
 from passlint.analysis.mlir.parser import parse_file
-from passlint.passes.tensorizer_legalization import analyze_file
+from passlint.analysis.source import SourceText
+from passlint.passes.tensorizer_legalization import analyze_file, legalize_text
+from passlint.server import hover, navigation
+from passlint.server.mlir_index import build_index
+from passlint.server.views import MlirView, Shift
 
 HEAD = "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
 TAIL = "  return %arg0 : tensor<4xf32>\n}\n"
@@ -121,3 +128,105 @@ def test_many_output_names_are_quoted_three_at_most() -> None:
         "`output_names` of @main has 100000 names for 1 output; give one distinct string per "
         f"output. '{QUOTED}', '{QUOTED}', '{QUOTED}' and 99996 more name no output."
     ]
+
+
+# -- integers of any length -----------------------------------------------------------------------
+
+DIGITS = "9" * 5000
+DIMENSION = (
+    f"Invalid dimension `{'9' * 17}...`; write one of at most 9223372036854775807. MLIR's "
+    "dimensions are signed 64-bit integers."
+)
+
+INTEGERS = {
+    # where MLIR's parser (jaxlib 0.10.2) reports each: "invalid dimension" at 1:31 ...
+    "an argument's dimension": (
+        HEAD.replace("tensor<4xf32>)", f"tensor<{DIGITS}xf32>)") + TAIL,
+        [("E001", 1, 31, DIMENSION), ("TL001", 2, 10)],
+    ),
+    "a result's second dimension": (
+        HEAD + f'  %0 = "x.y"() : () -> tensor<4x{DIGITS}xf32>\n  return %0 : tensor<4xf32>\n}}\n',
+        [("E001", 2, 33, DIMENSION)],
+    ),
+    "a dimension after blanks": (
+        HEAD + f'  %0 = "x.y"() : () -> tensor<4 x {DIGITS} x f32>\n' + TAIL,
+        [("E001", 2, 35, DIMENSION), ("TL001", 3, 10)],
+    ),
+    "a returned value's dimension": (
+        HEAD
+        + f'  %0 = "x.y"() : () -> tensor<{DIGITS}xf32>\n  return %0 : tensor<{DIGITS}xf32>\n}}\n',
+        [("E001", 2, 31, DIMENSION), ("E001", 3, 22, DIMENSION)],
+    ),
+    "a dimension after 0x": (
+        HEAD + f'  %0 = "x.y"() : () -> vector<0x[{DIGITS}]xf32>\n' + TAIL,
+        [("E001", 2, 34, DIMENSION), ("TL001", 3, 10)],
+    ),
+    "one past the largest dimension": (
+        HEAD + '  %0 = "x.y"() : () -> tensor<9223372036854775808xf32>\n' + TAIL,
+        [
+            (
+                "E001",
+                2,
+                31,
+                "Invalid dimension `9223372036854775808`; write one of at most "
+                "9223372036854775807. MLIR's dimensions are signed 64-bit integers.",
+            ),
+            ("TL001", 3, 10),
+        ],
+    ),
+    # ... "integer bitwidth is limited to 16777215 bits" at 2:24
+    "an integer type's width": (
+        HEAD + f'  %0 = "x.y"() : () -> si{DIGITS}\n' + TAIL,
+        [
+            (
+                "E001",
+                2,
+                24,
+                f"Integer bitwidth is limited to 16777215 bits, not `si{'9' * 15}...`; write a "
+                "narrower integer type.",
+            ),
+            ("TL001", 3, 10),
+        ],
+    ),
+    "a result group's size": (
+        HEAD + f'  %0:{DIGITS} = "x.y"() : () -> i32\n' + TAIL,
+        [
+            (
+                "E006",
+                2,
+                3,
+                "Operation defines 1 results but was provided 4096 to bind; match the result "
+                "list to the type.",
+            ),
+            ("TL001", 3, 10),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("where", INTEGERS)
+def test_an_integer_of_any_length(where: str) -> None:
+    text, expected = INTEGERS[where]
+    found: list[tuple[object, ...]] = [
+        row[:3] if row[0] == "TL001" else row for row in findings(text)
+    ]
+    assert found == expected
+    legalize_text(text)
+    analysis = engine.analyze_document("unusual.mlir", text)
+    assert analysis.parsed is not None
+    source = SourceText(text)
+    view = MlirView(build_index(analysis.parsed, source, analysis.tensorizer, []), Shift(), source)
+    for offset in range(0, len(text), 7):  # (hover and definition answered -32603 here)
+        hover.mlir_hover(view, offset)
+        navigation.mlir_definition(view, offset)
+
+
+def test_the_largest_dimension_and_width_are_valid() -> None:
+    text = (
+        HEAD
+        + '  %0 = "x.y"() : () -> tensor<9223372036854775807x0000000000000000000000004xf32>\n'
+        + '  %1 = "x.y"() : () -> i16777215\n'
+        + '  %2 = "x.y"() {a = "tensor<99999999999999999999xf32>"} : () -> i32\n'  # a string
+        + TAIL
+    )
+    assert [code for code, *_ in findings(text)] == ["TL001"]

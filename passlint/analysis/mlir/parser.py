@@ -39,6 +39,7 @@ from passlint.analysis.mlir.structure import (
     StatementSyntax,
     scan,
 )
+from passlint.analysis.mlir.types import bounded
 from passlint.analysis.mlir.validate import validate_chunk
 
 _MARKER = "// -----"
@@ -418,7 +419,12 @@ def _pieces(text: str, statement: StatementSyntax) -> tuple[str, ...]:
 
 def _count(text: str) -> int:
     """A result group's size, bounded so a typo like `%0:99999999` cannot exhaust memory."""
-    return max(1, min(int(text), 4096)) if text.isdigit() else 1
+    if not text.isdigit():
+        return 1
+    return max(1, bounded(text, _LARGEST_GROUP) or _LARGEST_GROUP)
+
+
+_LARGEST_GROUP = 4096
 
 
 def _rank(name: str) -> tuple[int, str]:

@@ -10,6 +10,7 @@
   defines N results but was provided M to bind``), a use of a result number an op does not
   have (``reference to invalid result number``);
 - E007: an alias ``#name`` / ``!name`` used and never defined in the chunk;
+- E001: a dimension or an integer type's width beyond what MLIR allows (``integers``);
 - E008: a successor naming no block of its region, a block label defined twice.
 
 Module bodies and the top level are graph regions (values may be used before they are
@@ -22,6 +23,7 @@ import re
 from collections.abc import Sequence
 
 from passlint.analysis.mlir.excerpt import excerpt
+from passlint.analysis.mlir.integers import out_of_range
 from passlint.analysis.mlir.ir import (
     BlockArgument,
     Chunk,
@@ -36,6 +38,7 @@ from passlint.analysis.mlir.ir import (
 from passlint.analysis.mlir.lexer import STRING_OR_REST
 from passlint.analysis.mlir.statement_memo import Entry
 from passlint.analysis.mlir.template import Template
+from passlint.analysis.source import lines_with
 
 _ISOLATED = frozenset(("func.func", "module", "builtin.module"))
 _GRAPH = frozenset(("module", "builtin.module"))
@@ -69,7 +72,7 @@ def validate_chunk(
         }
     checker.scope(chunk.operations, [], graph=True, entry_arguments=[])
     checker.aliases(chunk)
-    return checker.issues
+    return checker.issues + out_of_range(text, chunk.start, chunk.end)
 
 
 class _Checker:
@@ -310,15 +313,7 @@ class _Checker:
 def _alias_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The lines of ``text[start:end]`` with an alias-like name, even in a string or comment
     (strings and comments end with their line, so each line is read on its own)."""
-    lines: list[tuple[int, int]] = []
-    at = start
-    while (found := _ALIAS_LIKE.search(text, at, end)) is not None:
-        line_start = text.rfind("\n", start, found.start()) + 1 or start
-        line_end = text.find("\n", found.end(), end)
-        line_end = end if line_end < 0 else line_end
-        lines.append((line_start, line_end))
-        at = line_end
-    return lines
+    return lines_with(_ALIAS_LIKE, text, start, end)
 
 
 # Type counts depend on the token kinds only: cached by template (one per statement shape).
