@@ -9,26 +9,74 @@ from dataclasses import dataclass
 from passlint.analysis.findings import Position, Range
 
 _COUNTED_LOOKUPS = 16  # positions answered by counting before the line index is built
-_LINE_BREAK = re.compile("\n")
+# Lines end at ``\n``, ``\r\n`` or a lone ``\r``: as LSP counts them, and CPython's
+# tokenizer and MLIR's lexer read them. A text without ``\r`` has only ``\n``, found faster.
+LINE_BREAK = re.compile(r"\r\n?|\n")
+_NEWLINE = re.compile("\n")
+
+
+def _breaks(text: str, start: int, end: int) -> re.Pattern[str]:
+    """The pattern that finds the line breaks of ``text[start:end]``."""
+    return LINE_BREAK if text.find("\r", start, end) >= 0 else _NEWLINE
+
+
+def line_starts(text: str, start: int = 0, end: int | None = None) -> list[int]:
+    """The offset of each line's start in ``text[start:end]`` (a range that does not end
+    between the two characters of a CRLF), found without splitting the text into lines: that
+    copy of a multi-megabyte text, one object per line, took twice the time and 13 MB for a
+    7.7 MB module."""
+    end = len(text) if end is None else end
+    return [start, *(match.end() for match in _breaks(text, start, end).finditer(text, start, end))]
+
+
+def has_lone_cr(text: str) -> bool:
+    """Does a line of ``text`` end at a ``\\r`` that no ``\\n`` follows?"""
+    return "\r" in text and _LONE_CR.search(text) is not None
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text``, each without its line break."""
+    return LINE_BREAK.split(text) if "\r" in text else text.split("\n")
 
 
 def line_start(text: str, offset: int) -> int:
     """The start of the line holding ``offset`` (searched back no further than that line)."""
     offset = max(0, min(offset, len(text)))
-    return text.rfind("\n", 0, offset) + 1
+    newline = text.rfind("\n", 0, offset)
+    lone = text.rfind("\r", newline + 1, offset)
+    if lone >= 0 and text.startswith("\n", lone + 1):  # (``offset`` is on that \n)
+        lone = text.rfind("\r", newline + 1, lone)
+    return max(newline, lone) + 1
+
+
+def line_end(text: str, offset: int, end: int | None = None) -> int:
+    """Where the line holding ``offset`` ends: the start of its line break, or ``end`` (the
+    text's end by default) when the line goes on to there."""
+    end = len(text) if end is None else end
+    if 0 < offset < end and text[offset - 1] == "\r" and text[offset] == "\n":
+        return offset - 1  # (on the \n of a CRLF)
+    newline = text.find("\n", offset, end)
+    stop = end if newline < 0 else newline
+    carriage = text.find("\r", offset, stop)
+    return stop if carriage < 0 else carriage
 
 
 def line_break(text: str, offset: int) -> str:
     """The line ending of the line holding ``offset`` (read to that line's end), else that of
-    the line before it (the last line has none), else ``\\n``: what a line inserted there
+    the line before it (the last line has none), else ``\n``: what a line inserted there
     ends with, as the file's own lines do."""
-    end = text.find("\n", offset)
-    if end < 0:
-        start = line_start(text, offset)
-        if start == 0:
+    end = line_end(text, offset)
+    if end == len(text):
+        end = line_start(text, offset) - 1
+        if end < 0:
             return "\n"
-        end = start - 1
-    return "\r\n" if end > 0 and text[end - 1] == "\r" else "\n"
+        if text[end] == "\n" and end > 0 and text[end - 1] == "\r":
+            return "\r\n"
+        return text[end]
+    return "\r\n" if text.startswith("\r\n", end) else text[end]
 
 
 def lines_with(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -38,31 +86,31 @@ def lines_with(pattern: re.Pattern[str], text: str, start: int, end: int) -> lis
     lines: list[tuple[int, int]] = []
     at = start
     while (found := pattern.search(text, at, end)) is not None:
-        line_begin = max(line_start(text, found.start()), start)
-        line_end = text.find("\n", found.end(), end)
-        line_end = end if line_end < 0 else line_end
-        lines.append((line_begin, line_end))
-        at = line_end
+        stop = line_end(text, found.end(), end)
+        lines.append((max(line_start(text, found.start()), start), stop))
+        at = stop
     return lines
-
-
-def line_starts(text: str, start: int = 0, end: int | None = None) -> list[int]:
-    """The offset of each line's start in ``text[start:end]`` (lines end at ``\\n``), found
-    without splitting the text into lines: that copy of a multi-megabyte text, one object per
-    line, took twice the time and 13 MB for a 7.7 MB module."""
-    end = len(text) if end is None else end
-    return [start, *(match.end() for match in _LINE_BREAK.finditer(text, start, end))]
 
 
 class SourceText:
     """A document text (never changed after creation) with a line-start index.
 
-    Lines end at ``\\n``; a ``\\r`` before it belongs to the line's text. Columns count
+    Lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r`` (``LINE_BREAK``). Columns count
     characters (code points); the ``*_utf16`` methods count UTF-16 code units for LSP. The
-    index is built on demand: a few positions in a multi-megabyte text are cheaper to count.
+    index is built on demand: a few positions in a multi-megabyte text without ``\\r`` are
+    cheaper to count.
     """
 
-    __slots__ = ("_ascii", "_astral", "_astral_known", "_counted", "_last", "_starts", "text")
+    __slots__ = (
+        "_ascii",
+        "_astral",
+        "_astral_known",
+        "_carriage",
+        "_counted",
+        "_last",
+        "_starts",
+        "text",
+    )
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -73,6 +121,7 @@ class SourceText:
         self._astral: dict[int, _Astral] | None = None
         self._astral_known = False
         self._counted = 0
+        self._carriage = "\r" in text  # (lines are counted by \n alone without it)
         self._last = (0, 0)  # (offset, line) of the last counted lookup
 
     def __repr__(self) -> str:
@@ -106,13 +155,16 @@ class SourceText:
         if line < 0 or line >= len(starts):
             return None
         start = starts[line]
-        end = starts[line + 1] - 1 if line + 1 < len(starts) else len(self.text)
-        return start, end - 1 if end > start and self.text[end - 1] == "\r" else end
+        if line + 1 == len(starts):
+            return start, len(self.text)
+        after = starts[line + 1]  # (after its line break)
+        crlf = after - 2 >= start and self.text.startswith("\r\n", after - 2)
+        return start, after - 2 if crlf else after - 1
 
     def position(self, offset: int) -> Position:
         """The 0-based (line, character column) of a character offset, clamped to the text."""
         offset = max(0, min(offset, len(self.text)))
-        if self._starts is None and self._counted < _COUNTED_LOOKUPS:
+        if self._starts is None and self._counted < _COUNTED_LOOKUPS and not self._carriage:
             self._counted += 1
             last_offset, last_line = self._last
             if offset >= last_offset:

@@ -334,3 +334,21 @@ NUMBERS: dict[str, Callable[[int], str]] = {
 @pytest.mark.parametrize("shape", NUMBERS)
 def test_numbers_out_of_range(shape: str) -> None:
     assert linear(NUMBERS[shape], check) <= BOUND
+
+
+# Lone-CR line ends: a line table like any other, or every token cut when a string (or a
+# comment's quote) runs over a line break.
+LONE_CR: dict[str, Callable[[int], str]] = {
+    "lone CRs before @main": lambda n: "\r" * n + HEAD + TAIL,
+    "a CR-only module": lambda n: body(
+        f"  %0 = {'stablehlo.add %arg0, %arg0'} : tensor<4xf32>\n" * n
+    ).replace("\n", "\r"),
+    "CR-only lines after a comment's quote": lambda n: (
+        HEAD + '  // "\n' + "  %0 = stablehlo.add %arg0, %arg0 : tensor<4xf32>\n" * n + TAIL
+    ).replace("\n", "\r"),
+}
+
+
+@pytest.mark.parametrize("shape", LONE_CR)
+def test_lone_cr_line_ends(shape: str) -> None:
+    assert linear(LONE_CR[shape], check) <= BOUND

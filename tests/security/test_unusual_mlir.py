@@ -5,13 +5,19 @@ a clear diagnostic, never a crash.
 - an integer of any length: a dimension or an integer type's width beyond MLIR's bounds is an
   E001 where MLIR's parser reports it, never an exception (Python's int() refuses more than
   4,300 digits), in the analysis, `passlint legalize` and the server's features;
+- line ends: \n, \r\n and a lone \r, as MLIR's lexer reads them (a comment ends at \n or \r,
+  a string goes on over a lone \r) and as LSP counts lines; a fix writes the file's own.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from ir_dump import dump
 
 from passlint.analysis import engine
+from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Finding
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.source import SourceText
@@ -230,3 +236,50 @@ def test_the_largest_dimension_and_width_are_valid() -> None:
         + TAIL
     )
     assert [code for code, *_ in findings(text)] == ["TL001"]
+
+
+# -- line ends ------------------------------------------------------------------------------------
+
+COMMENTED = HEAD + "  // a comment\n  %0 = " + ADD + "\n" + TAIL
+
+
+def test_a_comment_ends_at_a_lone_cr() -> None:
+    """With lone-CR line ends a comment ran to the end of the file: E009, TL001 missed."""
+    for newline in ("\r", "\r\n", "\n"):
+        assert [row[:3] for row in findings(COMMENTED.replace("\n", newline))] == [("TL001", 4, 10)]
+
+
+def test_a_string_goes_on_over_a_lone_cr() -> None:
+    """As for MLIR's lexer (jaxlib 0.10.2 parses it): \\n ends a string, \\r does not."""
+    text = HEAD + '  %0 = "x.y"() {a = "one\rtwo"} : () -> i1\n' + TAIL
+    assert [row[0] for row in findings(text)] == ["TL001"]
+    (op,) = [op for op in parse_file(text).chunks[0].operations[0].walk() if op.name == "x.y"]
+    assert op.attribute("a") is not None and op.attribute("a").value == '"one\rtwo"'
+
+
+_DATA = Path(__file__).resolve().parents[1] / "data" / "mlir"
+_CORPUS = sorted(_DATA.rglob("*.mlir"))
+
+
+def _fixed(text: str) -> str:
+    fixes = [found.fix for found in engine.analyze("f.mlir", text) if found.fix is not None]
+    return apply_edits(text, edits_by_path(fixes).get("f.mlir", []))
+
+
+@pytest.mark.parametrize("path", _CORPUS, ids=lambda path: str(path.relative_to(_DATA)))
+def test_line_ends_change_nothing_else(path: Path) -> None:
+    """Each file of tests/data/mlir with lone-CR and CRLF line ends: the same findings at the
+    same lines and columns, and fixed the same with its own line ends. Lone CRs keep every
+    offset, so the IR is the same (but where a string left unterminated runs on)."""
+    text = path.read_text(encoding="utf-8")
+    expected = findings(text)
+    for newline in ("\r", "\r\n"):
+        changed = text.replace("\n", newline)
+        if "Unterminated string" not in str(expected):
+            assert findings(changed) == expected
+            assert _fixed(changed) == _fixed(text).replace("\n", newline)
+    if "Unterminated string" not in str(expected):
+        assert dump(parse_file(text.replace("\n", "\r"))) == dump(parse_file(text))
+    for newline in ("\r", "\r\n"):
+        changed = text.replace("\n", newline)
+        assert dump(parse_file(changed, fast=True)) == dump(parse_file(changed, fast=False))

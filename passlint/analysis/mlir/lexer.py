@@ -18,8 +18,10 @@ class Tok(NamedTuple):
 
 Span = tuple[int, int]
 # The white space between tokens: other Unicode spaces such as U+2028 are characters no
-# token starts with, never blanks (as for MLIR).
-SPACE = " \t\r\f\v"
+# token starts with, never blanks (as for MLIR). A line ends at \n, \r\n or a lone \r
+# (``source.LINE_BREAK``): a comment ends there (MLIR's lexer ends one at \n or \r).
+BLANKS = " \t\f\v"
+SPACE = BLANKS + "\r"  # what is stripped around a line's text (a CRLF's \r with the blanks)
 KIND = itemgetter(0)  # a token's kind (``tok.kind``), for ``map`` at C speed
 
 
@@ -50,6 +52,7 @@ _NUMBER_TAIL = r"\.\d*(?:[eE][-+]?\d+)?"
 # a kind whose first character varies is split into several alternatives.
 _ALTERNATIVES: tuple[tuple[str, str], ...] = (
     ("NL", r"\n"),
+    ("NL", r"\r\n?"),  # (a CRLF, or a lone \r)
     ("BARE_ID", r"[A-Za-z_][\w$.]*"),
     ("VALUE_ID", rf"%{_SUFFIX_ID}(?:\#\d+)?"),
     ("LPAR", r"\("),
@@ -62,13 +65,13 @@ _ALTERNATIVES: tuple[tuple[str, str], ...] = (
     ("RSQB", r"\]"),
     ("RBRACE", r"\}"),
     ("STRING", _STRING),
-    ("COMMENT", r"//[^\n]*"),
+    ("COMMENT", r"//[^\n\r]*"),
     ("DIMS", rf"\d{_SHAPED}\d*x{_MORE_DIMS}"),
     ("DIMS", rf"[?*]{_SHAPED}x{_MORE_DIMS}"),
     ("DIMS", rf"\[{_SHAPED}\d+\]x{_MORE_DIMS}"),
     ("RESOURCE_OPEN", r"\{-\#"),
     ("RESOURCE_CLOSE", r"\#-\}"),
-    ("ELEMENTS", rf"\[(?<=dense<\[)[^\"<>{{}}\n]{{{ELEMENTS_MIN},}}\](?=[ \t]*>)"),
+    ("ELEMENTS", rf"\[(?<=dense<\[)[^\"<>{{}}\n\r]{{{ELEMENTS_MIN},}}\](?=[ \t]*>)"),
     ("ARROW", "->"),
     ("CARET_ID", rf"\^{_SUFFIX_ID}"),
     ("SYMBOL", rf"@(?:[A-Za-z_$.\-][\w$.\-]*|{_STRING})"),
@@ -84,8 +87,9 @@ _ALTERNATIVES: tuple[tuple[str, str], ...] = (
     ("PUNCT", "::"),
     ("PUNCT", r"\.\.\."),
     ("PUNCT", r"[*?+|!/&~.;\-]"),
-    ("BAD_STRING", r'"[^\n]*'),
-    ("ERROR", r"[^ \t\r\f\v]"),
+    # (MLIR's lexer reads a string on over a lone \r, up to the end of the line at a \n)
+    ("BAD_STRING", r'"(?:[^\r\n]|\r(?!\n))*'),
+    ("ERROR", rf"[^{BLANKS}]"),
 )
 
 
@@ -100,7 +104,7 @@ def _compiled(alternatives: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str
     the end again from each of their positions."""
     body = "|".join(f"{pattern}()" for _, pattern in alternatives)
     kinds = ["", ""] + [kind for kind, _ in alternatives]
-    return re.compile(rf"[{SPACE}]*+()(?:{body})"), kinds
+    return re.compile(rf"[{BLANKS}]*+()(?:{body})"), kinds
 
 
 _TOKEN_RE, _KINDS = _compiled(_ALTERNATIVES)
@@ -120,8 +124,10 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     mark characters no MLIR token starts with and unterminated strings.
     """
     end = len(text) if end is None else end
-    while end > start and text[end - 1] in SPACE:
-        end -= 1
+    while end > start and (
+        text[end - 1] in BLANKS or (text[end - 1] == "\r" and text.startswith("\n", end))
+    ):
+        end -= 1  # (and half a CRLF cut off by ``end``: no line break here)
     kinds = _KINDS
     toks = [
         _new(Tok, (kind, match.start(1), match.end()))  # Tok(...) without its __new__

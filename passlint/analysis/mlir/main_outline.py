@@ -25,6 +25,7 @@ from passlint.analysis.mlir.lines import normalize, shape_of
 from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
 from passlint.analysis.mlir.structure import begins_after
+from passlint.analysis.source import has_lone_cr
 
 _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
 # The generic form's header line, up to its `sym_name = "main"` property.
@@ -96,8 +97,9 @@ def used_names(outline: MainOutline) -> _UsedNames:
 
 
 def outline_main(text: str) -> MainOutline | None:
-    """The outline of @main of a single-chunk module, or None when it cannot be had cheaply."""
-    if "// -----" in text and len(split_chunks(text)) != 1:
+    """The outline of @main of a single-chunk module, or None when it cannot be had cheaply
+    (its substring searches read lines as tools print them: ending at \\n or \\r\\n)."""
+    if ("// -----" in text and len(split_chunks(text)) != 1) or has_lone_cr(text):
         return None
     header = _main_header(text)
     if header is None:

@@ -41,6 +41,7 @@ from passlint.analysis.mlir.structure import (
 )
 from passlint.analysis.mlir.types import bounded
 from passlint.analysis.mlir.validate import validate_chunk
+from passlint.analysis.source import line_end, line_start
 
 _MARKER = "// -----"
 _COUNT = re.compile(r"\s*:\s*(\d+)")
@@ -124,14 +125,12 @@ def split_chunks(text: str) -> list[tuple[int, int]]:
     bounds: list[tuple[int, int]] = []
     start = at = 0
     while (found := text.find(_MARKER, at)) >= 0:
-        line_start = text.rfind("\n", 0, found) + 1
-        line_end = text.find("\n", found)
-        line_end = len(text) if line_end < 0 else line_end
-        at = line_end
-        blank_before = not text[line_start:found].strip(" \t")
-        if blank_before and not text[found + len(_MARKER) : line_end].strip(" \t"):
-            bounds.append((start, line_start))
-            start = line_end
+        begin, end = line_start(text, found), line_end(text, found)
+        at = max(end, found + 1)
+        blank_before = not text[begin:found].strip(" \t")
+        if blank_before and not text[found + len(_MARKER) : end].strip(" \t"):
+            bounds.append((start, begin))
+            start = end
     bounds.append((start, len(text)))
     return bounds
 
@@ -153,9 +152,10 @@ def parse_chunk(
     """One chunk's IR and errors. ``whole``: the text is a whole chunk, so undefined values,
     aliases and blocks are errors (not for the pieces @main's outline parses alone)."""
     end = len(text) if end is None else end
-    if fast:
-        statements, structure_errors = scan(text, [], LineTable(text, start, end))
-    else:
+    lines = LineTable(text, start, end) if fast else None
+    if lines is not None and lines.ok:
+        statements, structure_errors = scan(text, [], lines)
+    else:  # (without the line table, or when its lines do not add up: cut every token)
         statements, structure_errors = scan(text, tokenize(text, start, end), end=end)
     chunk = Chunk(start, end)
     chunk.errors.extend(structure_errors)

@@ -237,10 +237,9 @@ class _Scanner:
                 while last > first and shapes[last].blank:
                     last -= 1
                 self.next_line = last + 1
-                end = lines.line_end(last)
                 lines.tokens(first, last, toks)
                 if last + 1 < count:
-                    toks.append(Tok("NL", end, end + 1))
+                    toks.append(lines.line_break(last))
         return index < len(toks)
 
     def _next_line_starts_statement(self, out: list[Tok], head: _Head) -> bool:

@@ -45,7 +45,7 @@ _GRAPH = frozenset(("module", "builtin.module"))
 # Strings and comments are skipped; ``#name`` / ``!name`` not followed by ``<`` and without a
 # dot is an alias (``#stablehlo<...>``, ``#sdy.sharding<...>`` are dialect attributes).
 _ALIAS_USE = re.compile(
-    rf"{STRING_OR_REST}|//[^\n]*|(?<![\w$.\-#!])(?P<alias>[#!][A-Za-z_][\w$\-]*)(?![\w$.\-<])"
+    rf"{STRING_OR_REST}|//[^\r\n]*|(?<![\w$.\-#!])(?P<alias>[#!][A-Za-z_][\w$\-]*)(?![\w$.\-<])"
 )
 # The third alternative alone, its look-behind moved after the first character so a search
 # skips to `#` and `!` at C speed: a chunk without a match has no alias use (most lit tests).

@@ -218,7 +218,9 @@ def _copy_fix(
     )
 
 
-_SUPPRESSION_LINE = re.compile(r"[ \t]*//\s*passlint:\s*ignore\[[A-Za-z0-9, ]+\][^\n]*\n")
+_SUPPRESSION_LINE = re.compile(
+    r"[ \t]*//\s*passlint:\s*ignore\[[A-Za-z0-9, ]+\][^\r\n]*(?:\r\n?|\n)"
+)
 
 
 def _above_suppression(text: str, start: int) -> int:
