@@ -5,6 +5,8 @@ a clear diagnostic, never a crash.
 - an integer of any length: a dimension or an integer type's width beyond MLIR's bounds is an
   E001 where MLIR's parser reports it, never an exception (Python's int() refuses more than
   4,300 digits), in the analysis, `passlint legalize` and the server's features;
+- a byte order mark (U+FEFF) is an E001 where MLIR's parser reports one ("unexpected
+  character" at 1:1, jaxlib 0.10.2, from the file's bytes): it skips none;
 - line ends: \n, \r\n and a lone \r, as MLIR's lexer reads them (a comment ends at \n or \r,
   a string goes on over a lone \r) and as LSP counts lines; a fix writes the file's own.
 """
@@ -283,3 +285,25 @@ def test_line_ends_change_nothing_else(path: Path) -> None:
     for newline in ("\r", "\r\n"):
         changed = text.replace("\n", newline)
         assert dump(parse_file(changed, fast=True)) == dump(parse_file(changed, fast=False))
+
+
+# -- a byte order mark ----------------------------------------------------------------------------
+
+BOM_MESSAGE = (
+    "Unexpected byte order mark (U+FEFF); remove it. MLIR's parser reads it as a character no "
+    "token starts with, at the start of a file too."
+)
+
+
+def test_a_byte_order_mark_at_the_start_is_reported_as_mlir_reports_it() -> None:
+    text = "\ufeff" + HEAD + TAIL
+    (error, output) = engine.analyze("bom.mlir", text)
+    start, end = error.range.start, error.range.end
+    assert (error.code, start.line, start.column, end.line, end.column) == ("E001", 0, 0, 0, 1)
+    assert error.message == BOM_MESSAGE
+    assert output.code == "TL001"  # (the module after it is read on)
+    assert _fixed(text) == "\ufeff" + _fixed(HEAD + TAIL)
+
+
+def test_a_byte_order_mark_inside_a_line() -> None:
+    assert findings(HEAD + "  \ufeff\n" + TAIL)[0] == ("E001", 2, 3, BOM_MESSAGE)

@@ -302,7 +302,7 @@ class _Builder:
             message = (
                 "Unterminated string: expected '\"' before the end of the line; close it."
                 if tok.kind == "BAD_STRING"
-                else f"Unexpected character {excerpt(self._tok(tok))!r}; remove it."
+                else _unexpected(self._tok(tok))
             )
             self.chunk.errors.append(SyntaxIssue(tok.start, tok.end, message))
             return _fallback(self.text, toks[:index])
@@ -425,6 +425,19 @@ def _count(text: str) -> int:
 
 
 _LARGEST_GROUP = 4096
+
+
+def _unexpected(character: str) -> str:
+    """The message for a character no token starts with."""
+    if character == _BYTE_ORDER_MARK:
+        return (
+            "Unexpected byte order mark (U+FEFF); remove it. MLIR's parser reads it as a "
+            "character no token starts with, at the start of a file too."
+        )
+    return f"Unexpected character {character!r}; remove it."
+
+
+_BYTE_ORDER_MARK = "\ufeff"
 
 
 def _rank(name: str) -> tuple[int, str]:
