@@ -5,7 +5,8 @@ analysis (``time.process_time()``, the median of a few runs) may grow by at most
 size is found by doubling from a small one until a run takes 50 ms, so a quadratic path is
 caught after a few hundred milliseconds rather than after minutes. Both analyses an editor
 runs are measured: the full one (``passlint check`` and the server's debounced run) and the
-quick one the server gives a large document first (@main's outline).
+quick one the server gives a large document first (@main's outline). Each shape's test
+failed on the code before issue 25's fixes (3.3x to 4.8x), but for the guards at the end.
 """
 
 from __future__ import annotations
@@ -316,7 +317,11 @@ def _kept_by_comparing(fixes: list[Fix]) -> list[Fix]:
     return kept
 
 
-# Dimensions and integer widths beyond MLIR's bounds are looked for in the whole text.
+# -- guards of searches added with these fixes -----------------------------------------------------
+# The shapes above each cost quadratic time before (each of those tests failed then); the
+# ones below passed before too: they keep linear the searches added since, for dimensions
+# and integer widths beyond MLIR's bounds (``integers``) and for lone-CR line ends.
+
 NUMBERS: dict[str, Callable[[int], str]] = {
     "a long dimension list": lambda n: body('  %0 = "x.y"() : () -> tensor<' + "1x" * n + "f32>\n"),
     "lines with an invalid dimension": lambda n: body(
