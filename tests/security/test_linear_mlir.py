@@ -6,7 +6,7 @@ size is found by doubling from a small one until a run takes 50 ms, so a quadrat
 caught after a few hundred milliseconds rather than after minutes. Both analyses an editor
 runs are measured: the full one (``passlint check`` and the server's debounced run) and the
 quick one the server gives a large document first (@main's outline). Each shape's test
-failed on the code before issue 25's fixes (3.3x to 4.8x), but for the guards at the end.
+failed on the code before issue 25's fixes, but for the guards at the end.
 """
 
 from __future__ import annotations
