@@ -317,6 +317,12 @@ def _kept_by_comparing(fixes: list[Fix]) -> list[Fix]:
     return kept
 
 
+def test_uses_of_an_undefined_values_result() -> None:
+    """E003/E006: each use of an undefined `%q#1` read every op of its block (is `%q` a
+    result there?)."""
+    assert linear(lambda n: body('  "x.y"(%q#1) : (i32) -> ()\n' * n), check) <= BOUND
+
+
 # -- guards of searches added with these fixes -----------------------------------------------------
 # The shapes above each cost quadratic time before (each of those tests failed then); the
 # ones below passed before too: they keep linear the searches added since, for dimensions

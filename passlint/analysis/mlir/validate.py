@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.integers import out_of_range
 from passlint.analysis.mlir.ir import (
+    Block,
     BlockArgument,
     Chunk,
     Operation,
@@ -81,6 +82,7 @@ class _Checker:
         self.issues: list[SyntaxIssue] = []
         self.position: dict[int, int] = {}  # id(op) -> index in its block
         self.unsure: set[str] = set()  # names a broken statement may define
+        self.groups: dict[int, set[str]] = {}  # id(block) -> the result names it defines
         self.relocated = relocated  # id of an op relocated from a kept copy -> the copy
 
     def issue(
@@ -268,18 +270,24 @@ class _Checker:
                 "defined here",
             )
 
-    @staticmethod
-    def _defines_group(user: Operation, group: str) -> bool:
+    def _defines_group(self, user: Operation, group: str) -> bool:
         """Is ``group`` (``%0`` of ``%0#5``) the name of a result defined around ``user``?"""
         op: Operation | None = user
         while op is not None:
             block = op.parent
-            if block is not None:
-                for other in block.operations:
-                    if any(result.group_name == group for result in other.results):
-                        return True
+            if block is not None and group in self._groups_of(block):
+                return True
             op = op.parent_op
         return False
+
+    def _groups_of(self, block: Block) -> set[str]:
+        """The result names ``block``'s ops define, read once (each use of an undefined
+        ``%x#1`` read the whole block again)."""
+        found = self.groups.get(id(block))
+        if found is None:
+            found = {result.group_name for op in block.operations for result in op.results}
+            self.groups[id(block)] = found
+        return found
 
     # -- aliases -----------------------------------------------------------------------------
     def aliases(self, chunk: Chunk) -> None:
