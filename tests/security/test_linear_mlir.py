@@ -317,6 +317,35 @@ def _kept_by_comparing(fixes: list[Fix]) -> list[Fix]:
     return kept
 
 
+def _constant_returned(last: str) -> Callable[[int], str]:
+    """A constant of ``256 n`` elements (1.0, but ``last`` at the end), returned ``n`` times
+    (its scan must cost more than a return's operand for a quadratic cost to show)."""
+
+    def build(n: int) -> str:
+        shape = f"tensor<{256 * n}xf32>"
+        types = ", ".join([shape] * n)
+        blob = "0000803F" * (256 * n - 1) + last
+        return (
+            f"func.func @main() -> ({types}) {{\n"
+            f'  %c = stablehlo.constant dense<"0x{blob}"> : {shape}\n'
+            f"  return {', '.join(['%c'] * n)} : {types}\n}}\n"
+        )
+
+    return build
+
+
+# Each output a constant is returned at read the whole constant again (is it a splat?).
+CONSTANTS: dict[str, Callable[[int], str]] = {
+    "a splat constant": _constant_returned("0000803F"),
+    "a constant that is not a splat": _constant_returned("00000040"),
+}
+
+
+@pytest.mark.parametrize("shape", CONSTANTS)
+def test_a_large_constant_returned_many_times(shape: str) -> None:
+    assert linear(CONSTANTS[shape], check) <= BOUND
+
+
 def test_uses_of_an_undefined_values_result() -> None:
     """E003/E006: each use of an undefined `%q#1` read every op of its block (is `%q` a
     result there?)."""

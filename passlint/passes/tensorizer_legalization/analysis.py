@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from passlint.analysis.mlir.attribute_text import split_top_level
 from passlint.analysis.mlir.ir import (
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from passlint.passes.tensorizer_legalization.cases import Case
 
 Variant = Literal["mhlo", "stablehlo"]
+T = TypeVar("T")
 RETURN_OPS = frozenset(("func.return", "return"))
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_$.\-]")
 
@@ -69,6 +70,16 @@ class ChunkAnalysis:
     names: list[str | None] | None = None  # output_names as read (None entries: not strings)
     functions: dict[str, Operation] = field(default_factory=dict)
     known_variant: Variant | None = None  # the variant, once read (or given)
+    # What the case table read of the ops outputs return, by reader and op (``read_once``)
+    read: dict[tuple[Callable[[Operation], object], int], object] = field(default_factory=dict)
+
+    def read_once(self, reader: Callable[[Operation], T], op: Operation) -> T:
+        """``reader(op)``, read once per op: an op returned at many slots was read again
+        for each (a multi-megabyte constant, scanned whole to tell whether it is a splat)."""
+        key = (reader, id(op))
+        if key not in self.read:
+            self.read[key] = reader(op)
+        return cast(T, self.read[key])
 
     @property
     def variant(self) -> Variant:

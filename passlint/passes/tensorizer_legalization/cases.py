@@ -17,8 +17,8 @@ from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult, Use
 from passlint.analysis.mlir.known_ops import (
     composite_decomposition,
-    constant_value,
     fusion_kind,
+    is_resource_constant,
     is_splat_constant,
 )
 from passlint.analysis.rules import RULES
@@ -125,7 +125,7 @@ def _constant_reason(analysis: ChunkAnalysis, output: Output) -> str:
     op = value.op
     if op.name == "mhlo.constant" or analysis.variant == "mhlo":
         return f"the {analysis.variant_name} variant copies constants, splat or not"
-    if constant_value(op).lstrip().startswith("dense_resource<"):
+    if analysis.read_once(is_resource_constant, op):
         return "a resource blob is not a splat for stage A"
     return "not a splat, so stage A leaves it a constant"
 
@@ -161,7 +161,9 @@ def _op_named(output: Output, names: Collection[str]) -> bool:
 
 def _schedule_fusion(analysis: ChunkAnalysis, output: Output) -> bool:
     op = _op(output)
-    return op is not None and op.name == "mhlo.fusion" and fusion_kind(op) == "ScheduleFusion"
+    if op is None or op.name != "mhlo.fusion":
+        return False
+    return analysis.read_once(fusion_kind, op) == "ScheduleFusion"
 
 
 def _splat(analysis: ChunkAnalysis, output: Output) -> bool:
@@ -170,7 +172,7 @@ def _splat(analysis: ChunkAnalysis, output: Output) -> bool:
         analysis.variant == "stablehlo"
         and op is not None
         and op.name == "stablehlo.constant"
-        and is_splat_constant(op)
+        and analysis.read_once(is_splat_constant, op)
     )
 
 
@@ -178,7 +180,7 @@ def _composite_missing(analysis: ChunkAnalysis, output: Output) -> bool:
     op = _op(output)
     if op is None or op.name != "stablehlo.composite":
         return False
-    return (composite_decomposition(op) or "") not in analysis.functions
+    return (analysis.read_once(composite_decomposition, op) or "") not in analysis.functions
 
 
 def _composite_location(analysis: ChunkAnalysis, output: Output) -> tuple[tuple[int, int], str]:
@@ -400,7 +402,7 @@ def classify(
             inner = _region_result(op, value.index)
             output.named_op, output.named_result = inner or (op, value.index)
     if op is not None and op.name == "stablehlo.composite" and isinstance(value, OpResult):
-        output.composite_function = composite_decomposition(op)
+        output.composite_function = analysis.read_once(composite_decomposition, op)
         function = analysis.functions.get(output.composite_function or "")
         inner = _region_result(function, value.index) if function is not None else None
         if inner is not None and output.case.apply == "name":
