@@ -22,7 +22,8 @@ import pytest
 from passlint.analysis import engine
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Fix, Position, Range, TextEdit
-from passlint.analysis.mlir import lines, main_outline, statements
+from passlint.analysis.mlir import lines, main_outline, statements, types
+from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.source import SourceText
 from passlint.passes.tensorizer_legalization import legalize_text
 
@@ -43,6 +44,7 @@ def _fresh_caches() -> None:
     lines.cut_lines.clear()
     main_outline._header_cache.clear()
     main_outline._generic_cache.clear()
+    types.parse_shaped_type.cache_clear()
 
 
 def _cpu(analyse: Callable[[str], object], text: str) -> float:
@@ -344,6 +346,27 @@ CONSTANTS: dict[str, Callable[[int], str]] = {
 @pytest.mark.parametrize("shape", CONSTANTS)
 def test_a_large_constant_returned_many_times(shape: str) -> None:
     assert linear(CONSTANTS[shape], check) <= BOUND
+
+
+def _argument_types(text: str) -> object:
+    """Every argument's shaped type, as hover and the pass read them."""
+    return [
+        argument.shaped_type
+        for chunk in parse_file(text).chunks
+        for top in chunk.operations
+        for op in top.walk()
+        for argument in op.header_arguments
+    ]
+
+
+def test_the_shaped_type_of_an_argument_with_words_after_it() -> None:
+    """A custom op's argument `%a: tensor<1x1x...xf32> foo`: the type's pattern tried every
+    split of its dimensions before giving up on the word after it."""
+
+    def build(n: int) -> str:
+        return body(f"  %0 = x.y(%arg0) reducer(%a: tensor<{'1x' * n}f32> foo) {{\n  }}\n")
+
+    assert linear(build, _argument_types) <= BOUND
 
 
 def test_uses_of_an_undefined_values_result() -> None:

@@ -32,7 +32,7 @@ def width(digits: str) -> int | None:
     return bounded(digits, WIDEST_INTEGER)
 
 
-_SHAPED = re.compile(r"(tensor|vector|memref)<\s*((?:(?:\d+|\?|\[\d+\])x)*)(.*)>\s*\Z", re.DOTALL)
+_SHAPED = re.compile(r"(tensor|vector|memref)<\s*((?:(?:\d+|\?|\[\d+\])x)*+)(.*)>\s*\Z", re.DOTALL)
 _UNRANKED = re.compile(r"(tensor|memref)<\s*\*x(.*)>\s*\Z", re.DOTALL)
 
 
