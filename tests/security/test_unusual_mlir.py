@@ -229,6 +229,12 @@ def test_an_integer_of_any_length(where: str) -> None:
         navigation.mlir_definition(view, offset)
 
 
+def test_a_result_group_of_zero_binds_one_result() -> None:
+    """(as before the group size was read bounded: not 4,096 results)"""
+    text = HEAD + '  %0:0 = "x.y"() : () -> i32\n' + TAIL
+    assert [code for code, *_ in findings(text)] == ["TL001"]
+
+
 def test_the_largest_dimension_and_width_are_valid() -> None:
     text = (
         HEAD

@@ -94,7 +94,8 @@ def _cut(key: str) -> tuple[Tok, ...]:
 
 def normalize(text: str) -> str:
     """Comment lines emptied; strings, SSA names, symbols and digit runs abstracted; lines
-    and token kinds are preserved (an unterminated string becomes a lone quote)."""
+    and token kinds are preserved (an unterminated string becomes a lone quote), but where a
+    string runs over a lone \\r (the line table then does not add up)."""
     text = _STRING.sub('"\\g<closed>', _COMMENT_LINE.sub("", text))
     return _DIGITS.sub("1", _SYMBOL.sub("@s", _NAMED_SSA.sub("%v", text)))
 

@@ -421,7 +421,8 @@ def _count(text: str) -> int:
     """A result group's size, bounded so a typo like `%0:99999999` cannot exhaust memory."""
     if not text.isdigit():
         return 1
-    return max(1, bounded(text, _LARGEST_GROUP) or _LARGEST_GROUP)
+    size = bounded(text, _LARGEST_GROUP)
+    return _LARGEST_GROUP if size is None else max(1, size)
 
 
 _LARGEST_GROUP = 4096
