@@ -15,6 +15,7 @@ import gc
 import random
 import statistics
 import time
+import tracemalloc
 from collections.abc import Callable
 
 import pytest
@@ -415,3 +416,35 @@ LONE_CR: dict[str, Callable[[int], str]] = {
 @pytest.mark.parametrize("shape", LONE_CR)
 def test_lone_cr_line_ends(shape: str) -> None:
     assert linear(LONE_CR[shape], check) <= BOUND
+
+
+# -- memory -----------------------------------------------------------------------------------------
+# The regex engine keeps a backtracking entry (about 100 bytes) for each repetition of a
+# group it may go back into: an unterminated string of a million escaped quotes, a quoted op
+# name (of escaped quotes or not) or a dimension list of a million entries took 77 to 186
+# bytes per character of the text. Possessive, unrolled patterns keep nothing to go back
+# to. (A string of escaped quotes that is closed took little before too.)
+MILLION = 1_000_000
+LONG_TOKENS: dict[str, str] = {
+    "escaped quotes": body('  %0 = "x.y"() {a = "' + '\\"' * MILLION + '"} : () -> i32\n'),
+    "an unterminated string of escaped quotes": body(
+        '  %0 = "x.y"() {a = "' + '\\"' * MILLION + "\n"
+    ),
+    "a quoted op name": body('  %0 = "' + "a" * (2 * MILLION) + '"() : () -> i32\n'),
+    "a quoted op name of escaped quotes": body('  %0 = "' + '\\"' * MILLION + '"() : () -> i32\n'),
+    "a dimension list": body('  %0 = "x.y"() : () -> tensor<' + "1x" * MILLION + "f32>\n"),
+}
+
+
+@pytest.mark.parametrize("shape", LONG_TOKENS)
+def test_a_long_token_takes_memory_in_proportion(shape: str) -> None:
+    text = LONG_TOKENS[shape]
+    check(HEAD + TAIL)
+    _fresh_caches()
+    tracemalloc.start()
+    try:
+        check(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * len(text)  # (bytes)

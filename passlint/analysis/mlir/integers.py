@@ -29,7 +29,7 @@ NUMBER = 20  # characters of a number quoted in a message, at most
 _LONG_DIMENSION = re.compile(r"<[0-9x?*\[\] \t]*[0-9]{19}")
 _DIMENSIONS = re.compile(
     rf"{STRING_OR_REST}|//[^\r\n]*|(?<![\w$.\-])(?:tensor|vector|memref)[ \t]*<[ \t]*"
-    r"(?P<dims>(?:(?:[0-9]+|\?|\*|\[[0-9]+\])[ \t]*x[ \t]*)+)"
+    r"(?P<dims>(?:(?:[0-9]+|\?|\*|\[[0-9]+\])[ \t]*x[ \t]*)++)"
 )
 # An integer type of 8 digits or more; then, on its line, each integer type.
 _WIDE_INTEGER = re.compile(r"i[0-9]{8}")

@@ -99,7 +99,7 @@ def splat_value(op: Operation) -> str:
 
 
 # An element of a dense list: a complex pair, a string, or a number or word.
-_ELEMENT = re.compile(r'\([^()]*\)|"[^"\\]*(?:\\.[^"\\]*)*"|[^\s,\[\]()]+')
+_ELEMENT = re.compile(r'\([^()]*\)|"[^"\\]*+(?:\\.[^"\\]*+)*+"|[^\s,\[\]()]+')
 
 
 def _dense_body(op: Operation) -> str | None:

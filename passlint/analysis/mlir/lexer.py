@@ -26,9 +26,11 @@ KIND = itemgetter(0)  # a token's kind (``tok.kind``), for ``map`` at C speed
 
 
 _SUFFIX_ID = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
-# Unrolled (no alternation inside the repetition): a multi-megabyte hex blob matches in
-# linear time and constant memory.
-_STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+# Unrolled (no alternation inside the repetition) and possessive: a multi-megabyte hex blob,
+# or a million escaped quotes, match in linear time and constant memory (the regex engine
+# keeps a backtracking entry per repetition of a group it may go back into: 100 bytes
+# and more per character of a long run).
+_STRING = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
 # A string, or an unterminated one with the rest of its line (which the lexer makes one
 # BAD_STRING token): what a search that skips strings looks for. A string pattern alone
 # fails at each quote of an unterminated string only at the line's end, so such a search
@@ -40,7 +42,7 @@ STRING_OR_REST = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+(?P<closed>")?'
 ELEMENTS_MIN = 256  # characters of a list's elements, at least, to make an ELEMENTS token
 # After `tensor<` (and the like): the first character of a dimension list, already taken.
 _SHAPED = r"(?<=tensor<.|vector<.|memref<.)"
-_MORE_DIMS = r"(?:(?:\d+|\?|\*|\[\d+\])x)*"
+_MORE_DIMS = r"(?:(?:\d+|\?|\*|\[\d+\])x)*+"
 _NUMBER_TAIL = r"\.\d*(?:[eE][-+]?\d+)?"
 
 # The alternatives are tried in order at each position. The common tokens come first, as
@@ -88,7 +90,7 @@ _ALTERNATIVES: tuple[tuple[str, str], ...] = (
     ("PUNCT", r"\.\.\."),
     ("PUNCT", r"[*?+|!/&~.;\-]"),
     # (MLIR's lexer reads a string on over a lone \r, up to the end of the line at a \n)
-    ("BAD_STRING", r'"(?:[^\r\n]|\r(?!\n))*'),
+    ("BAD_STRING", r'"[^\r\n]*+(?:\r(?!\n)[^\r\n]*+)*+'),
     ("ERROR", rf"[^{BLANKS}]"),
 )
 

@@ -360,12 +360,10 @@ def _definition(
         if at >= 0:
             line_start = max(line_start, at + 1)
     if line_start < 0:  # one of several results: `%a, %name = ...`
+        # (the results before it, each read once: not ``name``, possessive)
+        this = re.escape(name) + r"(?::\d+)?[ \t]*[,=]"
         pattern = re.compile(
-            "^"
-            + re.escape(indent)
-            + r"(?:%[\w$.\-]+(?::\d+)?[ \t]*,[ \t]*)+"
-            + re.escape(name)
-            + r"(?::\d+)?[ \t]*[,=]",
+            rf"^{re.escape(indent)}(?:(?!{this})%[\w$.\-]+(?::\d+)?[ \t]*,[ \t]*)++{this}",
             re.MULTILINE,
         )
         match = pattern.search(text, *body)
