@@ -41,3 +41,35 @@ def test_line_starts() -> None:
     for text in ["", "\n", "a", "a\n", "a\r\nb\n\nc", "😀\nx\n"]:
         lengths = [len(line) + 1 for line in text.split("\n")]
         assert line_starts(text) == [sum(lengths[:i]) for i in range(len(lengths))]
+
+
+def _utf16_by_counting(line: str, column: int) -> int:
+    return column + sum(1 for char in line[:column] if ord(char) > 0xFFFF)
+
+
+def _column_by_counting(line: str, units: int) -> int:
+    """The first character whose UTF-16 column is at least ``units`` (the line's length
+    past its end)."""
+    count = 0
+    for index, char in enumerate(line):
+        if count >= units:
+            return index
+        count += 2 if ord(char) > 0xFFFF else 1
+    return len(line)
+
+
+def test_utf16_conversions_equal_counting_the_line() -> None:
+    rng = random.Random(5)
+    for _ in range(50):
+        text = "".join(rng.choice("ab\n\r𝄞é😀 ") for _ in range(rng.randrange(1, 120)))
+        source = SourceText(text)
+        for line in range(source.line_count):
+            body = source.line_text(line)
+            for column in range(len(body) + 1):
+                assert source.to_utf16(Position(line, column)).column == _utf16_by_counting(
+                    body, column
+                )
+            for units in range(_utf16_by_counting(body, len(body)) + 3):
+                assert source.from_utf16(Position(line, units)).column == _column_by_counting(
+                    body, units
+                )

@@ -20,7 +20,9 @@ Span = tuple[int, int]
 
 # After an op's results (or at its start): its name, quoted in the generic form
 # (`= "dialect.op"`) or bare (`= dialect.op`).
-_GENERIC_NAME = re.compile(r'(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*"((?:[^"\\\n]|\\.)*)"')
+_GENERIC_NAME = re.compile(
+    r'(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*"([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"'
+)
 _CUSTOM_NAME = re.compile(r"(?:\s*:\s*\d+)?(?:\s*,\s*%[^=]*)?\s*=?\s*([A-Za-z_][\w$.]*)")
 
 

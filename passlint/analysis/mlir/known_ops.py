@@ -46,6 +46,11 @@ def constant_value(op: Operation) -> str:
     return op.span_text(first, colon - 1)
 
 
+def is_resource_constant(op: Operation) -> bool:
+    """Is the constant's value a ``dense_resource<...>`` blob?"""
+    return constant_value(op).lstrip().startswith("dense_resource<")
+
+
 def constant_type(op: Operation) -> ShapedType | None:
     before, after = op.signature_types()
     refs = after or before
@@ -94,7 +99,7 @@ def splat_value(op: Operation) -> str:
 
 
 # An element of a dense list: a complex pair, a string, or a number or word.
-_ELEMENT = re.compile(r'\([^()]*\)|"[^"\\]*(?:\\.[^"\\]*)*"|[^\s,\[\]()]+')
+_ELEMENT = re.compile(r'\([^()]*\)|"[^"\\]*+(?:\\.[^"\\]*+)*+"|[^\s,\[\]()]+')
 
 
 def _dense_body(op: Operation) -> str | None:

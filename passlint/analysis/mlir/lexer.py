@@ -17,20 +17,32 @@ class Tok(NamedTuple):
 
 
 Span = tuple[int, int]
+# The white space between tokens: other Unicode spaces such as U+2028 are characters no
+# token starts with, never blanks (as for MLIR). A line ends at \n, \r\n or a lone \r
+# (``source.LINE_BREAK``): a comment ends there (MLIR's lexer ends one at \n or \r).
+BLANKS = " \t\f\v"
+SPACE = BLANKS + "\r"  # what is stripped around a line's text (a CRLF's \r with the blanks)
 KIND = itemgetter(0)  # a token's kind (``tok.kind``), for ``map`` at C speed
 
 
 _SUFFIX_ID = r"(?:[A-Za-z_$.\-][\w$.\-]*|\d+)"
-# Unrolled (no alternation inside the repetition): a multi-megabyte hex blob matches in
-# linear time and constant memory.
-_STRING = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+# Unrolled (no alternation inside the repetition) and possessive: a multi-megabyte hex blob,
+# or a million escaped quotes, match in linear time and constant memory (the regex engine
+# keeps a backtracking entry per repetition of a group it may go back into: 100 bytes
+# and more per character of a long run).
+_STRING = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
+# A string, or an unterminated one with the rest of its line (which the lexer makes one
+# BAD_STRING token): what a search that skips strings looks for. A string pattern alone
+# fails at each quote of an unterminated string only at the line's end, so such a search
+# would read the line again from each of them. ``closed``: the closing quote, if any.
+STRING_OR_REST = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+(?P<closed>")?'
 
 # A long element list of a `dense<[...]>` literal on one line is one ELEMENTS token: a
 # multi-megabyte constant is a span of the text, never a million tokens.
 ELEMENTS_MIN = 256  # characters of a list's elements, at least, to make an ELEMENTS token
 # After `tensor<` (and the like): the first character of a dimension list, already taken.
 _SHAPED = r"(?<=tensor<.|vector<.|memref<.)"
-_MORE_DIMS = r"(?:(?:\d+|\?|\*|\[\d+\])x)*"
+_MORE_DIMS = r"(?:(?:\d+|\?|\*|\[\d+\])x)*+"
 _NUMBER_TAIL = r"\.\d*(?:[eE][-+]?\d+)?"
 
 # The alternatives are tried in order at each position. The common tokens come first, as
@@ -42,6 +54,7 @@ _NUMBER_TAIL = r"\.\d*(?:[eE][-+]?\d+)?"
 # a kind whose first character varies is split into several alternatives.
 _ALTERNATIVES: tuple[tuple[str, str], ...] = (
     ("NL", r"\n"),
+    ("NL", r"\r\n?"),  # (a CRLF, or a lone \r)
     ("BARE_ID", r"[A-Za-z_][\w$.]*"),
     ("VALUE_ID", rf"%{_SUFFIX_ID}(?:\#\d+)?"),
     ("LPAR", r"\("),
@@ -54,13 +67,13 @@ _ALTERNATIVES: tuple[tuple[str, str], ...] = (
     ("RSQB", r"\]"),
     ("RBRACE", r"\}"),
     ("STRING", _STRING),
-    ("COMMENT", r"//[^\n]*"),
+    ("COMMENT", r"//[^\n\r]*"),
     ("DIMS", rf"\d{_SHAPED}\d*x{_MORE_DIMS}"),
     ("DIMS", rf"[?*]{_SHAPED}x{_MORE_DIMS}"),
     ("DIMS", rf"\[{_SHAPED}\d+\]x{_MORE_DIMS}"),
     ("RESOURCE_OPEN", r"\{-\#"),
     ("RESOURCE_CLOSE", r"\#-\}"),
-    ("ELEMENTS", rf"\[(?<=dense<\[)[^\"<>{{}}\n]{{{ELEMENTS_MIN},}}\](?=[ \t]*>)"),
+    ("ELEMENTS", rf"\[(?<=dense<\[)[^\"<>{{}}\n\r]{{{ELEMENTS_MIN},}}\](?=[ \t]*>)"),
     ("ARROW", "->"),
     ("CARET_ID", rf"\^{_SUFFIX_ID}"),
     ("SYMBOL", rf"@(?:[A-Za-z_$.\-][\w$.\-]*|{_STRING})"),
@@ -76,8 +89,9 @@ _ALTERNATIVES: tuple[tuple[str, str], ...] = (
     ("PUNCT", "::"),
     ("PUNCT", r"\.\.\."),
     ("PUNCT", r"[*?+|!/&~.;\-]"),
-    ("BAD_STRING", r'"[^\n]*'),
-    ("ERROR", r"[^ \t\r\f\v]"),
+    # (MLIR's lexer reads a string on over a lone \r, up to the end of the line at a \n)
+    ("BAD_STRING", r'"[^\r\n]*+(?:\r(?!\n)[^\r\n]*+)*+'),
+    ("ERROR", rf"[^{BLANKS}]"),
 )
 
 
@@ -87,10 +101,12 @@ def _compiled(alternatives: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str
     The blanks before a token are part of its match (one match per token instead of one
     more per run of blanks): the empty group 1 marks where the token starts. Each
     alternative ends with an empty group, the last one a match closes (its ``lastindex``),
-    which names its kind. Trailing blanks match nothing (ERROR is any other character)."""
+    which names its kind. Blanks at the end match nothing (ERROR is any other character):
+    ``tokenize`` leaves them out of the text it searches, else the search would read them to
+    the end again from each of their positions."""
     body = "|".join(f"{pattern}()" for _, pattern in alternatives)
     kinds = ["", ""] + [kind for kind, _ in alternatives]
-    return re.compile(rf"[ \t\r\f\v]*()(?:{body})"), kinds
+    return re.compile(rf"[{BLANKS}]*+()(?:{body})"), kinds
 
 
 _TOKEN_RE, _KINDS = _compiled(_ALTERNATIVES)
@@ -110,6 +126,10 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     mark characters no MLIR token starts with and unterminated strings.
     """
     end = len(text) if end is None else end
+    while end > start and (
+        text[end - 1] in BLANKS or (text[end - 1] == "\r" and text.startswith("\n", end))
+    ):
+        end -= 1  # (and half a CRLF cut off by ``end``: no line break here)
     kinds = _KINDS
     toks = [
         _new(Tok, (kind, match.start(1), match.end()))  # Tok(...) without its __new__

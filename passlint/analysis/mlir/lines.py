@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
-from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.lexer import SPACE, STRING_OR_REST, Tok, tokenize
 from passlint.analysis.mlir.seen_twice import SeenTwice
 from passlint.analysis.mlir.statements import StatementError, Template, parse_statement
 from passlint.analysis.mlir.structure import (
@@ -25,16 +25,16 @@ from passlint.analysis.mlir.structure import (
     scan,
     statement_start,
 )
-from passlint.analysis.source import line_starts
+from passlint.analysis.source import line_starts, split_lines
 
-_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')  # unrolled: linear on huge blobs
+_STRING = re.compile(STRING_OR_REST)  # (unrolled: linear on huge blobs)
 _SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
 # Named values become ``%v``; numbered ones keep their digits for ``_DIGITS``: ``%1a`` is the
 # value ``%1`` and the word ``a`` (a letter may not follow digits in a name), ``%va`` is one.
 # A name ending like a shaped type's word stays: ``%xtensor<8xf32>`` has a ``DIMS`` token.
 _NAMED_SSA = re.compile(r"%[A-Za-z_$.\-][\w$.\-]*+(?<!tensor)(?<!vector)(?<!memref)")
 # A line holding only a comment (a test file's `// CHECK:` lines are a third of it).
-_COMMENT_LINE = re.compile(r"^[ \t]*//[^\n]*", re.MULTILINE)
+_COMMENT_LINE = re.compile(r"^[ \t]*//[^\r\n]*", re.MULTILINE)
 # Symbols (`@name`; quoted ones are `@""` by then): a test file's functions differ in little else.
 _SYMBOL = re.compile(r"@[A-Za-z_$.\-][\w$.\-]*")
 # Digit runs other than a lone ``0`` (which may start a ``0x`` hex number) become ``1``: a
@@ -45,9 +45,6 @@ _STATEMENT_STARTS = frozenset(("VALUE_ID", "BARE_ID", "STRING"))
 # Braces are allowed: a line whose statement scans alone with no region and no error holds
 # dictionaries only (the generic form's `<{properties}>` and `{attributes}`).
 _NOT_SIMPLE = frozenset(("ERROR", "BAD_STRING", "RESOURCE_OPEN", "RESOURCE_CLOSE", "CARET_ID"))
-# The white space between tokens (the lexer's ``WS``): other Unicode spaces such as U+2028
-# are characters no token starts with, never blanks.
-SPACE = " \t\r\f\v"
 _SHAPE_LIMIT = 50_000
 # Longer lines (a constant of megabytes) are neither cached nor parsed from their shape:
 # where a statement starts and ends is read from their first and last tokens.
@@ -97,8 +94,9 @@ def _cut(key: str) -> tuple[Tok, ...]:
 
 def normalize(text: str) -> str:
     """Comment lines emptied; strings, SSA names, symbols and digit runs abstracted; lines
-    and token kinds are preserved."""
-    text = _STRING.sub('""', _COMMENT_LINE.sub("", text))
+    and token kinds are preserved (an unterminated string becomes a lone quote), but where a
+    string runs over a lone \\r (the line table then does not add up)."""
+    text = _STRING.sub('"\\g<closed>', _COMMENT_LINE.sub("", text))
     return _DIGITS.sub("1", _SYMBOL.sub("@s", _NAMED_SSA.sub("%v", text)))
 
 
@@ -198,9 +196,13 @@ class LineTable:
         # a few megabytes at most, whatever the size of the chunk.
         while True:
             cut = text.find("\n", start + _BLOCK, end) if end - start > _BLOCK else -1
-            stop = end if cut < 0 else cut
+            stop = end if cut < 0 else cut + 1  # (after a line break, never inside a CRLF)
             starts = line_starts(text, start, stop)
-            normalized = normalize(text[start:stop]).split("\n")
+            normalized = split_lines(normalize(text[start:stop]))
+            if cut >= 0:  # (the line after the block's last line break is the next block's)
+                starts.pop()
+                normalized.pop()
+            # A string over a lone \r takes a line break with it: the lines do not add up.
             self.ok &= len(normalized) == len(starts)
             self.starts += starts
             if self.ok:
@@ -212,6 +214,7 @@ class LineTable:
         if not self.ok:
             self.shapes = []
         self.count = len(self.starts)  # (read in the scanner's loops: not a call of len)
+        self._crlf = text.find("\r", self.starts[0] if self.starts else end, end) >= 0
 
     def __len__(self) -> int:
         return self.count
@@ -224,8 +227,17 @@ class LineTable:
         return line
 
     def line_end(self, line: int) -> int:
-        """Where line ``line`` ends (its newline, or the end of the chunk)."""
-        return self.starts[line + 1] - 1 if line + 1 < self.count else self.end
+        """Where line ``line`` ends (where its line break starts, or the end of the chunk)."""
+        if line + 1 >= self.count:
+            return self.end
+        after = self.starts[line + 1]
+        if self._crlf and after - 2 >= self.starts[line] and self.text[after - 2] == "\r":
+            return after - 2
+        return after - 1
+
+    def line_break(self, line: int) -> Tok:
+        """The newline token of line ``line``'s line break (not the last line's)."""
+        return _new(Tok, ("NL", self.line_end(line), self.starts[line + 1]))
 
     def tokens(self, first: int, last: int, out: list[Tok]) -> None:
         """Append the tokens of lines ``first`` to ``last`` to ``out``, as ``tokenize`` cuts
@@ -239,7 +251,7 @@ class LineTable:
                 cut = known(body) or _cut(body)
                 out += [_new(Tok, (kind, start + at, stop + at)) for kind, start, stop in cut]
             if line < last:
-                out.append(_new(Tok, ("NL", end, end + 1)))
+                out.append(self.line_break(line))
 
     def text_span(self, line: int) -> tuple[int, int]:
         """Where line ``line``'s text begins and ends, without surrounding white space."""

@@ -20,11 +20,12 @@ import re
 from dataclasses import dataclass, replace
 
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
-from passlint.analysis.mlir.lexer import Tok
-from passlint.analysis.mlir.lines import SPACE, normalize, shape_of
+from passlint.analysis.mlir.lexer import SPACE, Tok
+from passlint.analysis.mlir.lines import normalize, shape_of
 from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
 from passlint.analysis.mlir.structure import begins_after
+from passlint.analysis.source import has_lone_cr
 
 _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
 # The generic form's header line, up to its `sym_name = "main"` property.
@@ -34,6 +35,11 @@ _GENERIC_MAIN_LINE = re.compile(
 _MAIN_NEEDLES = (("@main(", _MAIN_LINE), ('@"main"(', _MAIN_LINE), ('"main"', _GENERIC_MAIN_LINE))
 _ENTRY_LABEL = re.compile(r"[ \t]*\^[\w$.\-]+[ \t]*\(")
 _RETURN = re.compile(r'"?(?:func\.)?return"?\b')
+# A line of @main's body that starts with a closing brace (its indentation in group 1).
+_CLOSING_LINE = re.compile(r"\n([ \t]*)\}")
+# A return with more operands is left to the full parse: each output is looked for in @main's
+# text (its definition, the names of its copy), so an outline's cost grows with their number.
+MOST_OUTPUTS = 64
 # Substrings of a line that can change the outline anywhere in the text: a chunk separator,
 # another @main header.
 _NEEDLES = frozenset(("// -----", "@main(", '@"main"(', '"main"'))
@@ -91,8 +97,9 @@ def used_names(outline: MainOutline) -> _UsedNames:
 
 
 def outline_main(text: str) -> MainOutline | None:
-    """The outline of @main of a single-chunk module, or None when it cannot be had cheaply."""
-    if "// -----" in text and len(split_chunks(text)) != 1:
+    """The outline of @main of a single-chunk module, or None when it cannot be had cheaply
+    (its substring searches read lines as tools print them: ending at \\n or \\r\\n)."""
+    if ("// -----" in text and len(split_chunks(text)) != 1) or has_lone_cr(text):
         return None
     header = _main_header(text)
     if header is None:
@@ -112,7 +119,8 @@ def outline_main(text: str) -> MainOutline | None:
         if label_end < 0 or label_end > close or not text[:label_end].rstrip().endswith(":"):
             return None
     if text.count("{", *body) != text.count("}", *body) or any(
-        text.find("\n" + indent[:cut] + "}", *body) >= 0 for cut in range(len(indent))
+        len(match[1]) < len(indent) and indent.startswith(match[1])
+        for match in _CLOSING_LINE.finditer(text, *body)
     ):
         return None  # a brace out of place: the body is not what its indentation says
     ret_line = _last_line(text, *body)
@@ -130,7 +138,7 @@ def outline_main(text: str) -> MainOutline | None:
     if above[0] < ret_start and shape_of(normalize(text[above[0] : above[1]])).end != "op":
         return None  # the return would continue the statement above it
     ret = _single_op(parse_chunk(text, ret_start, ret_end, whole=False))
-    if main is None or ret is None or not main.regions:
+    if main is None or ret is None or not main.regions or len(ret.operands) > MOST_OUTPUTS:
         return None
     # Read closely: the header, the lines from the one above the return (a suppression
     # comment there moves the copy fix) to @main's closing brace, and each definition with
@@ -251,13 +259,19 @@ def _main_header(text: str) -> re.Match[str] | None:
     """The line holding ``func.func ... @main(`` or the generic ``"func.func"() <{...
     sym_name = "main"`` (None when there is not exactly one)."""
     found = None
+    line = (-1, -1)  # the line of the last occurrence: (start, end)
+    matches: dict[re.Pattern[str], re.Match[str] | None] = {}  # each pattern's match on it
     at = text.find("main")  # one search for the three spellings
     while at >= 0:
         for needle, pattern in _MAIN_NEEDLES:
             start = at - needle.index("main")
             if text.startswith(needle, start):
-                line_start = text.rfind("\n", 0, start) + 1
-                match = pattern.match(text, line_start)
+                if not line[0] <= start < line[1]:  # (a line of many: read once)
+                    line = (_line_start(text, start), _line_end(text, start))
+                    matches = {}
+                if pattern not in matches:
+                    matches[pattern] = pattern.match(text, line[0])
+                match = matches[pattern]
                 if match is not None and match.end() == start + len(needle):
                     if found is not None:
                         return None
@@ -346,12 +360,10 @@ def _definition(
         if at >= 0:
             line_start = max(line_start, at + 1)
     if line_start < 0:  # one of several results: `%a, %name = ...`
+        # (the results before it, each read once: not ``name``, possessive)
+        this = re.escape(name) + r"(?::\d+)?[ \t]*[,=]"
         pattern = re.compile(
-            "^"
-            + re.escape(indent)
-            + r"(?:%[\w$.\-]+(?::\d+)?[ \t]*,[ \t]*)+"
-            + re.escape(name)
-            + r"(?::\d+)?[ \t]*[,=]",
+            rf"^{re.escape(indent)}(?:(?!{this})%[\w$.\-]+(?::\d+)?[ \t]*,[ \t]*)++{this}",
             re.MULTILINE,
         )
         match = pattern.search(text, *body)

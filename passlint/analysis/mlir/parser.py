@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from passlint.analysis.collector import collector_paused
+from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import (
     Block,
     BlockArgument,
@@ -38,7 +39,9 @@ from passlint.analysis.mlir.structure import (
     StatementSyntax,
     scan,
 )
+from passlint.analysis.mlir.types import bounded
 from passlint.analysis.mlir.validate import validate_chunk
+from passlint.analysis.source import line_end, line_start
 
 _MARKER = "// -----"
 _COUNT = re.compile(r"\s*:\s*(\d+)")
@@ -122,14 +125,12 @@ def split_chunks(text: str) -> list[tuple[int, int]]:
     bounds: list[tuple[int, int]] = []
     start = at = 0
     while (found := text.find(_MARKER, at)) >= 0:
-        line_start = text.rfind("\n", 0, found) + 1
-        line_end = text.find("\n", found)
-        line_end = len(text) if line_end < 0 else line_end
-        at = line_end
-        blank_before = not text[line_start:found].strip(" \t")
-        if blank_before and not text[found + len(_MARKER) : line_end].strip(" \t"):
-            bounds.append((start, line_start))
-            start = line_end
+        begin, end = line_start(text, found), line_end(text, found)
+        at = max(end, found + 1)
+        blank_before = not text[begin:found].strip(" \t")
+        if blank_before and not text[found + len(_MARKER) : end].strip(" \t"):
+            bounds.append((start, begin))
+            start = end
     bounds.append((start, len(text)))
     return bounds
 
@@ -151,9 +152,10 @@ def parse_chunk(
     """One chunk's IR and errors. ``whole``: the text is a whole chunk, so undefined values,
     aliases and blocks are errors (not for the pieces @main's outline parses alone)."""
     end = len(text) if end is None else end
-    if fast:
-        statements, structure_errors = scan(text, [], LineTable(text, start, end))
-    else:
+    lines = LineTable(text, start, end) if fast else None
+    if lines is not None and lines.ok:
+        statements, structure_errors = scan(text, [], lines)
+    else:  # (without the line table, or when its lines do not add up: cut every token)
         statements, structure_errors = scan(text, tokenize(text, start, end), end=end)
     chunk = Chunk(start, end)
     chunk.errors.extend(structure_errors)
@@ -220,8 +222,8 @@ class _Builder:
                     SyntaxIssue(
                         label.start,
                         label.end,
-                        f"Unexpected block label {self._tok(label)!r}; expected an operation. "
-                        "Labels belong inside a region.",
+                        f"Unexpected block label {excerpt(self._tok(label))!r}; expected an "
+                        "operation. Labels belong inside a region.",
                     )
                 )
             elif template.kind == "label":
@@ -300,7 +302,7 @@ class _Builder:
             message = (
                 "Unterminated string: expected '\"' before the end of the line; close it."
                 if tok.kind == "BAD_STRING"
-                else f"Unexpected character {self._tok(tok)!r}; remove it."
+                else _unexpected(self._tok(tok))
             )
             self.chunk.errors.append(SyntaxIssue(tok.start, tok.end, message))
             return _fallback(self.text, toks[:index])
@@ -320,7 +322,7 @@ class _Builder:
             tok = toks[error.index]
             region = tok.kind == "REGION"
             start, stop = (tok.start, tok.start + 1) if region else (tok.start, tok.end)
-            what = "a region" if region else repr(_clip(self._tok(tok)))
+            what = "a region" if region else repr(excerpt(self._tok(tok)))
         if error.message:
             advice = _ADVICE.get(error.message) or next(
                 (text for key, text in _ADVICE_BY_WORD if key in error.message),
@@ -417,17 +419,32 @@ def _pieces(text: str, statement: StatementSyntax) -> tuple[str, ...]:
 
 def _count(text: str) -> int:
     """A result group's size, bounded so a typo like `%0:99999999` cannot exhaust memory."""
-    return max(1, min(int(text), 4096)) if text.isdigit() else 1
+    if not text.isdigit():
+        return 1
+    size = bounded(text, _LARGEST_GROUP)
+    return _LARGEST_GROUP if size is None else max(1, size)
+
+
+_LARGEST_GROUP = 4096
+
+
+def _unexpected(character: str) -> str:
+    """The message for a character no token starts with."""
+    if character == _BYTE_ORDER_MARK:
+        return (
+            "Unexpected byte order mark (U+FEFF); remove it. MLIR's parser reads it as a "
+            "character no token starts with, at the start of a file too."
+        )
+    return f"Unexpected character {character!r}; remove it."
+
+
+_BYTE_ORDER_MARK = "\ufeff"
 
 
 def _rank(name: str) -> tuple[int, str]:
     """Order expected terminals: closing brackets and separators first, then the rest."""
     first = ("RPAR", "RSQB", "RANGLE", "RBRACE", "COLON", "EQUAL", "COMMA", "ARROW")
     return (first.index(name), "") if name in first else (len(first), name)
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _fallback(text: str, toks: list[Tok]) -> Template:

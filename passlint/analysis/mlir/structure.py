@@ -227,19 +227,22 @@ class _Scanner:
         if lines is not None:
             count, shapes = lines.count, lines.shapes
             while index >= len(toks) and self.next_line < count:
-                first = last = self.next_line
+                # (blank lines hold no token: passed once, not again at each of them)
+                first = last = lines.filled(self.next_line)
+                if first == count:
+                    self.next_line = count
+                    break
                 while last + 1 < count and shapes[last + 1].cut_with_previous:
                     last += 1
                 while last > first and shapes[last].blank:
                     last -= 1
                 self.next_line = last + 1
-                end = lines.line_end(last)
                 lines.tokens(first, last, toks)
                 if last + 1 < count:
-                    toks.append(Tok("NL", end, end + 1))
+                    toks.append(lines.line_break(last))
         return index < len(toks)
 
-    def _next_line_starts_statement(self, out: list[Tok]) -> bool:
+    def _next_line_starts_statement(self, out: list[Tok], head: _Head) -> bool:
         """At a newline that ends the tokens cut so far: does the next non-blank line's shape
         say a statement starts there, after the statement ``out``? (Answered without
         tokenizing that line; False when only its tokens can tell: the scanner cuts them and
@@ -249,7 +252,7 @@ class _Scanner:
         shape = self._next_shape()
         if shape is None:
             return True
-        if shape.start is None or _result_list_only(out):
+        if shape.start is None or head.read(out).listing:
             return False
         return begins_after(shape.start, ending(self.text, out[-1]))
 
@@ -361,21 +364,9 @@ class _Scanner:
             return False
         return after == "LPAR" if kind == "STRING" else True
 
-    @staticmethod
-    def _is_generic(out: list[Tok]) -> bool:
-        """Is the statement cut so far (``out``) a generic op (``"name"(...)``)?
-
-        A generic op's regions are always inside ``( )``, so a ``{`` at its top level is its
-        attribute dictionary, even when the next line starts with a bare word (a unit attribute).
-        """
-        for tok in out:
-            if tok.kind not in _RESULT_KINDS:
-                return tok.kind == "STRING"
-        return False
-
-    def _begins_statement(self, index: int, out: list[Tok]) -> bool:
+    def _begins_statement(self, index: int, out: list[Tok], head: _Head) -> bool:
         """Does a statement start at token ``index``, after the statement cut so far?"""
-        if _result_list_only(out):
+        if head.read(out).listing:
             return False
         end = ending(self.text, out[-1])
         return end != "list" and begins_after(
@@ -513,6 +504,7 @@ class _Scanner:
         out: list[Tok] = []
         regions: list[RegionSyntax] = []
         stack: list[int] = []  # indices (into toks) of open brackets
+        head = _Head()
         is_label = toks[self.pos].kind == "CARET_ID"
         broken = False  # errors in the statement's own tokens (not in its regions)
         crossed_line = False  # a newline since the last token taken (for recovery only)
@@ -524,7 +516,7 @@ class _Scanner:
             tok = toks[self.pos]
             kind = tok.kind
             if kind == "NL":
-                if not stack and out and self._next_line_starts_statement(out):
+                if not stack and out and self._next_line_starts_statement(out, head):
                     break
                 crossed_line = True
                 self.pos += 1
@@ -537,7 +529,7 @@ class _Scanner:
                 out
                 and kind in _MAY_START
                 and kind != "RBRACE"
-                and self._begins_statement(self.pos, out)
+                and self._begins_statement(self.pos, out, head)
             ):
                 break
             crossed_line = False
@@ -547,7 +539,7 @@ class _Scanner:
                 break  # closes the enclosing region: leave it for the region scanner
             if (
                 kind == "LBRACE"
-                and (stack or not self._is_generic(out))
+                and (stack or not head.read(out).generic)
                 and self._is_region_brace(self.pos)
             ):
                 regions.append(self._scan_region())
@@ -707,12 +699,36 @@ def _spans(statement: StatementSyntax, seen: Candidate) -> bool:
     return not statement.broken and statement.start == seen.start and statement.end == seen.end
 
 
-def _result_list_only(out: list[Tok]) -> bool:
-    """Is the statement cut so far an unfinished result list (``%0``, ``%a, %b``)?"""
-    return out[0].kind == "VALUE_ID" and all(tok.kind in _RESULT_LIST for tok in out)
-
-
 _RESULT_LIST = frozenset(("VALUE_ID", "COLON", "INT", "COMMA"))
+
+
+@dataclass(slots=True)
+class _Head:
+    """How the statement cut so far begins, read as its tokens come: the scanner asks at
+    every token, and reading the statement from its start each time made a long result list
+    (``%0 %0 %0 ...``) cost quadratic time. ``read`` only reads the tokens added since."""
+
+    # Is it an unfinished result list (``%0``, ``%a, %b``)?
+    listing: bool = True
+    # Is it a generic op (``"name"(...)``: its first token after the results a string)? A
+    # generic op's regions are always inside ``( )``, so a ``{`` at its top level is its
+    # attribute dictionary, even when the next line starts with a bare word (a unit
+    # attribute).
+    generic: bool = False
+    settled: bool = False  # (both are known for good)
+    seen: int = 0  # the tokens read
+
+    def read(self, out: list[Tok]) -> _Head:
+        """These answers for ``out``, which only grew since the last read."""
+        while not self.settled and self.seen < len(out):
+            kind = out[self.seen].kind
+            if kind not in _RESULT_LIST or (self.seen == 0 and kind != "VALUE_ID"):
+                self.listing = False
+            if kind not in _RESULT_KINDS:
+                self.generic = kind == "STRING"
+                self.settled = True
+            self.seen += 1
+        return self
 
 
 def scan(

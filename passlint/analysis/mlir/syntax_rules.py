@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 from lark import Token, Tree
 
+from passlint.analysis.mlir.excerpt import excerpt
+
 Item = Tree[Token] | Token
 
 SHAPED = frozenset(("tensor", "vector", "memref"))
@@ -318,7 +320,7 @@ class Checker:
                 if nxt < len(items) and kind_of(items[nxt]) == "square":
                     nxt += 1  # distinct[0]<...>
                 if nxt >= len(items) or kind_of(items[nxt]) != "angle":
-                    self.fail(items, nxt, f"expected '<' after '{word}'")
+                    self.fail(items, nxt, f"expected '<' after '{excerpt(word)}'")
                 angle = items[nxt]
                 assert isinstance(angle, Tree)
                 if word == "dense":
@@ -548,9 +550,9 @@ def _custom_operation(
     """An op in custom form: its dialect's syntax is unknown, what every format shares is
     checked (operand lists, attribute dictionaries, types after ':', locations)."""
     if not is_op_name(name):
-        raise SyntaxProblem(name_index, f"custom op '{name}' is unknown")
+        raise SyntaxProblem(name_index, f"custom op '{excerpt(name)}' is unknown")
     if results and not items:
-        raise SyntaxProblem(None, f"expected the operands or the type of '{name}'")
+        raise SyntaxProblem(None, f"expected the operands or the type of '{excerpt(name)}'")
     if name == "func.func":
         checker.function_signature(items)
     elif name in ("module", "builtin.module"):

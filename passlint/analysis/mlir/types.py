@@ -8,7 +8,31 @@ from functools import lru_cache
 
 from passlint.analysis.mlir.attribute_text import split_top_level
 
-_SHAPED = re.compile(r"(tensor|vector|memref)<\s*((?:(?:\d+|\?|\[\d+\])x)*)(.*)>\s*\Z", re.DOTALL)
+LARGEST_DIMENSION = (1 << 63) - 1  # (a signed 64-bit integer)
+WIDEST_INTEGER = (1 << 24) - 1  # bits of an integer type, at most
+
+
+def bounded(digits: str, largest: int) -> int | None:
+    """The value of a run of decimal digits, or None when it is above ``largest`` (read
+    without ``int()`` on a run of any length: Python refuses more than 4,300 digits)."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(largest)):
+        return None
+    number = int(significant)
+    return number if number <= largest else None
+
+
+def dimension(digits: str) -> int | None:
+    """A dimension's value (None: MLIR rejects it, ``invalid dimension``)."""
+    return bounded(digits, LARGEST_DIMENSION)
+
+
+def width(digits: str) -> int | None:
+    """An integer type's width in bits (None: wider than MLIR allows)."""
+    return bounded(digits, WIDEST_INTEGER)
+
+
+_SHAPED = re.compile(r"(tensor|vector|memref)<\s*((?:(?:\d+|\?|\[\d+\])x)*+)(.*)>\s*\Z", re.DOTALL)
 _UNRANKED = re.compile(r"(tensor|memref)<\s*\*x(.*)>\s*\Z", re.DOTALL)
 
 
@@ -45,7 +69,8 @@ class ShapedType:
 
 @lru_cache(maxsize=4096)
 def parse_shaped_type(text: str) -> ShapedType | None:
-    """The shaped type spelled by ``text``, or None if it is not one."""
+    """The shaped type spelled by ``text``, or None if it is not one (a dimension MLIR
+    rejects included)."""
     text = text.strip()
     unranked = _UNRANKED.match(text)
     if unranked:
@@ -56,7 +81,12 @@ def parse_shaped_type(text: str) -> ShapedType | None:
     dims: list[int | None] = []
     for dim in match.group(2).split("x")[:-1]:
         dim = dim.strip("[]")
-        dims.append(None if dim == "?" else int(dim))
+        if dim == "?":
+            dims.append(None)
+        elif (size := dimension(dim)) is not None:
+            dims.append(size)
+        else:
+            return None
     return ShapedType(match.group(1), tuple(dims), _element_type(match.group(3)))
 
 
@@ -77,8 +107,8 @@ def element_bits(element_type: str) -> int | None:
         return None if inner is None else 2 * inner
     match = _ELEMENT_BITS.match(element_type)
     if match and match.end() == len(element_type):
-        bits = int(match.group(1))
-        return 8 if bits == 1 else bits
+        bits = width(match.group(1))
+        return None if bits is None else 8 if bits == 1 else bits
     if (
         element_type.startswith("f8")
         or element_type.startswith("f4")

@@ -10,6 +10,7 @@
   defines N results but was provided M to bind``), a use of a result number an op does not
   have (``reference to invalid result number``);
 - E007: an alias ``#name`` / ``!name`` used and never defined in the chunk;
+- E001: a dimension or an integer type's width beyond what MLIR allows (``integers``);
 - E008: a successor naming no block of its region, a block label defined twice.
 
 Module bodies and the top level are graph regions (values may be used before they are
@@ -21,7 +22,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from passlint.analysis.mlir.excerpt import excerpt
+from passlint.analysis.mlir.integers import out_of_range
 from passlint.analysis.mlir.ir import (
+    Block,
     BlockArgument,
     Chunk,
     Operation,
@@ -32,15 +36,17 @@ from passlint.analysis.mlir.ir import (
     Use,
     Value,
 )
+from passlint.analysis.mlir.lexer import STRING_OR_REST
 from passlint.analysis.mlir.statement_memo import Entry
 from passlint.analysis.mlir.template import Template
+from passlint.analysis.source import lines_with
 
 _ISOLATED = frozenset(("func.func", "module", "builtin.module"))
 _GRAPH = frozenset(("module", "builtin.module"))
 # Strings and comments are skipped; ``#name`` / ``!name`` not followed by ``<`` and without a
 # dot is an alias (``#stablehlo<...>``, ``#sdy.sharding<...>`` are dialect attributes).
 _ALIAS_USE = re.compile(
-    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*|(?<![\w$.\-#!])([#!][A-Za-z_][\w$\-]*)(?![\w$.\-<])'
+    rf"{STRING_OR_REST}|//[^\r\n]*|(?<![\w$.\-#!])(?P<alias>[#!][A-Za-z_][\w$\-]*)(?![\w$.\-<])"
 )
 # The third alternative alone, its look-behind moved after the first character so a search
 # skips to `#` and `!` at C speed: a chunk without a match has no alias use (most lit tests).
@@ -67,7 +73,7 @@ def validate_chunk(
         }
     checker.scope(chunk.operations, [], graph=True, entry_arguments=[])
     checker.aliases(chunk)
-    return checker.issues
+    return checker.issues + out_of_range(text, chunk.start, chunk.end)
 
 
 class _Checker:
@@ -76,6 +82,7 @@ class _Checker:
         self.issues: list[SyntaxIssue] = []
         self.position: dict[int, int] = {}  # id(op) -> index in its block
         self.unsure: set[str] = set()  # names a broken statement may define
+        self.groups: dict[int, set[str]] = {}  # id(block) -> the result names it defines
         self.relocated = relocated  # id of an op relocated from a kept copy -> the copy
 
     def issue(
@@ -155,9 +162,9 @@ class _Checker:
         )
         if first is not None and first is not value:
             message = (
-                f"Region entry argument `{name}` is already in use; rename one of them."
+                f"Region entry argument `{excerpt(name)}` is already in use; rename one of them."
                 if entry
-                else f"Redefinition of SSA value `{name}`; rename this one or the first."
+                else f"Redefinition of SSA value `{excerpt(name)}`; rename this one or the first."
             )
             self.issue(value.span, message, "E004", first)
             return
@@ -177,7 +184,8 @@ class _Checker:
                 self.issues.append(
                     SyntaxIssue(
                         *block.label_span,
-                        f"Redefinition of block `{block.label}`; rename one of the two labels.",
+                        f"Redefinition of block `{excerpt(block.label)}`; rename one of the two "
+                        "labels.",
                         labels[block.label],
                         "E008",
                         "first defined here",
@@ -194,8 +202,8 @@ class _Checker:
                         SyntaxIssue(
                             tok.start,
                             tok.end,
-                            f"Reference to an undefined block `{label}`; define it in this "
-                            "region or fix the name.",
+                            f"Reference to an undefined block `{excerpt(label)}`; define it in "
+                            "this region or fix the name.",
                             code="E008",
                         )
                     )
@@ -233,10 +241,14 @@ class _Checker:
             if name.split("#", 1)[0] in self.unsure:
                 return
             if "#" in name and self._defines_group(user, name.split("#", 1)[0]):
-                message = f"Reference to invalid result number in `{name}`; use a result it has."
+                message = (
+                    f"Reference to invalid result number in `{excerpt(name)}`; use a result it has."
+                )
                 self.issue(span, message, "E006", None)
                 return
-            message = f"Use of undeclared SSA value name `{name}`; define it before this use."
+            message = (
+                f"Use of undeclared SSA value name `{excerpt(name)}`; define it before this use."
+            )
             self.issue(span, message, "E003", None)
             return
         if graph or not isinstance(value, OpResult) or value.op is None:
@@ -251,25 +263,31 @@ class _Checker:
         if self.position.get(id(ancestor), -1) <= self.position.get(id(definer), -1):
             self.issue(
                 span,
-                f"Operand #{use.operand_index} does not dominate this use; define `{name}` "
-                "before it.",
+                f"Operand #{use.operand_index} does not dominate this use; define "
+                f"`{excerpt(name)}` before it.",
                 "E003",
                 value,
                 "defined here",
             )
 
-    @staticmethod
-    def _defines_group(user: Operation, group: str) -> bool:
+    def _defines_group(self, user: Operation, group: str) -> bool:
         """Is ``group`` (``%0`` of ``%0#5``) the name of a result defined around ``user``?"""
         op: Operation | None = user
         while op is not None:
             block = op.parent
-            if block is not None:
-                for other in block.operations:
-                    if any(result.group_name == group for result in other.results):
-                        return True
+            if block is not None and group in self._groups_of(block):
+                return True
             op = op.parent_op
         return False
+
+    def _groups_of(self, block: Block) -> set[str]:
+        """The result names ``block``'s ops define, read once (each use of an undefined
+        ``%x#1`` read the whole block again)."""
+        found = self.groups.get(id(block))
+        if found is None:
+            found = {result.group_name for op in block.operations for result in op.results}
+            self.groups[id(block)] = found
+        return found
 
     # -- aliases -----------------------------------------------------------------------------
     def aliases(self, chunk: Chunk) -> None:
@@ -280,21 +298,22 @@ class _Checker:
 
     def _line_aliases(self, text: str, start: int, end: int, defined: dict[str, Span]) -> None:
         for match in _ALIAS_USE.finditer(text, start, end):
-            name = match.group(1)
+            name = match.group("alias")
             if name is None or name in defined:
                 continue
-            start, end = match.span(1)
+            quoted = excerpt(name)
+            start, end = match.span("alias")
             after = text[end : end + 16].lstrip()
             if after.startswith("=") and not after.startswith("=="):
                 continue  # its definition (a broken one, or one the builder did not record)
             if text[max(start - 4, 0) : start] == "loc(":
                 message = (
-                    f"Operation location alias `{name}` was never defined; define it, as "
-                    f'`{name} = loc("file":1:1)`.'
+                    f"Operation location alias `{quoted}` was never defined; define it, as "
+                    f'`{quoted} = loc("file":1:1)`.'
                 )
             else:
                 message = (
-                    f"Undefined symbol alias id `{name}`; define `{name} = ...` in the module."
+                    f"Undefined symbol alias id `{quoted}`; define `{quoted} = ...` in the module."
                 )
             self.issues.append(SyntaxIssue(start, end, message, code="E007"))
 
@@ -302,15 +321,7 @@ class _Checker:
 def _alias_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The lines of ``text[start:end]`` with an alias-like name, even in a string or comment
     (strings and comments end with their line, so each line is read on its own)."""
-    lines: list[tuple[int, int]] = []
-    at = start
-    while (found := _ALIAS_LIKE.search(text, at, end)) is not None:
-        line_start = text.rfind("\n", start, found.start()) + 1 or start
-        line_end = text.find("\n", found.end(), end)
-        line_end = end if line_end < 0 else line_end
-        lines.append((line_start, line_end))
-        at = line_end
-    return lines
+    return lines_with(_ALIAS_LIKE, text, start, end)
 
 
 # Type counts depend on the token kinds only: cached by template (one per statement shape).

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
 from passlint.analysis.mlir.attribute_text import split_top_level
 from passlint.analysis.mlir.ir import (
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from passlint.passes.tensorizer_legalization.cases import Case
 
 Variant = Literal["mhlo", "stablehlo"]
+T = TypeVar("T")
 RETURN_OPS = frozenset(("func.return", "return"))
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_$.\-]")
 
@@ -69,6 +70,16 @@ class ChunkAnalysis:
     names: list[str | None] | None = None  # output_names as read (None entries: not strings)
     functions: dict[str, Operation] = field(default_factory=dict)
     known_variant: Variant | None = None  # the variant, once read (or given)
+    # What the case table read of the ops outputs return, by reader and op (``read_once``)
+    read: dict[tuple[Callable[[Operation], object], int], object] = field(default_factory=dict)
+
+    def read_once(self, reader: Callable[[Operation], T], op: Operation) -> T:
+        """``reader(op)``, read once per op: an op returned at many slots was read again
+        for each (a multi-megabyte constant, scanned whole to tell whether it is a splat)."""
+        key = (reader, id(op))
+        if key not in self.read:
+            self.read[key] = reader(op)
+        return cast(T, self.read[key])
 
     @property
     def variant(self) -> Variant:
@@ -180,16 +191,33 @@ def names_in_function(main: Operation) -> set[str]:
 
 def _choose_copy_names(analysis: ChunkAnalysis, taken: Container[str]) -> None:
     """Fresh SSA names, unused in main and distinct from each other, for every copy."""
-    chosen: set[str] = set()
+    fresh = FreshNames(taken)
     for output in analysis.outputs:
         if not output.case.copies:
             continue
         base = "%" + (_NAME_CHARS.sub("_", output.name) or f"output{output.slot}") + "_copy"
         if base[1].isdigit():
             base = "%output_" + base[1:]
-        name, n = base, 1
-        while name in taken or name in chosen:
-            name = f"{base}_{n}"
-            n += 1
-        chosen.add(name)
-        output.copy_name = name
+        output.copy_name = fresh(base)
+
+
+class FreshNames:
+    """Names none of ``taken`` and none given before: ``base``, else ``base_1``, ``base_2``...
+
+    Each base goes on from the last number it gave (a thousand outputs of one name would
+    otherwise try every name given before them, each time)."""
+
+    def __init__(self, taken: Container[str]) -> None:
+        self.taken = taken
+        self.given: set[str] = set()
+        self.numbers: dict[str, int] = {}
+
+    def __call__(self, base: str) -> str:
+        number = self.numbers.get(base, 0)
+        name = f"{base}_{number}" if number else base
+        while name in self.taken or name in self.given:
+            number += 1
+            name = f"{base}_{number}"
+        self.numbers[base] = number + 1
+        self.given.add(name)
+        return name

@@ -28,9 +28,10 @@ from passlint.analysis.mlir.ir import BlockArgument, Chunk, Operation, OpResult,
 from passlint.analysis.mlir.known_ops import constant_type, is_splat_constant, splat_value
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.mlir.types import ShapedType
-from passlint.analysis.source import SourceText
+from passlint.analysis.source import SourceText, line_break, line_start
 from passlint.passes.tensorizer_legalization.analysis import (
     ChunkAnalysis,
+    FreshNames,
     analyze_chunk,
     names_in_function,
 )
@@ -81,6 +82,7 @@ class _Legalizer:
     names: dict[int, list[str]] = field(default_factory=dict)  # id(op) -> symName slots
     named_ops: dict[int, Operation] = field(default_factory=dict)
     taken: set[str] = field(default_factory=set)  # SSA names in use in main
+    fresh: FreshNames = field(default_factory=lambda: FreshNames(()))
     generic: bool = False  # print added ops in generic form
     newline: str = "\n"
 
@@ -97,8 +99,9 @@ class _Legalizer:
         if analysis.main is None or analysis.ret is None:
             return []
         self.generic = analysis.ret.is_generic
-        self.newline = "\r\n" if "\r\n" in self.text[self.chunk.start : self.chunk.end] else "\n"
+        self.newline = line_break(self.text, analysis.ret.span[0])
         self.taken = names_in_function(analysis.main)
+        self.fresh = FreshNames(self.taken)
         splats: list[Operation] = []
         zero_sized: list[Operation] = []
         if self.stablehlo:
@@ -171,15 +174,11 @@ class _Legalizer:
         return TextEdit("", self.source.range(op.span[0], end), body)
 
     def _indent(self, offset: int) -> str:
-        line_start = self.text.rfind("\n", 0, offset) + 1
-        prefix = self.text[line_start:offset]
+        prefix = self.text[line_start(self.text, offset) : offset]
         return prefix[: len(prefix) - len(prefix.lstrip())]
 
     def _fresh(self, base: str) -> str:
-        name, n = base, 1
-        while name in self.taken:
-            name = f"{base}_{n}"
-            n += 1
+        name = self.fresh(base)
         self.taken.add(name)
         return name
 
@@ -272,12 +271,12 @@ class _Legalizer:
             edits.append(TextEdit("", self.source.range(*output.use.span), name))
         if lines:
             indent = self._indent(ret.span[0])
-            line_start = self.text.rfind("\n", 0, ret.span[0]) + 1
-            if self.text[line_start : ret.span[0]].strip():
+            start = line_start(self.text, ret.span[0])
+            if self.text[start : ret.span[0]].strip():
                 insert = ret.span[0]
                 new = "".join(line + self.newline + indent for line in lines)
             else:
-                insert = line_start
+                insert = start
                 new = "".join(indent + line + self.newline for line in lines)
             edits.insert(0, TextEdit("", self.source.range(insert, insert), new))
         return edits

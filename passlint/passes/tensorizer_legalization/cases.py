@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from passlint.analysis.findings import Severity
+from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult, Use
 from passlint.analysis.mlir.known_ops import (
     composite_decomposition,
-    constant_value,
     fusion_kind,
+    is_resource_constant,
     is_splat_constant,
 )
 from passlint.analysis.rules import RULES
@@ -55,7 +56,7 @@ class Case:
 
     def inlay_place(self, output: Output) -> tuple[int, str] | None:
         """Where the inlay hint of ``output`` goes and its label, or None."""
-        label = f"copy '{output.name}'" if self.copies else f"'{output.name}'"
+        label = f"copy '{_name(output)}'" if self.copies else f"'{_name(output)}'"
         value = output.value
         if self.inlay == "argument" and isinstance(value, BlockArgument):
             end = value.type_span[1] if value.type_span is not None else value.span[1]
@@ -72,25 +73,37 @@ class Case:
 # -- the words of findings and hover ---------------------------------------------------------
 
 
-def _clip(name: str) -> str:
-    """A name of at most 16 characters: the first sentence of a message stays short."""
-    return name if len(name) <= 16 else name[:13] + "..."
+SHORT = 16  # characters of a name quoted in a message's first sentence, at most
 
 
 def _output(output: Output) -> str:
-    return f"Output {output.slot} ('{_clip(output.name)}')"
+    return f"Output {output.slot} ('{excerpt(output.name, SHORT)}')"
 
 
 def _value(output: Output) -> str:
     value = output.value
-    return f"`{_clip(value.name if value is not None else output.use.name)}`"
+    return f"`{excerpt(value.name if value is not None else output.use.name, SHORT)}`"
+
+
+def _name(output: Output) -> str:
+    """The output's name, quoted."""
+    return excerpt(output.name)
+
+
+def _decomposition(output: Output) -> str:
+    function = output.composite_function
+    return "@" + excerpt(function, SHORT) if function else "(none)"
+
+
+def _type(output: Output) -> str:
+    return excerpt(output.type_text or "")
 
 
 def _defined_at(what: str) -> Related:
     def related(analysis: ChunkAnalysis, output: Output) -> tuple[tuple[int, int], str] | None:
         value = output.value
         if isinstance(value, BlockArgument):
-            return value.span, f"input {value.name} is defined here"
+            return value.span, f"input {excerpt(value.name)} is defined here"
         if isinstance(value, OpResult) and value.op is not None:
             return value.op.header_span, what
         return None
@@ -102,9 +115,8 @@ def _named_where(output: Output) -> str:
     op = output.named_op
     if op is None:
         return "but finds no op to name"
-    return (
-        f"writing '{output.name}' into `neuron.symName` slot {output.named_result} of `{op.name}`"
-    )
+    slot = output.named_result
+    return f"writing '{_name(output)}' into `neuron.symName` slot {slot} of `{excerpt(op.name)}`"
 
 
 def _constant_reason(analysis: ChunkAnalysis, output: Output) -> str:
@@ -113,7 +125,7 @@ def _constant_reason(analysis: ChunkAnalysis, output: Output) -> str:
     op = value.op
     if op.name == "mhlo.constant" or analysis.variant == "mhlo":
         return f"the {analysis.variant_name} variant copies constants, splat or not"
-    if constant_value(op).lstrip().startswith("dense_resource<"):
+    if analysis.read_once(is_resource_constant, op):
         return "a resource blob is not a splat for stage A"
     return "not a splat, so stage A leaves it a constant"
 
@@ -149,7 +161,9 @@ def _op_named(output: Output, names: Collection[str]) -> bool:
 
 def _schedule_fusion(analysis: ChunkAnalysis, output: Output) -> bool:
     op = _op(output)
-    return op is not None and op.name == "mhlo.fusion" and fusion_kind(op) == "ScheduleFusion"
+    if op is None or op.name != "mhlo.fusion":
+        return False
+    return analysis.read_once(fusion_kind, op) == "ScheduleFusion"
 
 
 def _splat(analysis: ChunkAnalysis, output: Output) -> bool:
@@ -158,7 +172,7 @@ def _splat(analysis: ChunkAnalysis, output: Output) -> bool:
         analysis.variant == "stablehlo"
         and op is not None
         and op.name == "stablehlo.constant"
-        and is_splat_constant(op)
+        and analysis.read_once(is_splat_constant, op)
     )
 
 
@@ -166,7 +180,7 @@ def _composite_missing(analysis: ChunkAnalysis, output: Output) -> bool:
     op = _op(output)
     if op is None or op.name != "stablehlo.composite":
         return False
-    return (composite_decomposition(op) or "") not in analysis.functions
+    return (analysis.read_once(composite_decomposition, op) or "") not in analysis.functions
 
 
 def _composite_location(analysis: ChunkAnalysis, output: Output) -> tuple[tuple[int, int], str]:
@@ -206,13 +220,13 @@ CASES: tuple[Case, ...] = (
         _argument(zero=True, variant="stablehlo"),
         lambda analysis, output: (
             "a zero-element input: stage B replaces it with "
-            f"`stablehlo.custom_call @AwsNeuronZeroSizedOp`, named '{output.name}' (TL006)"
+            f"`stablehlo.custom_call @AwsNeuronZeroSizedOp`, named '{_name(output)}' (TL006)"
         ),
         code="TL006",
         message=lambda analysis, output: (
             f"{_output(output)} has zero elements; the pass replaces it, nothing to change. "
             "Stage B of the StableHLO variant makes it a `stablehlo.custom_call "
-            f"@AwsNeuronZeroSizedOp` carrying `neuron.actual_shape` ({output.type_text})."
+            f"@AwsNeuronZeroSizedOp` carrying `neuron.actual_shape` ({_type(output)})."
         ),
         apply="zero-sized-call",
         inlay="argument",
@@ -222,13 +236,13 @@ CASES: tuple[Case, ...] = (
         _argument(zero=None),
         lambda analysis, output: (
             f"returns the input {_value(output)}; the pass inserts "
-            f"`mhlo.copy` of it before the return and names the copy '{output.name}' (TL001)"
+            f"`mhlo.copy` of it before the return and names the copy '{_name(output)}' (TL001)"
         ),
         code="TL001",
         message=lambda analysis, output: (
             f"{_output(output)} returns input {_value(output)}; copy it before the return. "
             "The tensorizer needs a distinct, writable buffer per output, so "
-            f"TensorizerLegalization inserts an identity `mhlo.copy` named '{output.name}'."
+            f"TensorizerLegalization inserts an identity `mhlo.copy` named '{_name(output)}'."
         ),
         related=_defined_at("the input"),
         copies=True,
@@ -240,13 +254,14 @@ CASES: tuple[Case, ...] = (
         lambda analysis, output: analysis.variant == "stablehlo" and _zero(output),
         lambda analysis, output: (
             "zero elements: stage B replaces it with `stablehlo.custom_call "
-            f"@AwsNeuronZeroSizedOp` carrying `neuron.actual_shape`, named '{output.name}' (TL006)"
+            "@AwsNeuronZeroSizedOp` carrying `neuron.actual_shape`, named "
+            f"'{_name(output)}' (TL006)"
         ),
         code="TL006",
         message=lambda analysis, output: (
             f"{_output(output)} has zero elements; the pass replaces it, nothing to change. "
             "Stage B of the StableHLO variant makes it a `stablehlo.custom_call "
-            f"@AwsNeuronZeroSizedOp` carrying `neuron.actual_shape` ({output.type_text})."
+            f"@AwsNeuronZeroSizedOp` carrying `neuron.actual_shape` ({_type(output)})."
         ),
         apply="name",
         inlay="named",
@@ -256,13 +271,13 @@ CASES: tuple[Case, ...] = (
         lambda analysis, output: _op_named(output, CONSTANT_OPS) and not _splat(analysis, output),
         lambda analysis, output: (
             "a constant: the pass copies it with `mhlo.copy` and names the "
-            f"copy '{output.name}' (TL002)"
+            f"copy '{_name(output)}' (TL002)"
         ),
         code="TL002",
         message=lambda analysis, output: (
             f"{_output(output)} returns constant {_value(output)}; copy it before the return. "
             "Constants are read-only, so TensorizerLegalization inserts an identity "
-            f"`mhlo.copy` named '{output.name}' ({_constant_reason(analysis, output)})."
+            f"`mhlo.copy` named '{_name(output)}' ({_constant_reason(analysis, output)})."
         ),
         related=_defined_at("the constant is defined here"),
         copies=True,
@@ -275,7 +290,7 @@ CASES: tuple[Case, ...] = (
         lambda analysis, output: (
             f"already returned as output {output.first_slot}: the pass "
             "would overwrite that name; copying it for this slot gives it its own buffer named "
-            f"'{output.name}' (TL003)"
+            f"'{_name(output)}' (TL003)"
         ),
         code="TL003",
         message=lambda analysis, output: (
@@ -297,14 +312,14 @@ CASES: tuple[Case, ...] = (
         lambda analysis, output: (
             "a splat constant: stage A rewrites it into a scalar "
             "`stablehlo.constant` and a `stablehlo.broadcast_in_dim`, named "
-            f"'{output.name}' in place (TL007)"
+            f"'{_name(output)}' in place (TL007)"
         ),
         code="TL007",
         message=lambda analysis, output: (
             f"{_output(output)} is a splat constant; stage A broadcasts it, nothing to change. "
             f"The StableHLO variant rewrites {_value(output)} into a scalar "
             "`stablehlo.constant` and a `stablehlo.broadcast_in_dim`, which is named "
-            f"'{output.name}' in place (no copy)."
+            f"'{_name(output)}' in place (no copy)."
         ),
         related=_defined_at("the splat constant"),
         apply="name",
@@ -325,12 +340,11 @@ CASES: tuple[Case, ...] = (
         _composite_missing,
         lambda analysis, output: (
             "a `stablehlo.composite` whose decomposition "
-            f"@{output.composite_function} is missing: the pass fails (TL009)"
+            f"@{excerpt(output.composite_function or '')} is missing: the pass fails (TL009)"
         ),
         code="TL009",
         message=lambda analysis, output: (
-            f"{_output(output)} needs decomposition "
-            f"{'@' + _clip(output.composite_function) if output.composite_function else '(none)'}, "
+            f"{_output(output)} needs decomposition {_decomposition(output)}, "
             "which is missing; add the function. TensorizerLegalization names the output "
             "inside the composite's decomposition and fails without it."
         ),
@@ -342,7 +356,7 @@ CASES: tuple[Case, ...] = (
         lambda analysis, output: _op_named(output, ("stablehlo.composite",)),
         lambda analysis, output: (
             "a `stablehlo.composite`: the pass names the return value of "
-            f"its decomposition @{output.composite_function}, {_named_where(output)}"
+            f"its decomposition @{excerpt(output.composite_function or '')}, {_named_where(output)}"
         ),
         apply="name",
         inlay="named",
@@ -388,7 +402,7 @@ def classify(
             inner = _region_result(op, value.index)
             output.named_op, output.named_result = inner or (op, value.index)
     if op is not None and op.name == "stablehlo.composite" and isinstance(value, OpResult):
-        output.composite_function = composite_decomposition(op)
+        output.composite_function = analysis.read_once(composite_decomposition, op)
         function = analysis.functions.get(output.composite_function or "")
         inner = _region_result(function, value.index) if function is not None else None
         if inner is not None and output.case.apply == "name":

@@ -5,13 +5,16 @@ names) and TL005 (no @main). ``quick_check`` gives them from @main's outline alo
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from passlint.analysis.findings import Finding, Fix, Location, Severity, TextEdit
-from passlint.analysis.mlir.ir import BlockArgument, OpResult
+from passlint.analysis.mlir.excerpt import excerpt
+from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult
 from passlint.analysis.mlir.main_outline import outline_main, used_names
 from passlint.analysis.mlir.outline_reads import Reads
-from passlint.analysis.source import SourceText
+from passlint.analysis.source import SourceText, line_break, line_start
 from passlint.passes.tensorizer_legalization.analysis import (
     ChunkAnalysis,
     Output,
@@ -73,23 +76,31 @@ def chunk_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> li
             )
         ]
     findings = _names_findings(path, analysis, source)
+    place = None  # where copies go (read once: the return's line can be long)
     for output in analysis.outputs:
-        finding = _output_finding(path, analysis, output, source)
+        if output.case.copies and place is None and analysis.ret is not None:
+            place = _copy_place(source.text, analysis.ret)
+        finding = _output_finding(path, analysis, output, source, place)
         if finding is not None:
             findings.append(finding)
     return findings
 
 
 def _output_finding(
-    path: str, analysis: ChunkAnalysis, output: Output, source: SourceText
+    path: str,
+    analysis: ChunkAnalysis,
+    output: Output,
+    source: SourceText,
+    place: _CopyPlace | None,
 ) -> Finding | None:
+    """The finding of ``output``'s case, with its copy fix at ``place`` when it copies."""
     case = output.case
     if case.code is None or case.message is None:
         return None
     related: tuple[Location, ...] = ()
-    place = case.related(analysis, output) if case.related is not None else None
-    if place is not None:
-        related = (Location(path, source.range(*place[0]), place[1]),)
+    other = case.related(analysis, output) if case.related is not None else None
+    if other is not None:
+        related = (Location(path, source.range(*other[0]), other[1]),)
     where = output.use.span
     if case.code == "TL009":  # at the decomposition that names the missing function
         op = output.value.op if isinstance(output.value, OpResult) else None
@@ -105,7 +116,7 @@ def _output_finding(
         source.range(*where),
         case.message(analysis, output),
         related,
-        _copy_fix(path, analysis, output, source) if case.copies else None,
+        _copy_fix(path, analysis, output, source, place) if case.copies else None,
     )
 
 
@@ -127,11 +138,12 @@ def _names_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> l
         if len(names) < count:
             detail = "The pass reads past its end for the outputs without a name."
         else:
-            detail = f"{', '.join(repr(n) for n in names[count:])} name no output."
+            detail = f"{_quoted(names[count:])} name no output."
     else:
-        duplicates = sorted({n for n in names if n is not None and names.count(n) > 1})
+        counts = Counter(names)
+        duplicates = sorted(n for n, seen in counts.items() if n is not None and seen > 1)
         if duplicates:
-            problem = f"repeats {', '.join(repr(d) for d in duplicates[:3])}"
+            problem = f"repeats {_quoted(duplicates)}"
             detail = "Two buffers would share one name."
     if problem is None:
         return []
@@ -152,9 +164,43 @@ def _names_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> l
     ]
 
 
-def _copy_fix(path: str, analysis: ChunkAnalysis, output: Output, source: SourceText) -> Fix | None:
+@dataclass(frozen=True)
+class _CopyPlace:
+    """Where the copies before a return go: the new text is ``before + copy + after`` at
+    ``at``, in the file's style (the return's indentation and line ending)."""
+
+    at: int
+    before: str
+    after: str
+
+
+def _quoted(names: list[str | None] | list[str]) -> str:
+    """The first three names, quoted, and how many more there are."""
+    shown = ", ".join(repr(excerpt(name or "")) for name in names[:3])
+    return shown if len(names) <= 3 else f"{shown} and {len(names) - 3} more"
+
+
+def _copy_place(text: str, ret: Operation) -> _CopyPlace:
+    """Where a copy goes: on a new line before the return, above a suppression comment right
+    before it; before the return itself when something precedes it on its line."""
+    start = line_start(text, ret.span[0])
+    prefix = text[start : ret.span[0]]
+    newline = line_break(text, ret.span[0])
+    if prefix.strip():
+        indent = prefix[: len(prefix) - len(prefix.lstrip())]
+        return _CopyPlace(ret.span[0], "", f"{newline}{indent}")
+    return _CopyPlace(_above_suppression(text, start), prefix, newline)
+
+
+def _copy_fix(
+    path: str,
+    analysis: ChunkAnalysis,
+    output: Output,
+    source: SourceText,
+    place: _CopyPlace | None,
+) -> Fix | None:
     ret = analysis.ret
-    if ret is None or output.copy_name is None:
+    if ret is None or place is None or output.copy_name is None:
         return None
     type_text = output.type_text
     if type_text is None and isinstance(output.value, BlockArgument):
@@ -162,36 +208,29 @@ def _copy_fix(path: str, analysis: ChunkAnalysis, output: Output, source: Source
     if type_text is None:
         return None
     copy = copy_statement(output.copy_name, output.use.name, type_text, generic=ret.is_generic)
-    text = source.text
-    line_start = text.rfind("\n", 0, ret.span[0]) + 1
-    prefix = text[line_start : ret.span[0]]
-    newline = "\r\n" if text.find("\r\n", line_start) == text.find("\n", line_start) - 1 else "\n"
-    if prefix.strip():
-        indent = prefix[: len(prefix) - len(prefix.lstrip())]
-        insert_at, new_text = ret.span[0], f"{copy}{newline}{indent}"
-    else:
-        insert_at, new_text = _above_suppression(text, line_start), f"{prefix}{copy}{newline}"
     return Fix(
-        f"Copy {output.use.name} into {output.copy_name} for output {output.slot} "
-        f"('{output.name}')",
+        f"Copy {excerpt(output.use.name)} into {excerpt(output.copy_name)} for output "
+        f"{output.slot} ('{excerpt(output.name)}')",
         (
-            TextEdit(path, source.range(insert_at, insert_at), new_text),
+            TextEdit(path, source.range(place.at, place.at), place.before + copy + place.after),
             TextEdit(path, source.range(*output.use.span), output.copy_name),
         ),
     )
 
 
-_SUPPRESSION_LINE = re.compile(r"[ \t]*//\s*passlint:\s*ignore\[[A-Za-z0-9, ]+\][^\n]*\n")
+_SUPPRESSION_LINE = re.compile(
+    r"[ \t]*//\s*passlint:\s*ignore\[[A-Za-z0-9, ]+\][^\r\n]*(?:\r\n?|\n)"
+)
 
 
-def _above_suppression(text: str, line_start: int) -> int:
-    """Where to insert a line before the line at ``line_start``: above a whole-line
+def _above_suppression(text: str, start: int) -> int:
+    """Where to insert a line before the line at ``start``: above a whole-line
     ``// passlint: ignore[...]`` comment right before it, which must stay next to the line it
     suppresses."""
-    if line_start == 0:
-        return line_start
-    previous = text.rfind("\n", 0, line_start - 1) + 1
-    return previous if _SUPPRESSION_LINE.fullmatch(text, previous, line_start) else line_start
+    if start == 0:
+        return start
+    previous = line_start(text, start - 1)
+    return previous if _SUPPRESSION_LINE.fullmatch(text, previous, start) else start
 
 
 def copy_statement(

@@ -127,7 +127,7 @@ def test_blanks_before_and_after_tokens_make_no_tokens() -> None:
         Tok("VALUE_ID", 2, 4),
         Tok("EQUAL", 5, 6),
         Tok("BARE_ID", 8, 11),
-        Tok("NL", 13, 14),
+        Tok("NL", 12, 14),  # (a CRLF is one line break)
     ]
     assert tokenize("   ") == [] and tokenize("  // only a comment  ") == []
 
