@@ -15,7 +15,8 @@ from passlint.passes.materialize_valid_shape_symbols import KernelSummary, SiteR
 from passlint.passes.materialize_valid_shape_symbols.edits import scalar_annotation
 from passlint.server.mlir_index import Hover
 from passlint.server.models import PlModel
-from passlint.server.navigation import function_name_span, word_at
+from passlint.server.names import word_at
+from passlint.server.navigation import function_name_span
 from passlint.server.views import MlirView
 
 Span = tuple[int, int]
@@ -87,8 +88,7 @@ def pl_hover(model: PlModel, offset: int) -> tuple[str, Span] | None:
         if word == kernel.name and function_name_span(positions, kernel) == span:
             return f"{_PL_TITLE}\n\n{describe_kernel(summary)}", span
         for param in kernel.params:
-            start = positions.start(param.node)
-            if word == param.name and span == (start, start + len(word)):
+            if word == param.name and span[0] == positions.start(param.node):
                 return f"{_PL_TITLE}\n\n{describe_param(summary, param.name)}", span
     return None
 

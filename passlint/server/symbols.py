@@ -13,7 +13,8 @@ from passlint.analysis.source import SourceText
 from passlint.server.lsp_objects import span_range
 from passlint.server.mlir_index import Symbol as IndexSymbol
 from passlint.server.models import PlModel
-from passlint.server.navigation import function_name_span
+from passlint.server.names import name_span
+from passlint.server.navigation import defined_span, function_name_span
 from passlint.server.views import MlirView
 
 Span = tuple[int, int]
@@ -69,14 +70,15 @@ def pl_symbols(model: PlModel) -> list[Symbol]:
         return []
     positions = Positions(model.source)
     out: list[Symbol] = []
+    text = model.source.text
     for dynamic in module.scope.dynamics.values():
-        start = dynamic.span[0]
+        selection = name_span(text, *dynamic.span, dynamic.name) or dynamic.span
         out.append(
             Symbol(
                 dynamic.name,
                 Kind.Constant,
                 dynamic.span,
-                (start, start + len(dynamic.name)),
+                selection,
                 f'pl.dynamic("{dynamic.symbol}")',
             )
         )
@@ -90,8 +92,7 @@ def pl_symbols(model: PlModel) -> list[Symbol]:
     for program in module.programs:
         methods = [placed[id(f)] for f in program.methods.values()]
         span = positions.span(program.node)
-        name_at = model.source.text.find(program.name, span[0])
-        selection = (name_at, name_at + len(program.name)) if name_at >= 0 else span
+        selection = defined_span(positions, program.node, "class", program.name)
         home(program.parent).append(
             Symbol(program.name, Kind.Class, span, selection, "pl.program", methods)
         )
