@@ -17,7 +17,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from passlint.analysis.pl.excerpt import excerpt
 from passlint.filesystem import Boundary, is_regular
+from passlint.server.quoting import code as quoted
 from passlint.server.views import MlirView
 
 Span = tuple[int, int]
@@ -28,6 +30,7 @@ _TOKEN = re.compile(
 )
 _ALIAS_REFERENCE = re.compile(r"#[\w$.\-]+")
 _LINE_BREAK = re.compile(r"\r\n?|\n")
+LINE = 200  # characters of a file name or a source line shown, at most
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ class _Parser:
                 line = self.token()
                 self.expect(":")
                 column = self.token()
-                if line and column and line[0] == "int" and column[0] == "int":
+                if line and column and _number(line) is not None and _number(column) is not None:
                     return [Frame(name, int(line[1]), int(column[1]))]
                 return []
             if self.expect("("):  # "name"(child)
@@ -124,6 +127,18 @@ class _Parser:
         inner = _Parser(definition, 0, self.alias)
         inner.seen = self.seen
         return inner.location(depth + 1)
+
+
+def _number(token: tuple[str, str]) -> int | None:
+    """A line or column number: an integer LSP can carry (at most 2**31 - 1); a longer one
+    names no place of any file."""
+    kind, value = token
+    if kind != "int" or len(value) > 10 or int(value) > _LARGEST:
+        return None
+    return int(value)
+
+
+_LARGEST = 2**31 - 1
 
 
 def frames(text: str, start: int, alias: Callable[[str], str | None]) -> list[Frame]:
@@ -278,9 +293,10 @@ def hover_text(found: list[Frame], boundary: Boundary, folder: str, limit: int) 
     for frame in found:
         path = resolve(frame.file, boundary, folder)
         code = _line_of(texts, path, frame.line, boundary, limit) if path is not None else None
-        lines.append(f"- `{frame.file}:{frame.line}:{frame.column}`")
+        where = f"{excerpt(frame.file, LINE)}:{frame.line}:{frame.column}"
+        lines.append(f"- {quoted(where, len(where))}")
         if code is not None:
-            lines.append(f"  `{code.strip()}`")
+            lines.append(f"  {quoted(code.strip(), LINE)}")
     return "\n".join(lines)
 
 

@@ -708,7 +708,10 @@ def explain_rule(ls: PasslintServer, *args: Any) -> str:
     ``{"show": false}`` only returned (the VS Code extension opens it as a read-only
     document)."""
     code = args[0] if args and isinstance(args[0], str) else ""
-    text = suppress.explanation(code)
+    try:
+        text = suppress.explanation(code)
+    except ValueError as error:
+        raise JsonRpcInvalidParams(message=str(error)) from None
     options = args[1] if len(args) > 1 and isinstance(args[1], Mapping) else {}
     if options.get("show", True):
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=text))
@@ -879,7 +882,7 @@ def completion_items(
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
 async def prepare_rename(
     ls: PasslintServer, params: types.PrepareRenameParams
-) -> types.PrepareRenamePlaceholder | None:
+) -> types.PrepareRenamePlaceholder | types.Range | None:
     uri = params.text_document.uri
     view = await ls.mlir_view(uri)
     if view is None:
@@ -890,14 +893,12 @@ async def prepare_rename(
         if symbol is None:
             return None
         _, span = symbol
-        return types.PrepareRenamePlaceholder(
-            range=span_range(model.source, span), placeholder=model.source.text[span[0] : span[1]]
-        )
+        return rename.placeholder(model.source, span, model.source.text[span[0] : span[1]])
     found = rename.target(view, char_offset(view.source, params.position))
     if found is None:
         return None
     _, span, name = found
-    return types.PrepareRenamePlaceholder(range=span_range(view.source, span), placeholder=name)
+    return rename.placeholder(view.source, span, name)
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))

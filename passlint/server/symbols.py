@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from lsprotocol import types
 
+from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.pl.model import Function
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.source import SourceText
@@ -15,10 +16,12 @@ from passlint.server.mlir_index import Symbol as IndexSymbol
 from passlint.server.models import PlModel
 from passlint.server.names import name_span
 from passlint.server.navigation import defined_span, function_name_span
+from passlint.server.quoting import shown
 from passlint.server.views import MlirView
 
 Span = tuple[int, int]
 Kind = types.SymbolKind
+DETAIL = 200  # characters of a symbol's detail shown, at most
 
 
 @dataclass
@@ -32,13 +35,15 @@ class Symbol:
 
 
 def to_lsp(source: SourceText, symbols: list[Symbol]) -> list[types.DocumentSymbol]:
+    """LSP's symbols, names and details quoted (``quoting``: a long name is cut, a control
+    character escaped)."""
     return [
         types.DocumentSymbol(
-            name=symbol.name,
+            name=shown(symbol.name),
             kind=symbol.kind,
             range=span_range(source, symbol.span),
             selection_range=span_range(source, symbol.selection),
-            detail=symbol.detail,
+            detail=shown(symbol.detail, DETAIL) if symbol.detail is not None else None,
             children=to_lsp(source, symbol.children) or None,
         )
         for symbol in symbols
@@ -79,7 +84,7 @@ def pl_symbols(model: PlModel) -> list[Symbol]:
                 Kind.Constant,
                 dynamic.span,
                 selection,
-                f'pl.dynamic("{dynamic.symbol}")',
+                f'pl.dynamic("{excerpt(dynamic.symbol)}")',
             )
         )
     # Programs and functions at any depth, each under the function that defines it.
