@@ -176,14 +176,16 @@ def _closes_after(text: str, open_at: int, offset: int, line_end: int) -> bool:
     return False
 
 
-def resolve(file: str, boundary: Boundary, folder: str) -> str | None:
+def resolve(file: str, boundary: Boundary, folder: str | None) -> str | None:
     """The real path of the file a location names, inside the workspace: as written
-    (absolute, or relative to a root or the document's folder), else the longest trailing
-    part of its path found below a root or that folder. None when nothing it may name is a
-    regular file inside ``boundary``."""
+    (absolute, or relative to a root or the document's folder, if it has one), else the
+    longest trailing part of its path found below a root or that folder. None when nothing
+    it may name is a regular file inside ``boundary``."""
+    if not _nameable(file):
+        return None
     if os.path.isabs(file) and (found := _inside(file, boundary)) is not None:
         return found
-    bases = [*boundary.roots, folder]
+    bases = [*boundary.roots, *([folder] if folder is not None else [])]
     parts = [p for p in file.replace("\\", "/").split("/") if p not in ("", ".")]
     for cut in range(len(parts)):
         tail = os.path.join(*parts[cut:])
@@ -191,6 +193,16 @@ def resolve(file: str, boundary: Boundary, folder: str) -> str | None:
             if (found := _inside(os.path.join(base, tail), boundary)) is not None:
                 return found
     return None
+
+
+def _nameable(file: str) -> bool:
+    """Can a file have the name ``file`` (no NUL, no character the file system cannot
+    encode)?"""
+    try:
+        os.fsencode(file)
+    except UnicodeEncodeError:
+        return False
+    return "\0" not in file
 
 
 def _inside(path: str, boundary: Boundary) -> str | None:
@@ -273,7 +285,7 @@ def _alias_reader(view: MlirView) -> Callable[[str], str | None]:
     return read
 
 
-def resolved(found: list[Frame], boundary: Boundary, folder: str) -> list[tuple[Frame, str]]:
+def resolved(found: list[Frame], boundary: Boundary, folder: str | None) -> list[tuple[Frame, str]]:
     """The frames whose file is in the workspace, with its real path."""
     out = []
     for frame in found:
@@ -283,7 +295,9 @@ def resolved(found: list[Frame], boundary: Boundary, folder: str) -> list[tuple[
     return out
 
 
-def hover_text(found: list[Frame], boundary: Boundary, folder: str, limit: int) -> str | None:
+def hover_text(
+    found: list[Frame], boundary: Boundary, folder: str | None, limit: int
+) -> str | None:
     """``file:line:column`` of each frame, with that source line when the file is found in
     the workspace (each file read once, at most ``limit`` bytes of it)."""
     if not found:
