@@ -10,6 +10,7 @@ is not offered.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,8 @@ from passlint.analysis.findings import Finding
 from passlint.server.convert import SOURCE, Files, file_edits
 from passlint.server.lsp_objects import workspace_edit
 from passlint.server.views import Shift
+
+log = logging.getLogger(__name__)
 
 FIX_ALL_KIND = "source.fixAll.passlint"
 FIX_ALL_TITLE = "Fix all passlint findings"
@@ -48,16 +51,21 @@ def quick_fixes(
         fix = _payload(diagnostic)
         if fix is None:
             continue
-        files = current_files(fix["files"], current_version, shift_for)
-        if files is None:
+        try:
+            files = current_files(fix["files"], current_version, shift_for)
+            edit = workspace_edit(files, document_changes) if files is not None else None
+        except (KeyError, TypeError, ValueError, AttributeError):  # not a payload of ours
+            log.debug("a diagnostic's fix payload that does not read: %.200r", fix)
+            continue
+        if edit is None:
             continue
         actions.append(
             types.CodeAction(
-                title=str(fix["title"]),
+                title=str(fix.get("title", "")),
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[diagnostic],
                 is_preferred=fix.get("preferred", True) is not False,
-                edit=workspace_edit(files, document_changes),
+                edit=edit,
             )
         )
     return actions

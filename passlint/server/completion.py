@@ -15,6 +15,7 @@ from passlint.analysis.source import SourceText
 from passlint.server.lsp_objects import lsp_range
 from passlint.server.mlir_index import MlirIndex
 from passlint.server.op_names import KNOWN_OPS
+from passlint.server.quoting import shown
 from passlint.server.views import MlirView
 
 LIMIT = 500  # items per answer; the client asks again as the word grows
@@ -47,7 +48,8 @@ KINDS = {
 def to_lsp(
     source: SourceText, offset: int, word: str, found: list[Item], cut: bool
 ) -> types.CompletionList:
-    """The items, each replacing ``word`` (what is typed before ``offset``)."""
+    """The items, each replacing ``word`` (what is typed before ``offset``); a name longer
+    than ``_TAIL`` is not offered (its label is the text it inserts: it cannot be cut)."""
     replaced = lsp_range(source, source.range(offset - len(word), offset))
     return types.CompletionList(
         is_incomplete=cut,
@@ -55,10 +57,11 @@ def to_lsp(
             types.CompletionItem(
                 label=item.label,
                 kind=KINDS[item.kind],
-                detail=item.detail,
+                detail=shown(item.detail) if item.detail is not None else None,
                 text_edit=types.TextEdit(range=replaced, new_text=item.label),
             )
             for item in found
+            if len(item.label) <= _TAIL
         ],
     )
 

@@ -6,16 +6,19 @@ what every call passes), a kernel or a kernel parameter."""
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
+from passlint.analysis.pl.excerpt import excerpt
+from passlint.analysis.pl.expressions import unparse
 from passlint.analysis.pl.positions import Positions
 from passlint.passes.materialize_valid_shape_symbols import KernelSummary, SiteResult, Symbol
 from passlint.passes.materialize_valid_shape_symbols.edits import scalar_annotation
 from passlint.server.mlir_index import Hover
 from passlint.server.models import PlModel
-from passlint.server.navigation import function_name_span, word_at
+from passlint.server.names import word_at
+from passlint.server.navigation import function_name_span
+from passlint.server.quoting import code, escaped, shown
 from passlint.server.views import MlirView
 
 Span = tuple[int, int]
@@ -49,11 +52,11 @@ def describe(hover: Hover) -> str:
     (an output with one shows its name, case and the diagnostic's code only)."""
     lines = [f"**TensorizerLegalization** ({hover.variant} variant)", ""]
     for note in hover.outputs:
-        head = f"- output {note.slot} `{note.name}` ({note.case}"
+        head = f"- output {note.slot} {code(note.name)} ({note.case}"
         if note.reported is not None:
             lines.append(f"{head}, {note.reported})")
         else:
-            lines.append(f"{head}): {note.text}")
+            lines.append(f"{head}): {escaped(note.text)}")
     return "\n".join(lines)
 
 
@@ -87,27 +90,26 @@ def pl_hover(model: PlModel, offset: int) -> tuple[str, Span] | None:
         if word == kernel.name and function_name_span(positions, kernel) == span:
             return f"{_PL_TITLE}\n\n{describe_kernel(summary)}", span
         for param in kernel.params:
-            start = positions.start(param.node)
-            if word == param.name and span == (start, start + len(word)):
+            if word == param.name and span[0] == positions.start(param.node):
                 return f"{_PL_TITLE}\n\n{describe_param(summary, param.name)}", span
     return None
 
 
 def describe_symbol(summary: KernelSummary, symbol: Symbol) -> str:
-    kernel = summary.kernel.name
-    name = f"`{symbol.name}`"
+    name = code(symbol.name)
     if symbol.dynamic is not None and symbol.dynamic.symbol != symbol.name:
-        name += f' (`pl.dynamic("{symbol.dynamic.symbol}")`)'
-    head = f"valid_shape symbol {name} of kernel `{kernel}`: "
+        written = f'pl.dynamic("{excerpt(symbol.dynamic.symbol)}")'
+        name += f" ({code(written, len(written))})"
+    head = f"valid_shape symbol {name} of kernel {code(summary.kernel.name)}: "
     binding = symbol.binding
     if binding is not None and binding.kind == "shape":
         return head + (
-            f"**bound** by the physical shape of parameter `{binding.param.name}` "
+            f"**bound** by the physical shape of parameter {code(binding.param.name)} "
             f"(dim {binding.dim}); the pass leaves it alone."
         )
     if binding is not None:
         kind = "scalar parameter" if binding.param.kind == "scalar" else "parameter"
-        return head + f"**bound** by {kind} `{binding.param.name}`; the pass leaves it alone."
+        return head + f"**bound** by {kind} {code(binding.param.name)}; the pass leaves it alone."
     if not symbol.slots:
         where = ", ".join(_slot_words(s.param.name, s.dim) for s in symbol.compound)
         return head + (
@@ -115,10 +117,10 @@ def describe_symbol(summary: KernelSummary, symbol: Symbol) -> str:
             "its value from a call site (VS002)."
         )
     slots = ", ".join(_slot_words(s.param.name, s.dim) for s in symbol.slots)
-    annotation = scalar_annotation(summary.module)
+    added = f"{excerpt(symbol.name)}: {excerpt(scalar_annotation(summary.module))}"
     lines = [
         head + f"**unbound**; slots: {slots}. The pass adds the leading parameter "
-        f"`{symbol.name}: {annotation}` and passes the extent at every call.",
+        f"{code(added, len(added))} and passes the extent at every call.",
     ]
     index = next((i for i, s in enumerate(summary.unbound) if s is symbol), -1)
     if not summary.calls:
@@ -130,7 +132,7 @@ def describe_symbol(summary: KernelSummary, symbol: Symbol) -> str:
 
 def describe_kernel(summary: KernelSummary) -> str:
     kernel = summary.kernel
-    head = f"{kernel.func_type} kernel `{kernel.name}`"
+    head = f"{shown(kernel.func_type)} kernel {code(kernel.name)}"
     if not summary.symbols:
         return "\n".join([head + ": no valid_shape symbols.", *_calls(summary)])
     words = []
@@ -138,10 +140,10 @@ def describe_kernel(summary: KernelSummary) -> str:
         state = "unbound" if not symbol.bound else "bound"
         if not symbol.bound and not symbol.slots:
             state = "compound only"
-        words.append(f"`{symbol.name}` ({state})")
+        words.append(f"{code(symbol.name)} ({state})")
     lines = [head + ": valid_shape symbols " + ", ".join(words) + "."]
     if summary.unbound:
-        names = ", ".join(f"`{s.name}`" for s in summary.unbound)
+        names = ", ".join(code(s.name) for s in summary.unbound)
         lines.append(f"The pass adds leading parameters {names}.")
     lines += _calls(summary)
     return "\n".join(lines)
@@ -155,12 +157,14 @@ def _calls(summary: KernelSummary) -> list[str]:
         if not summary.unbound:
             lines.append(f"- {_call_words(call)}")
             continue
-        texts = ", ".join(f"`{t}`" for t in call.texts) if call.texts is not None else None
-        passes = f"passes {texts}" if texts else f"to edit by hand: {call.problem}"
+        texts = ", ".join(code(t) for t in call.texts) if call.texts is not None else None
+        passes = f"passes {texts}" if texts else f"to edit by hand: {escaped(str(call.problem))}"
         lines.append(f"- {_call_words(call)}: {passes}")
     for use in summary.value_uses:
-        where = f"{Path(use.module.path).name}:{use.node.lineno}"
-        lines.append(f"- {where} `{use.node.id}` used as a value: calls through it cannot be found")
+        where = f"{shown(Path(use.module.path).name)}:{use.node.lineno}"
+        lines.append(
+            f"- {where} {code(use.node.id)} used as a value: calls through it cannot be found"
+        )
     if lines:
         lines.insert(0, "Call sites:")
     return lines
@@ -170,15 +174,15 @@ def describe_param(summary: KernelSummary, name: str) -> str:
     kernel = summary.kernel
     param = kernel.param(name)
     assert param is not None
-    head = f"parameter `{name}` ({param.kind}, {param.direction}) of kernel `{kernel.name}`"
+    head = f"parameter {code(name)} ({param.kind}, {param.direction}) of kernel {code(kernel.name)}"
     words = []
     for symbol in summary.symbols:
         binding = symbol.binding
         if binding is not None and binding.param is param:
             how = f"dim {binding.dim}" if binding.kind == "shape" else "by its value"
-            words.append(f"binds `{symbol.name}` ({how})")
+            words.append(f"binds {code(symbol.name)} ({how})")
         words.extend(
-            f"slot of `{symbol.name}` (dim {slot.dim})"
+            f"slot of {code(symbol.name)} (dim {slot.dim})"
             for slot in symbol.slots
             if slot.param is param
         )
@@ -186,15 +190,15 @@ def describe_param(summary: KernelSummary, name: str) -> str:
 
 
 def _slot_words(param: str, dim: int) -> str:
-    return f"`{param}` dim {dim}"
+    return f"{code(param)} dim {dim}"
 
 
 def _call_words(call: SiteResult) -> str:
     line = call.site.node.lineno
-    called = ast.unparse(call.site.node.func)
+    called = excerpt(unparse(call.site.node.func))
     if call.site.form != "call" and call.site.node.args:
-        called += f"({ast.unparse(call.site.node.args[0])}, ...)"
-    return f"{Path(call.module.path).name}:{line} `{called}`"
+        called += f"({excerpt(unparse(call.site.node.args[0]))}, ...)"
+    return f"{shown(Path(call.module.path).name)}:{line} {code(called, len(called))}"
 
 
 def _passes(call: SiteResult, index: int) -> str:
@@ -202,6 +206,6 @@ def _passes(call: SiteResult, index: int) -> str:
         return "no extent"
     extent = call.extents[index]
     if extent.problem is not None:
-        passes = f" (it would pass `{extent.text}`)" if extent.text is not None else ""
-        return f"cannot be resolved: {extent.problem}{passes}"
-    return f"passes `{extent.text}`"
+        passes = f" (it would pass {code(extent.text)})" if extent.text is not None else ""
+        return f"cannot be resolved: {escaped(extent.problem)}{passes}"
+    return f"passes {code(extent.text or '')}"

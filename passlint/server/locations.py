@@ -17,7 +17,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from passlint.analysis.pl.excerpt import excerpt
 from passlint.filesystem import Boundary, is_regular
+from passlint.server.quoting import code as quoted
 from passlint.server.views import MlirView
 
 Span = tuple[int, int]
@@ -28,6 +30,7 @@ _TOKEN = re.compile(
 )
 _ALIAS_REFERENCE = re.compile(r"#[\w$.\-]+")
 _LINE_BREAK = re.compile(r"\r\n?|\n")
+LINE = 200  # characters of a file name or a source line shown, at most
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ class _Parser:
                 line = self.token()
                 self.expect(":")
                 column = self.token()
-                if line and column and line[0] == "int" and column[0] == "int":
+                if line and column and _number(line) is not None and _number(column) is not None:
                     return [Frame(name, int(line[1]), int(column[1]))]
                 return []
             if self.expect("("):  # "name"(child)
@@ -124,6 +127,18 @@ class _Parser:
         inner = _Parser(definition, 0, self.alias)
         inner.seen = self.seen
         return inner.location(depth + 1)
+
+
+def _number(token: tuple[str, str]) -> int | None:
+    """A line or column number: an integer LSP can carry (at most 2**31 - 1); a longer one
+    names no place of any file."""
+    kind, value = token
+    if kind != "int" or len(value) > 10 or int(value) > _LARGEST:
+        return None
+    return int(value)
+
+
+_LARGEST = 2**31 - 1
 
 
 def frames(text: str, start: int, alias: Callable[[str], str | None]) -> list[Frame]:
@@ -161,14 +176,16 @@ def _closes_after(text: str, open_at: int, offset: int, line_end: int) -> bool:
     return False
 
 
-def resolve(file: str, boundary: Boundary, folder: str) -> str | None:
+def resolve(file: str, boundary: Boundary, folder: str | None) -> str | None:
     """The real path of the file a location names, inside the workspace: as written
-    (absolute, or relative to a root or the document's folder), else the longest trailing
-    part of its path found below a root or that folder. None when nothing it may name is a
-    regular file inside ``boundary``."""
+    (absolute, or relative to a root or the document's folder, if it has one), else the
+    longest trailing part of its path found below a root or that folder. None when nothing
+    it may name is a regular file inside ``boundary``."""
+    if not _nameable(file):
+        return None
     if os.path.isabs(file) and (found := _inside(file, boundary)) is not None:
         return found
-    bases = [*boundary.roots, folder]
+    bases = [*boundary.roots, *([folder] if folder is not None else [])]
     parts = [p for p in file.replace("\\", "/").split("/") if p not in ("", ".")]
     for cut in range(len(parts)):
         tail = os.path.join(*parts[cut:])
@@ -176,6 +193,16 @@ def resolve(file: str, boundary: Boundary, folder: str) -> str | None:
             if (found := _inside(os.path.join(base, tail), boundary)) is not None:
                 return found
     return None
+
+
+def _nameable(file: str) -> bool:
+    """Can a file have the name ``file`` (no NUL, no character the file system cannot
+    encode)?"""
+    try:
+        os.fsencode(file)
+    except UnicodeEncodeError:
+        return False
+    return "\0" not in file
 
 
 def _inside(path: str, boundary: Boundary) -> str | None:
@@ -258,7 +285,7 @@ def _alias_reader(view: MlirView) -> Callable[[str], str | None]:
     return read
 
 
-def resolved(found: list[Frame], boundary: Boundary, folder: str) -> list[tuple[Frame, str]]:
+def resolved(found: list[Frame], boundary: Boundary, folder: str | None) -> list[tuple[Frame, str]]:
     """The frames whose file is in the workspace, with its real path."""
     out = []
     for frame in found:
@@ -268,7 +295,9 @@ def resolved(found: list[Frame], boundary: Boundary, folder: str) -> list[tuple[
     return out
 
 
-def hover_text(found: list[Frame], boundary: Boundary, folder: str, limit: int) -> str | None:
+def hover_text(
+    found: list[Frame], boundary: Boundary, folder: str | None, limit: int
+) -> str | None:
     """``file:line:column`` of each frame, with that source line when the file is found in
     the workspace (each file read once, at most ``limit`` bytes of it)."""
     if not found:
@@ -278,9 +307,10 @@ def hover_text(found: list[Frame], boundary: Boundary, folder: str, limit: int) 
     for frame in found:
         path = resolve(frame.file, boundary, folder)
         code = _line_of(texts, path, frame.line, boundary, limit) if path is not None else None
-        lines.append(f"- `{frame.file}:{frame.line}:{frame.column}`")
+        where = f"{excerpt(frame.file, LINE)}:{frame.line}:{frame.column}"
+        lines.append(f"- {quoted(where, len(where))}")
         if code is not None:
-            lines.append(f"  `{code.strip()}`")
+            lines.append(f"  {quoted(code.strip(), LINE)}")
     return "\n".join(lines)
 
 

@@ -23,9 +23,11 @@ from typing import overload
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding
 from passlint.analysis.mlir.ir import Operation, OpResult, ParsedFile, Value
+from passlint.analysis.pl.excerpt import EXCERPT, excerpt
 from passlint.analysis.source import SourceText
 from passlint.passes.tensorizer_legalization import ChunkAnalysis, Output
 from passlint.server import mlir_reader as read
+from passlint.server.quoting import shown
 
 Span = tuple[int, int]
 
@@ -573,9 +575,10 @@ def _hints(index: MlirIndex, builder: _Builder, analysis: ChunkAnalysis) -> list
     hints = []
     for offset in sorted(grouped):
         entries = grouped[offset]
-        label = "→ " + ", ".join(text for text, _ in entries)
+        label = "→ " + ", ".join(shown(text, 2 * EXCERPT) for text, _ in entries)
         tooltip = "\n".join(
-            f"output {output.slot} '{output.name}' ({output.case.name})" for _, output in entries
+            f"output {output.slot} '{shown(output.name)}' ({output.case.name})"
+            for _, output in entries
         )
         hints.append(Hint(offset, label, tooltip))
     return hints
@@ -628,7 +631,7 @@ def _op_symbol(op: Operation, analysis: ChunkAnalysis, text: str) -> Symbol | No
         detail = None
         if function == "main" and analysis.main is op:
             count = len(analysis.outputs)
-            names = ", ".join(output.name for output in analysis.outputs)
+            names = ", ".join(excerpt(output.name) for output in analysis.outputs)
             detail = (
                 f"{count} output{'s' if count != 1 else ''}: {names}" if count else "no outputs"
             )

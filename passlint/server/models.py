@@ -79,3 +79,9 @@ class ModelCache:
     def forget(self, uri: str) -> None:
         self._entries.pop(uri, None)
         self._parsed.pop(uri, None)
+
+    def clear(self) -> None:
+        """Every model is forgotten (the workspace they were read in is not the session's
+        any more)."""
+        self._entries.clear()
+        self._parsed.clear()

@@ -4,17 +4,18 @@ in .mlir files, and kernels / ``pl.dynamic`` symbols in pl sources. Offsets in, 
 from __future__ import annotations
 
 import ast
-import re
 
 from lsprotocol import types
 
 from passlint.analysis.pl.index import workspace_index
 from passlint.analysis.pl.model import CallSite, Function, Module, Where
 from passlint.analysis.pl.positions import Positions
+from passlint.analysis.pl.python_text import bom_length
 from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RFunction, RParam
 from passlint.server.convert import Files
 from passlint.server.lsp_objects import span_range
 from passlint.server.models import PlModel
+from passlint.server.names import defined_name_span, last_name_span, name_span, word_at
 from passlint.server.views import MlirView
 
 Span = tuple[int, int]
@@ -53,26 +54,18 @@ def mlir_references(view: MlirView, offset: int, include_declaration: bool) -> l
 
 # -- pl -----------------------------------------------------------------------------------------
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def word_at(text: str, offset: int) -> tuple[str, Span] | None:
-    """The identifier holding ``offset`` (its end counts as inside)."""
-    line_start = text.rfind("\n", 0, offset) + 1
-    line_end = text.find("\n", offset)
-    line_end = len(text) if line_end < 0 else line_end
-    for match in _WORD.finditer(text, line_start, line_end):
-        if match.start() <= offset <= match.end():
-            return match.group(), (match.start(), match.end())
-    return None
-
 
 def function_name_span(positions: Positions, function: Function) -> Span:
     """The span of the name after ``def`` (the ast gives only the statement)."""
-    start = positions.start(function.node)
-    pattern = re.compile(r"\bdef\s+(" + re.escape(function.name) + r")\b")
-    found = pattern.search(positions.source.text, start)
-    return (found.start(1), found.end(1)) if found else positions.span(function.node)
+    return defined_span(positions, function.node, "def", function.name)
+
+
+def defined_span(positions: Positions, node: ast.AST, keyword: str, name: str) -> Span:
+    """The span of the name after ``def`` or ``class`` (``keyword``) in ``node``'s
+    statement, else the statement's."""
+    start, end = positions.span(node)
+    found = defined_name_span(positions.source.text, start, end, keyword, name)
+    return found if found is not None else (start, end)
 
 
 def _positions(module: Module) -> Positions:
@@ -80,9 +73,17 @@ def _positions(module: Module) -> Positions:
 
 
 def _name_in(module: Module, span: Span, name: str) -> Span:
-    """The first ``name`` word inside ``span`` (e.g. the target of ``X = pl.dynamic(...)``)."""
-    found = re.compile(r"\b" + re.escape(name) + r"\b").search(module.text, span[0], span[1])
-    return (found.start(), found.end()) if found else span
+    """The first ``name`` inside ``span`` (e.g. the target of ``X = pl.dynamic(...)``)."""
+    found = name_span(module.text, span[0], span[1], name)
+    return found if found is not None else span
+
+
+def _where(positions: Positions, offset: int) -> Where:
+    """The ast's place of ``offset``: its 1-based line and 1-based UTF-8 column."""
+    source = positions.source
+    line = source.position(offset).line
+    start = source.line_starts[line] + (bom_length(source.text) if line == 0 else 0)
+    return line + 1, len(source.text[start:offset].encode("utf-8", "surrogatepass")) + 1
 
 
 def _enclosing(module: Module, positions: Positions, offset: int) -> Function | None:
@@ -114,7 +115,7 @@ def _target_at(resolver: Resolver, module: Module, offset: int) -> Resolved | No
     word, (start, _) = found
     positions = _positions(module)
     enclosing = _enclosing(module, positions, offset)
-    if module.text[:start].rstrip().endswith("."):  # self.k / alias.k: a call target
+    if _after_dot(module.text, start):  # self.k / alias.k: a call target
         for site in enclosing.calls if enclosing is not None else []:
             if site.target_name == word and _target_span(positions, site) == found[1]:
                 return resolver.callee(site, module)
@@ -122,18 +123,29 @@ def _target_at(resolver: Resolver, module: Module, offset: int) -> Resolved | No
     for function in module.functions:  # the name of a def
         if function.name == word and function_name_span(positions, function) == found[1]:
             return RFunction(function, module)
-    position = positions.source.position(start)
     # just after the word's start: a name on its own binding line is that binding
-    here = (position.line + 1, position.column + 1)
-    scope, point = _scope_at(enclosing, positions, offset, here)
+    scope, point = _scope_at(enclosing, positions, offset, _where(positions, start))
     return resolver.resolve(word, module, scope, point)
+
+
+def _after_dot(text: str, start: int) -> bool:
+    """Is the name at ``start`` an attribute (a ``.`` before it, past blanks, line ends
+    and backslash continuations)?"""
+    at = start
+    while at > 0 and text[at - 1] in _BETWEEN_ATTRIBUTE:
+        at -= 1
+    return at > 0 and text[at - 1] == "."
+
+
+_BETWEEN_ATTRIBUTE = frozenset(" \t\f\r\n\\")
 
 
 def _target_span(positions: Positions, site: CallSite) -> Span:
     """The span of the called name in ``self.k(...)``, ``k(...)``, ``pl.submit(self.k, ...)``."""
     target = site.node.func if site.form == "call" else site.node.args[0]
-    end = positions.end(target)
-    return end - len(site.target_name), end
+    start, end = positions.span(target)
+    found = last_name_span(positions.source.text, start, end)
+    return found if found is not None else (start, end)
 
 
 def _definition_of(resolved: Resolved | None, resolver: Resolver) -> Target | None:

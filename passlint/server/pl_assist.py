@@ -17,13 +17,14 @@ import re
 from passlint.analysis.pl.model import Dynamic, Function, Module
 from passlint.server.completion import Item
 from passlint.server.models import PlModel
-from passlint.server.navigation import Target, pl_references, word_at
+from passlint.server.names import NAME, normal, word_at
+from passlint.server.navigation import Target, pl_references
 
 Span = tuple[int, int]
 
 _VALID_SHAPE = re.compile(r"valid_shape\s*=\s*\[")
-_WORD_BEFORE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
-_SELF_CALL = re.compile(r"self\.([A-Za-z_][A-Za-z0-9_]*)?$")
+_WORD_BEFORE = re.compile(f"{NAME}$")
+_SELF_CALL = re.compile(f"self\\.({NAME})?$")
 _CALL_POSITION = re.compile(r"(?:^|[=(,:]|\breturn|\bsubmit\()\s*$")
 
 
@@ -62,7 +63,8 @@ def completion(model: PlModel, offset: int, before: str) -> list[Item]:
         ]
     else:
         return []
-    return sorted((i for i in found if i.label.startswith(prefix)), key=lambda i: i.label)
+    typed = normal(prefix)
+    return sorted((i for i in found if i.label.startswith(typed)), key=lambda i: i.label)
 
 
 def _inside_valid_shape(head: str) -> bool:
@@ -142,7 +144,7 @@ def rename_edits(model: PlModel, offset: int, new_name: str) -> dict[str, list[t
         raise RenameError(f"{new_name!r} is not a Python name")
     module = model.module
     assert module is not None
-    if new_name != dynamic.name and new_name in module.scope.names:
+    if normal(new_name) != dynamic.name and normal(new_name) in module.scope.names:
         raise RenameError(f"{new_name} is already defined in this module")
     targets: list[Target] = pl_references(model, offset, include_declaration=True)
     edits: dict[str, list[tuple[Span, str]]] = {}

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from cattrs import ClassValidationError, Converter, transform_error
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.protocol.json_rpc import (
@@ -152,14 +152,22 @@ class PasslintProtocol(LanguageServerProtocol):
         return self.get_message_type(method or "") or JsonRPCNotification
 
     def _refuse(self, data: dict[str, Any], bad: BadMessage) -> None:
-        """Answer a request that cannot be handled with an error; log anything else."""
+        """Answer a request that cannot be handled with an error; fail the server's own
+        request whose answer does not convert (its handler would wait for good); log
+        anything else."""
         request_id = message_id(data)
         answered = request_id is not None and "method" in data
         what = f"{_method_of(data)}: {bad}"
-        log.warning("from the client: %s; %s", what, "answered" if answered else "skipped")
+        waiting = None
+        if request_id is not None and "method" not in data:
+            waiting = self._request_futures.pop(request_id, None)
+        outcome = "answered" if answered else "failed" if waiting is not None else "skipped"
+        log.warning("from the client: %s; %s", what, outcome)
         if answered:
             error = types.ResponseError(code=bad.code, message=what)
             self._send_response(request_id, None, error)
+        elif waiting is not None and not waiting.done():
+            waiting.set_exception(JsonRpcInternalError(message=f"the client's answer: {bad}"))
 
     def _send_response(
         self, msg_id: Any, result: Any | None = None, error: Any | None = None

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import re
 
+from lsprotocol import types
+
+from passlint.analysis.source import SourceText
+from passlint.server.lsp_objects import span_range
 from passlint.server.mlir_index import LABEL, SYMBOL, VALUE, MlirIndex
 from passlint.server.navigation import mlir_entity
 from passlint.server.views import MlirView
 
 Span = tuple[int, int]
+PLACEHOLDER = 512  # characters of a name sent as the rename's placeholder, at most
 
 _SIGIL = {VALUE: "%", LABEL: "^", SYMBOL: "@"}
 _NAME = {
@@ -38,6 +43,17 @@ def target(view: MlirView, offset: int) -> tuple[int, Span, str] | None:
     name = written(index, entity)
     span = view.to_current((start, start + len(name)))
     return None if span is None else (entity, span, name)
+
+
+def placeholder(
+    source: SourceText, span: Span, name: str
+) -> types.PrepareRenamePlaceholder | types.Range:
+    """prepareRename's answer: the range with the name to start from, or only the range
+    for a longer name (the client reads it from the document itself)."""
+    found = span_range(source, span)
+    if len(name) > PLACEHOLDER:
+        return found
+    return types.PrepareRenamePlaceholder(range=found, placeholder=name)
 
 
 def written(index: MlirIndex, entity: int) -> str:

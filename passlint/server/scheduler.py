@@ -51,6 +51,7 @@ class Document:
     provisional: Any = None  # a quick result for ``provisional_key``, until the full one
     provisional_key: Key | None = None
     memo: Memo | None = None  # for the quick runs
+    failure: tuple[Key, Exception] | None = None  # the scheduling of that key failed
 
     @property
     def key(self) -> Key:
@@ -164,7 +165,8 @@ class Scheduler(Generic[J, R]):
 
     async def result(self, uri: str, provisional_ok: bool = False) -> R | None:
         """The result for the document's current key, waiting for it if needed; with
-        ``provisional_ok``, a quick result will do when it comes first."""
+        ``provisional_ok``, a quick result will do when it comes first. Raises what made
+        the scheduling of that key fail."""
         document = self.documents.get(uri)
         if document is None:
             return None
@@ -174,6 +176,8 @@ class Scheduler(Generic[J, R]):
         if provisional_ok and document.provisional_key == document.key:
             quick: R = document.provisional
             return quick
+        if document.failure is not None and document.failure[0] == document.key:
+            raise document.failure[1].with_traceback(None)
         waiter: asyncio.Future[R] = asyncio.get_running_loop().create_future()
         (document.first_waiters if provisional_ok else document.waiters).append(waiter)
         return await waiter
@@ -255,8 +259,21 @@ class Scheduler(Generic[J, R]):
             # the collector's next full collection: during a burst of edits, one old text
             # per edit.
             return
-        except Exception:
+        except Exception as error:
             log.exception("scheduling the analysis of %s failed", document.uri)
+            # Whoever waits for this version's result would wait for good: it fails them.
+            if document.key == key:
+                self._fail(document, key, error)
+
+    @staticmethod
+    def _fail(document: Document, key: Key, error: Exception) -> None:
+        document.failure = (key, error)
+        pending = [*document.waiters, *document.first_waiters]
+        document.waiters.clear()
+        document.first_waiters.clear()
+        for waiter in pending:
+            if not waiter.done():
+                waiter.set_exception(error)
 
     async def _run(self, document: Document, key: Key, refreshed: bool) -> None:
         await asyncio.sleep(self.debounce)

@@ -23,7 +23,7 @@ from lsprotocol import types
 from pygls.exceptions import FeatureRequestError, JsonRpcException, JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
+from pygls.uris import from_fs_path
 
 from passlint import __version__, roots
 from passlint.analysis import engine
@@ -52,9 +52,11 @@ from passlint.server.jobs import Job, Result, run_job, run_quick_job
 from passlint.server.lsp_objects import char_offset, span_range, workspace_edit
 from passlint.server.models import ModelCache, PlModel, workspace_for
 from passlint.server.protocol import PasslintProtocol
+from passlint.server.quoting import shown
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.settings import SettingsStore
 from passlint.server.text_sync import TextSync
+from passlint.server.uris import document_path, folder_path, on_disk
 from passlint.server.views import EditLog, MlirView, Shift, source_with_lines
 
 if TYPE_CHECKING:
@@ -136,7 +138,7 @@ class PasslintServer(LanguageServer):
         self.models = ModelCache(self.executor)
         self.pull = False
         self.features = ClientFeatures()
-        self.roots: tuple[str, ...] = ()  # the editor's workspace folders, as real paths
+        self.folders: dict[str, str] = {}  # the editor's workspace folders: URI -> real path
         self._projects: dict[str, str | None] = {}  # the project of each folder (``roots_for``)
         self._refresh_requested = False
         self.watching = False  # the client reports file changes: analyses share the disk side
@@ -215,12 +217,12 @@ class PasslintServer(LanguageServer):
             document_changes=bool(edit and edit.document_changes),
             markdown=markdown,
         )
-        folders = [to_fs_path(f.uri) for f in params.workspace_folders or []]
+        folders = [f.uri for f in params.workspace_folders or []]
         if not folders and params.root_uri:
-            folders = [to_fs_path(params.root_uri)]
+            folders = [params.root_uri]
         elif not folders and params.root_path:
-            folders = [params.root_path]
-        self.roots = tuple(os.path.realpath(f) for f in folders if f)
+            folders = [from_fs_path(params.root_path) or ""]
+        self.change_folders(added=folders, removed=[])
         options = params.initialization_options
         if isinstance(options, Mapping):
             section = options.get(SECTION, options.get("settings", options))
@@ -244,11 +246,18 @@ class PasslintServer(LanguageServer):
     # -- documents ---------------------------------------------------------------------------
 
     def path_of(self, uri: str) -> str:
-        path = to_fs_path(uri) or uri
-        return os.path.realpath(path) if os.path.isabs(path) else path
+        """The document's file (``uris.document_path``: its URI when it is no file)."""
+        return document_path(uri)
 
-    def files(self) -> SnapshotFiles:
-        docs = self.scheduler.documents.values()
+    def files(self, reader: str | None = None) -> SnapshotFiles:
+        """The open documents; with ``reader`` (the path of the document whose analysis
+        reads them), only those that are files of this machine (``uris``) and itself: a
+        document that lives in the editor only is no file of its workspace."""
+        docs = [
+            d
+            for d in self.scheduler.documents.values()
+            if reader is None or on_disk(d.path) or d.path == reader
+        ]
         return SnapshotFiles(
             {d.path: d.text for d in docs},
             {d.path: d.uri for d in docs},
@@ -285,7 +294,7 @@ class PasslintServer(LanguageServer):
         settings = self.settings.settings_for(document.path)
         for error in self.settings.take_errors():
             self.show_error(f"passlint configuration error: {error}")
-        files = self.files()
+        files = self.files(reader=document.path)
         if document.path.endswith(".mlir"):
             # A module's analysis reads no other document: its job (pickled whole for the
             # worker process) carries no other open document's text.
@@ -368,7 +377,7 @@ class PasslintServer(LanguageServer):
         workspace = workspace_for(
             document.path,
             self.roots_for(document.path),
-            self.files().texts,
+            self.files(reader=document.path).texts,
             self.disk_generation if self.watching else None,
         )
         return await self.models.get(uri, document.path, document.version, document.text, workspace)
@@ -407,10 +416,37 @@ class PasslintServer(LanguageServer):
         self._sources[document.uri] = (document.version, source)
         return source
 
+    @property
+    def roots(self) -> tuple[str, ...]:
+        """The editor's workspace folders, as real paths."""
+        return tuple(dict.fromkeys(self.folders.values()))
+
+    def change_folders(self, added: list[str], removed: list[str]) -> None:
+        """Workspace folders (URIs) were added or removed: the workspace every analysis and
+        loc() reads is drawn from the folders now open (the models read in the old one are
+        forgotten)."""
+        for uri in removed:
+            real = folder_path(uri)
+            gone = [u for u, path in self.folders.items() if u == uri or path == real]
+            for known in gone:
+                del self.folders[known]
+        for uri in added:
+            real = folder_path(uri)
+            if real is not None:
+                self.folders[uri] = real
+        self.models.clear()
+
     def roots_for(self, path: str) -> tuple[str, ...]:
         """The workspace a document belongs to: the editor's folders; without any, the
-        document's project, else the document alone (``passlint.roots``)."""
-        return roots.roots_for(self.roots, path, self._projects)
+        document's project, else the document alone (``passlint.roots``); a document that
+        is no file (``uris``) has no project, and without folders no workspace."""
+        if not on_disk(path):
+            return self.roots
+        try:
+            return roots.roots_for(self.roots, path, self._projects)
+        except OSError as error:  # a folder that cannot be looked into: no project
+            log.warning("no project looked for around %s: %s", path, error)
+            return (path,)
 
     def forget_projects(self) -> None:
         """Configuration files changed: projects are looked for again."""
@@ -424,7 +460,7 @@ class PasslintServer(LanguageServer):
         path = self.path_of(uri)
         boundary = Boundary(self.roots_for(path))
         out = []
-        for frame, target in locations.resolved(found[0], boundary, os.path.dirname(path)):
+        for frame, target in locations.resolved(found[0], boundary, _folder(path)):
             position = types.Position(
                 line=max(frame.line - 1, 0), character=max(frame.column - 1, 0)
             )
@@ -445,7 +481,7 @@ class PasslintServer(LanguageServer):
         path = self.path_of(uri)
         boundary = Boundary(self.roots_for(path))
         limit = self.settings.settings_for(path).max_file_size
-        text = locations.hover_text(found[0], boundary, os.path.dirname(path), limit)
+        text = locations.hover_text(found[0], boundary, _folder(path), limit)
         return None if text is None else (text, found[1])
 
     def shift_since(self, uri: str, version: int) -> Shift | None:
@@ -482,6 +518,11 @@ class JsonRpcRequestFailed(JsonRpcException):
     """A request the server cannot answer (LSP's RequestFailed), with a message for the user."""
 
     CODE = -32803
+
+
+def _folder(path: str) -> str | None:
+    """The folder of a document's file (None: it is no file)."""
+    return os.path.dirname(path) if on_disk(path) else None
 
 
 def uri_tracked(uri: str) -> bool:
@@ -574,6 +615,17 @@ def did_close(ls: PasslintServer, params: types.DidCloseTextDocumentParams) -> N
         )
     if document is not None and document.path.endswith(".py"):
         ls.refresh_python()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+def did_change_workspace_folders(
+    ls: PasslintServer, params: types.DidChangeWorkspaceFoldersParams
+) -> None:
+    ls.change_folders(
+        added=[f.uri for f in params.event.added], removed=[f.uri for f in params.event.removed]
+    )
+    log.info("workspace folders: %s", ", ".join(ls.roots) or "none")
+    ls.scheduler.refresh()
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -693,7 +745,7 @@ async def legalized_module(ls: PasslintServer, *args: Any) -> str:
     uri = command_uri(args)
     document = ls.scheduler.documents.get(uri)
     if document is None or not document.path.endswith(".mlir"):
-        raise JsonRpcInvalidParams(message=f"{uri} is not an open .mlir document")
+        raise JsonRpcInvalidParams(message=f"{shown(uri)} is not an open .mlir document")
     settings = ls.settings.settings_for(document.path)
     if (size := engine.oversize(document.text, settings.max_file_size)) is not None:
         raise JsonRpcRequestFailed(f"not legalized: {size} bytes is more than max-file-size")
@@ -708,7 +760,10 @@ def explain_rule(ls: PasslintServer, *args: Any) -> str:
     ``{"show": false}`` only returned (the VS Code extension opens it as a read-only
     document)."""
     code = args[0] if args and isinstance(args[0], str) else ""
-    text = suppress.explanation(code)
+    try:
+        text = suppress.explanation(code)
+    except ValueError as error:
+        raise JsonRpcInvalidParams(message=str(error)) from None
     options = args[1] if len(args) > 1 and isinstance(args[1], Mapping) else {}
     if options.get("show", True):
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=text))
@@ -879,7 +934,7 @@ def completion_items(
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
 async def prepare_rename(
     ls: PasslintServer, params: types.PrepareRenameParams
-) -> types.PrepareRenamePlaceholder | None:
+) -> types.PrepareRenamePlaceholder | types.Range | None:
     uri = params.text_document.uri
     view = await ls.mlir_view(uri)
     if view is None:
@@ -890,14 +945,12 @@ async def prepare_rename(
         if symbol is None:
             return None
         _, span = symbol
-        return types.PrepareRenamePlaceholder(
-            range=span_range(model.source, span), placeholder=model.source.text[span[0] : span[1]]
-        )
+        return rename.placeholder(model.source, span, model.source.text[span[0] : span[1]])
     found = rename.target(view, char_offset(view.source, params.position))
     if found is None:
         return None
     _, span, name = found
-    return types.PrepareRenamePlaceholder(range=span_range(view.source, span), placeholder=name)
+    return rename.placeholder(view.source, span, name)
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))

@@ -10,6 +10,7 @@ once and replaced by the project's settings.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -43,7 +44,11 @@ def client_table(section: Any) -> dict[str, Any]:
 
 def project_table(folder: str) -> tuple[dict[str, Any], str | None]:
     """The project's settings table around ``folder`` and the file it came from."""
-    found = find_config_file(folder)
+    try:
+        found = find_config_file(folder)
+    except OSError as error:  # a folder that cannot be looked into: no project file
+        log.warning("no settings file looked for around %s: %s", folder, error)
+        return {}, None
     if found is None:
         return {}, None
     try:
@@ -74,17 +79,21 @@ class SettingsStore:
         self._reported.clear()
 
     def settings_for(self, path: str) -> Settings:
-        folder = str(Path(path).parent)
+        """The settings of the document at ``path``; one that is no file of this machine
+        (a relative path: ``uris``) has no project file, only the client's section."""
+        folder = str(Path(path).parent) if os.path.isabs(path) else ""
         if folder not in self._by_folder:
             self._by_folder[folder] = self._load(folder)
         return self._by_folder[folder]
 
     def _load(self, folder: str) -> Settings:
+        table: dict[str, Any] = {}
+        origin = None
         try:
-            table, origin = project_table(folder)
+            if folder:
+                table, origin = project_table(folder)
         except ConfigError as error:
             self._report(str(error))
-            table, origin = {}, None
         if self.client:
             try:
                 merged = {**table, **self.client}

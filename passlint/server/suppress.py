@@ -11,6 +11,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from passlint.analysis.engine import Suppression, suppression_comments
+from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.server.convert import SOURCE
@@ -136,5 +137,5 @@ def explanation(code: str) -> str:
     """What ``passlint rule CODE`` prints."""
     rule = RULES.get(code.upper())
     if rule is None:
-        raise ValueError(f"unknown rule {code!r}")
+        raise ValueError(f"unknown rule {excerpt(code)!r}")
     return rule.explain()

@@ -7,17 +7,21 @@ from dataclasses import dataclass, field
 
 from lsprotocol import types
 
+from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.pl.model import Function
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.source import SourceText
 from passlint.server.lsp_objects import span_range
 from passlint.server.mlir_index import Symbol as IndexSymbol
 from passlint.server.models import PlModel
-from passlint.server.navigation import function_name_span
+from passlint.server.names import name_span
+from passlint.server.navigation import defined_span, function_name_span
+from passlint.server.quoting import shown
 from passlint.server.views import MlirView
 
 Span = tuple[int, int]
 Kind = types.SymbolKind
+DETAIL = 200  # characters of a symbol's detail shown, at most
 
 
 @dataclass
@@ -31,13 +35,15 @@ class Symbol:
 
 
 def to_lsp(source: SourceText, symbols: list[Symbol]) -> list[types.DocumentSymbol]:
+    """LSP's symbols, names and details quoted (``quoting``: a long name is cut, a control
+    character escaped)."""
     return [
         types.DocumentSymbol(
-            name=symbol.name,
+            name=shown(symbol.name),
             kind=symbol.kind,
             range=span_range(source, symbol.span),
             selection_range=span_range(source, symbol.selection),
-            detail=symbol.detail,
+            detail=shown(symbol.detail, DETAIL) if symbol.detail is not None else None,
             children=to_lsp(source, symbol.children) or None,
         )
         for symbol in symbols
@@ -69,15 +75,16 @@ def pl_symbols(model: PlModel) -> list[Symbol]:
         return []
     positions = Positions(model.source)
     out: list[Symbol] = []
+    text = model.source.text
     for dynamic in module.scope.dynamics.values():
-        start = dynamic.span[0]
+        selection = name_span(text, *dynamic.span, dynamic.name) or dynamic.span
         out.append(
             Symbol(
                 dynamic.name,
                 Kind.Constant,
                 dynamic.span,
-                (start, start + len(dynamic.name)),
-                f'pl.dynamic("{dynamic.symbol}")',
+                selection,
+                f'pl.dynamic("{excerpt(dynamic.symbol)}")',
             )
         )
     # Programs and functions at any depth, each under the function that defines it.
@@ -90,8 +97,7 @@ def pl_symbols(model: PlModel) -> list[Symbol]:
     for program in module.programs:
         methods = [placed[id(f)] for f in program.methods.values()]
         span = positions.span(program.node)
-        name_at = model.source.text.find(program.name, span[0])
-        selection = (name_at, name_at + len(program.name)) if name_at >= 0 else span
+        selection = defined_span(positions, program.node, "class", program.name)
         home(program.parent).append(
             Symbol(program.name, Kind.Class, span, selection, "pl.program", methods)
         )
