@@ -4,30 +4,23 @@ of its analysis (the bound is 2.2x, issue 25).
 Each shape is measured at a size whose analysis takes about 90 ms (50 ms at least) and at
 twice that size, alternately, as the median of three runs of ``engine.analyze`` (the
 workspace shape: a batch check of every file) from empty caches; and so is what the batch
-screen reads of it (a batch run screens every file before it analyses any). The collector is paused while a run is timed: when
-it runs depends on what earlier tests left alive, not on the input. The machine is shared,
-so a shape gets three tries; a quadratic path fails all of them (at these sizes its ratio is
-3-4). The ratio allows for a doubled input that is not exactly twice as long.
+screen reads of it (a batch run screens every file before it analyses any), as
+``linear_time`` measures. The ratio allows for a doubled input that is not exactly twice as
+long.
 """
 
 from __future__ import annotations
 
-import gc
-import statistics
-import time
 from collections.abc import Callable
 from pathlib import Path
 
+import linear_time
 import pytest
 
 from passlint.analysis import engine
 from passlint.analysis.pl import resolve
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import check_text, screen
-
-BOUND = 2.2
-TRIES = 3
-REPEATS = 3
 
 HEAD = 'import pypto.language as pl\n\nV = pl.dynamic("V")\n'
 KERNEL = """
@@ -196,34 +189,10 @@ SHAPES: dict[str, tuple[Callable[[int], str], int, int]] = {
 }
 
 
-def cpu_time(run: Callable[[], object]) -> float:
-    resolve.clear_cache()
-    gc.collect()
-    gc.disable()
-    try:
-        start = time.process_time()
-        run()
-        return time.process_time() - start
-    finally:
-        gc.enable()
-
-
-def ratio(small: Callable[[], object], large: Callable[[], object], growth: float) -> float:
-    """How much more the large input costs than the small one, per doubling of ``growth``."""
-    times: dict[bool, list[float]] = {False: [], True: []}
-    for _ in range(REPEATS):
-        times[False].append(cpu_time(small))
-        times[True].append(cpu_time(large))
-    low, high = statistics.median(times[False]), statistics.median(times[True])
-    assert low >= 0.05, f"the small input takes {low * 1000:.0f} ms: make it larger"
-    return high / low * 2 / growth
-
-
 def assert_linear(small: Callable[[], object], large: Callable[[], object], growth: float) -> None:
-    found = [ratio(small, large, growth)]
-    while found[-1] > BOUND and len(found) < TRIES:
-        found.append(ratio(small, large, growth))
-    assert found[-1] <= BOUND, f"doubling the input cost {found} x the time"
+    """``linear_time.assert_linear`` from empty caches (``growth``: how much larger the large
+    input is)."""
+    linear_time.assert_linear(small, large, growth, before=resolve.clear_cache)
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))

@@ -45,13 +45,7 @@ FIXED = KERNELS.replace("def k(\n", "def k(\n    VALID: pl.Scalar[pl.INDEX],\n")
     "return k(\n", "return k(\n        n,\n"
 )
 
-# A lone carriage return ends a line in SourceText as in CPython's tokenizer (issue 25, made
-# so in source.py on another branch): until then the lone-CR cases cannot hold.
-CR_ENDS_A_LINE = SourceText("a\rb").line_count == 2
-LONE_CR = pytest.mark.skipif(not CR_ENDS_A_LINE, reason="SourceText does not end lines at \\r")
-ENDINGS = pytest.mark.parametrize(
-    "ending", ["\n", "\r\n", pytest.param("\r", marks=LONE_CR)], ids=["lf", "crlf", "cr"]
-)
+ENDINGS = pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
 
 
 def at(line: int, column: int) -> Position:
@@ -165,7 +159,6 @@ def test_outlined_scope_is_underlined_to_its_line_end(ending: str) -> None:
     assert vs007.range == span(7, 4, 61)
 
 
-@LONE_CR
 def test_mixed_line_ends_count_as_cpython_counts_them() -> None:
     text = KERNELS.replace(
         "\n\n\n@pl.function(type=pl.FunctionType.InCore)",

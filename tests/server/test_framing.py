@@ -5,11 +5,10 @@ stream is split into reads; nothing is allocated ahead of the bytes that arrive.
 from __future__ import annotations
 
 import random
-import statistics
-import time
 import tracemalloc
 
 import pytest
+from linear_time import assert_doubling_linear
 
 from passlint.server.framing import MAX_BODY, MAX_HEADER_LINE, Framer, Skipped
 
@@ -135,16 +134,12 @@ def test_a_large_declared_length_allocates_only_what_arrives() -> None:
     ]
 
 
-def cpu_seconds(stream: bytes, chunk: int, repeats: int = 3) -> float:
-    """The median CPU time of cutting ``stream`` read ``chunk`` bytes at a time."""
-    times = []
-    for _ in range(repeats):
-        framer, started = Framer(), time.process_time()
-        for at in range(0, len(stream), chunk):
-            framer.feed(stream[at : at + chunk])
-        framer.finish()
-        times.append(time.process_time() - started)
-    return sorted(times)[repeats // 2]
+def cut_in_chunks(stream: bytes, chunk: int) -> None:
+    """Cut ``stream`` into messages, read ``chunk`` bytes at a time."""
+    framer = Framer()
+    for at in range(0, len(stream), chunk):
+        framer.feed(stream[at : at + chunk])
+    framer.finish()
 
 
 SHAPES = {  # name: (the stream for size n, the bytes read at a time)
@@ -158,13 +153,4 @@ SHAPES = {  # name: (the stream for size n, the bytes read at a time)
 @pytest.mark.parametrize("shape", SHAPES)
 def test_cutting_costs_linear_time(shape: str) -> None:
     make, chunk = SHAPES[shape]
-    n = 4_000
-    while cpu_seconds(make(n), chunk, repeats=1) < 0.1:
-        n *= 2
-    small, large = make(n), make(2 * n)
-    times: tuple[list[float], list[float]] = ([], [])
-    for _ in range(5):  # in turn: a drift of the machine's load touches both alike
-        times[0].append(cpu_seconds(small, chunk, repeats=1))
-        times[1].append(cpu_seconds(large, chunk, repeats=1))
-    single, double = statistics.median(times[0]), statistics.median(times[1])
-    assert double <= 2.2 * single, (shape, n, single, double)
+    assert_doubling_linear(make, lambda stream: cut_in_chunks(stream, chunk), 4_000, repeats=5)
