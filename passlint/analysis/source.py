@@ -29,9 +29,10 @@ def line_starts(text: str, start: int = 0, end: int | None = None) -> list[int]:
     return [start, *(match.end() for match in _breaks(text, start, end).finditer(text, start, end))]
 
 
-def has_lone_cr(text: str) -> bool:
-    """Does a line of ``text`` end at a ``\\r`` that no ``\\n`` follows?"""
-    return "\r" in text and _LONE_CR.search(text) is not None
+def has_lone_cr(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Does a line of ``text[start:end]`` end at a ``\\r`` that no ``\\n`` follows there?"""
+    end = len(text) if end is None else end
+    return text.find("\r", start, end) >= 0 and _LONE_CR.search(text, start, end) is not None
 
 
 _LONE_CR = re.compile(r"\r(?!\n)")

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from passlint.analysis.pl.excerpt import excerpt
+from passlint.analysis.source import split_lines
 from passlint.filesystem import Boundary, is_regular
 from passlint.server.quoting import code as quoted
 from passlint.server.views import MlirView
@@ -29,7 +30,6 @@ _TOKEN = re.compile(
     r"|(?P<int>\d+)|(?P<punct>[()\[\]<>:,]))"
 )
 _ALIAS_REFERENCE = re.compile(r"#[\w$.\-]+")
-_LINE_BREAK = re.compile(r"\r\n?|\n")
 LINE = 200  # characters of a file name or a source line shown, at most
 
 
@@ -320,7 +320,7 @@ def _line_of(
     if path not in texts:
         try:
             text = boundary.read(path, limit).decode("utf-8", "replace")
-            texts[path] = _LINE_BREAK.split(text)  # (as Python counts lines)
+            texts[path] = split_lines(text)  # (as Python counts lines)
         except OSError:
             texts[path] = None
     found = texts[path]

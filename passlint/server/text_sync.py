@@ -13,14 +13,13 @@ changes are not described), so the text stays the client's.
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from collections.abc import Sequence
 
 from lsprotocol import types
 
 from passlint.analysis.findings import Position
-from passlint.analysis.source import SourceText, line_starts
+from passlint.analysis.source import LINE_BREAK, SourceText, has_lone_cr, line_starts
 from passlint.analysis.text_change import TextChange, replace_span
 
 
@@ -64,18 +63,9 @@ class LineIndex:
         return change
 
 
-_LSP_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-def has_lone_cr(text: str, start: int = 0, end: int | None = None) -> bool:
-    """Does ``text[start:end]`` hold a ``\\r`` that no ``\\n`` follows?"""
-    part = text[start:end]
-    return "\r" in part and part.count("\r") != part.count("\r\n")
-
-
 def apply_by_lsp_lines(text: str, rng: types.Range, inserted: str) -> str:
     """Replace ``rng`` by ``inserted``, lines ending at ``\\n``, ``\\r\\n`` or ``\\r``."""
-    breaks = list(_LSP_LINE_BREAK.finditer(text))
+    breaks = list(LINE_BREAK.finditer(text))
 
     def offset(position: types.Position) -> int:
         if position.line < 0:

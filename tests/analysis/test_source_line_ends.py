@@ -54,6 +54,10 @@ def test_lines_equal_lsps_on_random_texts() -> None:
             end = expected[line] + len(lines[line])
             assert line_end(text, offset) == end
         assert has_lone_cr(text) == bool(re.search(r"\r(?!\n)", text))
+        for start in range(len(text) + 1):
+            for end in range(start, len(text) + 1):
+                part = text[start:end]
+                assert has_lone_cr(text, start, end) == bool(re.search(r"\r(?!\n)", part))
 
 
 def test_a_line_inserted_ends_as_its_neighbours_do() -> None:

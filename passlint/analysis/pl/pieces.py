@@ -25,8 +25,9 @@ from collections import OrderedDict
 
 from passlint.analysis.pl.frontend import parse_text
 from passlint.analysis.pl.model import SyntaxProblem
-from passlint.analysis.pl.python_text import decoding_problem, has_lone_cr, parser_text
+from passlint.analysis.pl.python_text import decoding_problem, parser_text
 from passlint.analysis.pl.walk import nodes_below
+from passlint.analysis.source import has_lone_cr
 
 _CONTINUATIONS = ("else", "elif", "except", "finally", "case")
 _PIECE_CACHE_SIZE = 20_000

@@ -7,7 +7,8 @@ decoded already (``ast.parse`` of a ``str`` skips these steps or does them other
   must be UTF-8 (``ast.parse`` of a str ignores the declaration).
 * A NUL character is rejected ("source code cannot contain null bytes", on its line).
 * ``\\n``, ``\\r\\n`` and a lone ``\\r`` end a line (as in ``SourceText``); code that cuts
-  a text into lines at ``\\n`` must know when a lone ``\\r`` is there (``has_lone_cr``).
+  a text into lines at ``\\n`` must know when a lone ``\\r`` is there
+  (``source.has_lone_cr``).
 * Identifiers are read NFKC-normalized (PEP 3131): a fullwidth ``k`` (U+FF4B) is ``k``;
   code that looks for a name in the text instead of the tree must know when the text may
   spell one otherwise (``spells_names_alike``).
@@ -38,11 +39,6 @@ def bom_length(text: str) -> int:
 def parser_text(text: str) -> str:
     """The text CPython's parser reads: ``text`` without its byte order mark."""
     return text[1:] if text.startswith(BOM) else text
-
-
-def has_lone_cr(text: str) -> bool:
-    """Has ``text`` a carriage return that is not part of a ``\\r\\n``?"""
-    return "\r" in text and text.count("\r") != text.count("\r\n")
 
 
 Problem = tuple[str, tuple[int, int]]  # a message and the character span it is about

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl import resolve
 from passlint.analysis.pl.model import CallSite, Function, Module
-from passlint.analysis.pl.python_text import has_lone_cr
+from passlint.analysis.source import has_lone_cr
 
 _UNIT_CACHE_SIZE = 20_000
 

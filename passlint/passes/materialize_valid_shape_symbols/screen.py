@@ -40,11 +40,11 @@ from types import FrameType
 from passlint.analysis.pl.index import workspace_index
 from passlint.analysis.pl.python_text import (
     decoding_problem,
-    has_lone_cr,
     parser_text,
     spells_names_alike,
 )
 from passlint.analysis.pl.walk import nodes_below
+from passlint.analysis.source import has_lone_cr
 from passlint.analysis.workspace import Workspace
 
 _DEVICE = re.compile(r"InCore|AIC|AIV|Spmd")
