@@ -166,7 +166,9 @@ _RULES = [
         "parameter's physical shape binds and no scalar parameter provides.",
         "MaterializeValidShapeSymbols turns such a symbol into a leading "
         "`NAME: pl.Scalar[pl.INDEX]` parameter and prepends the caller's actual extent at "
-        "every call site; the source should say so itself.",
+        "every call site; the source should say so itself. A kernel with several such symbols "
+        "has one finding, on the first, naming them all: the pass adds them in one rewrite, "
+        "which is the fix.",
         "@pl.function(type=pl.FunctionType.InCore)\n"
         "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]): ...\n"
         "...\nk(pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))",

@@ -79,7 +79,7 @@ def test_clean_folder_and_cases_folder(tmp_path: Path) -> None:
     shutil.copy(DATA / "valid_shape_cases.py", tmp_path)
     result = run(tmp_path, "--format", "json", "valid_shape_cases.py")
     codes = [f["code"] for f in json.loads(result.stdout)["findings"]]
-    assert codes == ["VS001"] + ["VS002"] + ["VS001"] * 7 + ["VS003", "VS004"]
+    assert codes == ["VS001"] + ["VS002"] + ["VS001"] * 6 + ["VS003", "VS004"]
 
 
 def test_syntax_error_and_no_execution(tmp_path: Path) -> None:

@@ -39,8 +39,7 @@ def test_every_case_has_exactly_the_expected_findings() -> None:
         ("VS001", 52, 71, 52, 76),  # F: k_f y dim 0 (the bare slot)
         ("VS001", 57, 82, 57, 87),  # G: k_g x dim 1
         ("VS001", 64, 74, 64, 79),  # H: k_h o dim 0
-        ("VS001", 69, 77, 69, 79),  # L: k_l V2 first
-        ("VS001", 69, 81, 69, 86),  # L: k_l VALID second
+        ("VS001", 69, 77, 69, 79),  # L: k_l V2 and VALID, on the first
         ("VS001", 74, 51, 74, 55),  # M: the VIEW variable in k_m's annotation
         ("VS001", 79, 81, 79, 82),  # N: `n` in k_n's valid_shape
         ("VS003", 94, 13, 94, 31),  # main: self.k_g(a, b_bad)
@@ -131,10 +130,18 @@ def test_case_h_submit_omits_the_argument(cases: dict[tuple[str, int, int], Find
 def test_case_l_two_symbols_one_fix_in_slot_order(
     cases: dict[tuple[str, int, int], Finding],
 ) -> None:
-    first, second = cases[("VS001", 69, 77)], cases[("VS001", 69, 81)]
-    assert "'V2'; add it" in first.message and "(parameter 'x', dim 0)" in first.message
-    assert "'VALID'; add it" in second.message and "(parameter 'x', dim 1)" in second.message
-    assert first.fix == second.fix and first.fix is not None
+    # one finding, one rewrite of the pass: the symbols in the order the fix adds them
+    first = cases[("VS001", 69, 77)]
+    assert first.message.startswith(
+        "Kernel 'k_l' cannot bind 'V2' and 'VALID'; add them as leading parameters. No physical "
+        "dimension or scalar parameter binds them ('V2': parameter 'x', dim 0; 'VALID': "
+        "parameter 'x', dim 1), so MaterializeValidShapeSymbols adds `V2: pl.Scalar[pl.INDEX]` "
+        "and `VALID: pl.Scalar[pl.INDEX]` in front and passes the extents at every call."
+    )
+    assert [(r.range.start.line, r.range.start.column, r.message) for r in first.related][:1] == [
+        (69, 81, "unbound too (parameter 'x', dim 1)")
+    ]
+    assert first.fix is not None
     assert [e.new_text for e in first.fix.edits] == [
         "V2: pl.Scalar[pl.INDEX], VALID: pl.Scalar[pl.INDEX], "
     ]

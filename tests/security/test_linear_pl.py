@@ -18,9 +18,12 @@ import linear_time
 import pytest
 
 from passlint.analysis import engine
+from passlint.analysis.findings import Finding
 from passlint.analysis.pl import resolve
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import check_text, screen
+from passlint.report.json_report import render_json
+from passlint.report.sarif import render_sarif
 
 HEAD = 'import pypto.language as pl\n\nV = pl.dynamic("V")\n'
 KERNEL = """
@@ -90,6 +93,21 @@ def many_dynamic_symbols(n: int) -> str:
         HEAD
         + dynamics
         + f"\n\n@pl.function(type=pl.FunctionType.InCore)\ndef k(x: {tensor}):\n    return x\n"
+    )
+
+
+def unbound_symbols_called(n: int) -> str:
+    """A kernel reading ``n`` unbound symbols, called twice (each call gets ``n`` extents)."""
+    symbols = [f"S{i}" for i in range(n)]
+    dynamics = "".join(f'{s} = pl.dynamic("{s}")\n' for s in symbols)
+    shape = ", ".join("8" for _ in symbols)
+    tensor = f"pl.Tensor[[{shape}], pl.FP32, pl.TensorView(valid_shape=[{', '.join(symbols)}])]"
+    return (
+        HEAD
+        + dynamics
+        + f"\n\n@pl.function(type=pl.FunctionType.InCore)\ndef k(x: {tensor}):\n    return x\n"
+        + f"\n\n@pl.function(type=pl.FunctionType.Orchestration)\ndef main(x: {tensor}):\n"
+        + "    k(x)\n    return k(x)\n"
     )
 
 
@@ -177,6 +195,7 @@ SHAPES: dict[str, tuple[Callable[[int], str], int, int]] = {
     "a long parameter list": (long_parameter_list, 1_200, 1_600),
     "a long parameter line": (long_parameter_line, 4_000, 2_300),
     "many pl.dynamic symbols": (many_dynamic_symbols, 2_400, 8_500),
+    "many unbound symbols of a called kernel": (unbound_symbols_called, 1_500, 2_500),
     "deep nesting": (deep_nesting, 80, 280),
     "a long string": (long_string, 50_000, 100_000),
     "a huge hex literal": (huge_literal, 6_400_000, 5_000_000),
@@ -252,3 +271,17 @@ def test_a_workspace_of_many_files_costs_linear_time(tmp_path: Path) -> None:
 
     assert sum(len(f) for f in check(40)()) == 40  # a VS001 per kernel
     assert_linear(check(sizes[0]), check(sizes[1]), 2.0)
+
+
+@pytest.mark.parametrize("report", [render_json, lambda found: render_sarif(found, ".")])
+def test_the_report_of_many_unbound_symbols_grows_in_proportion(
+    report: Callable[[list[Finding]], str],
+) -> None:
+    """A finding for each symbol repeated the kernel's whole fix and the extents of every
+    call: 37 MB of JSON for 1,000 symbols, four times as much for twice as many."""
+    sizes = []
+    for n in (500, 1000):
+        findings = engine.analyze("k.py", unbound_symbols_called(n))
+        assert [f.code for f in findings] == ["VS001"]
+        sizes.append(len(report(findings)))
+    assert sizes[1] <= 2.2 * sizes[0], sizes

@@ -47,7 +47,7 @@ def kernel_findings(
     the fix cannot reach."""
     found = [late(analysis, item) for item in analysis.late]
     found += [undefined(analysis, item) for item in analysis.undefined]
-    found += [compound_only(analysis, symbol, sites or []) for symbol in analysis.compound_only]
+    found += [compound_only(analysis, symbol) for symbol in analysis.compound_only]
     if analysis.symbols:
         found += unbound(analysis, sites or [], uses, unread)
     return found
@@ -69,35 +69,75 @@ def unbound(
     uses: list[ValueUse],
     unread: list[UnreadFile],
 ) -> list[Finding]:
-    kernel, module = analysis.kernel, analysis.module
-    names = [symbol.declared.name for symbol in analysis.symbols]
+    """One finding for the kernel's unbound symbols, on the first one's entry: the pass adds
+    them all in one rewrite, which is the fix. (A finding for each symbol, each with the whole
+    fix and every call's extents, made the output grow with the square of their number.)"""
+    module, symbols = analysis.module, analysis.symbols
+    names = [symbol.declared.name for symbol in symbols]
     blocked = [s for s in sites if s.texts is None]
     unfixable = analysis.clashes or analysis.fixed_views
     fix = None if unfixable else _unbound_fix(analysis, names, sites, blocked, uses, unread)
     annotation = edits.scalar_annotation(module)
-    findings = []
-    for symbol in analysis.symbols:
-        slot = symbol.slots[0]
+    message = _unbound_message(analysis, annotation) + _unfixable(analysis, annotation)
+    left = _left_by_hand(blocked, uses, unread)
+    if left and not unfixable:
+        message += f" The fix cannot complete these calls: {'; '.join(left)}."
+    node, related = _entry_place(symbols[0].slots[0], module)
+    related += [_other_entry(symbol.slots[0]) for symbol in symbols[1:]]
+    related += [place for symbol in symbols for place in _declared(symbol.declared, module)]
+    related += _site_places(sites)
+    return [_finding("VS001", module, node, message, related, fix)]
+
+
+def _unbound_message(analysis: KernelAnalysis, annotation: str) -> str:
+    kernel, symbols = analysis.kernel, analysis.symbols
+    if len(symbols) == 1:
+        symbol, slot = symbols[0], symbols[0].slots[0]
         words = _symbol_words(symbol.declared)
         first = _sentence(
             f"Kernel '{q(kernel.name)}' cannot bind {words}; add it as a leading parameter.",
             f"Nothing binds valid_shape symbol {words}; add it as a leading parameter.",
             f"Nothing binds '{q(symbol.symbol)}'; add it as a leading parameter of the kernel.",
         )
-        message = (
+        return (
             f"{first} No physical dimension or scalar parameter binds it (parameter "
             f"'{q(slot.param.name)}', dim {slot.dim}), so MaterializeValidShapeSymbols adds "
-            f"`{q(symbol.declared.name)}: {q(annotation)}` in front and passes the extent at every "
-            "call."
+            f"`{q(symbol.declared.name)}: {q(annotation)}` in front and passes the extent at "
+            "every call."
         )
-        message += _unfixable(analysis, annotation)
-        left = _left_by_hand(blocked, uses, unread)
-        if left and not unfixable:
-            message += f" The fix cannot complete these calls: {'; '.join(left)}."
-        node, related = _entry_place(slot, module)
-        related += _symbol_related(symbol.declared, sites, module)
-        findings.append(_finding("VS001", module, node, message, related, fix))
-    return findings
+    count = f"{len(symbols)} valid_shape symbols"
+    first = _sentence(
+        f"Kernel '{q(kernel.name)}' cannot bind "
+        f"{_listed([_symbol_words(s.declared) for s in symbols])}; add them as leading parameters.",
+        f"Kernel '{q(kernel.name)}' cannot bind {count}; add them as leading parameters.",
+        f"Nothing binds {count}; add them as leading parameters of the kernel.",
+    )
+    where = _listed(
+        [
+            f"'{q(s.symbol)}': parameter '{q(s.slots[0].param.name)}', dim {s.slots[0].dim}"
+            for s in symbols
+        ],
+        "; ",
+        "; ",
+    )
+    params = _listed([f"`{q(s.declared.name)}: {q(annotation)}`" for s in symbols])
+    return (
+        f"{first} No physical dimension or scalar parameter binds them ({where}), so "
+        f"MaterializeValidShapeSymbols adds {params} in front and passes the extents at every "
+        "call."
+    )
+
+
+LISTED = 8  # the items a message names one by one; the others it counts
+
+
+def _listed(items: list[str], separator: str = ", ", last: str = " and ") -> str:
+    """``a, b and c``; beyond ``LISTED`` items, the first ones and how many more."""
+    if len(items) > LISTED:
+        return f"{separator.join(items[: LISTED - 1])}{last}{len(items) - LISTED + 1} more"
+    if len(items) == 1:
+        return items[0]
+    return f"{separator.join(items[:-1])}{last}{items[-1]}"
 
 
 def _unbound_fix(
@@ -168,7 +208,7 @@ def _left_by_hand(
 # -- VS002 ------------------------------------------------------------------------------------
 
 
-def compound_only(analysis: KernelAnalysis, symbol: Symbol, sites: list[SiteResult]) -> Finding:
+def compound_only(analysis: KernelAnalysis, symbol: Symbol) -> Finding:
     kernel, module = analysis.kernel, analysis.module
     slot = symbol.compound[0]
     entry_text = unparse(slot.entry)
@@ -186,7 +226,7 @@ def compound_only(analysis: KernelAnalysis, symbol: Symbol, sites: list[SiteResu
         f"physical dimension, or pass it as a `{q(edits.scalar_annotation(module))}` parameter."
     )
     node, related = _entry_place(slot, module)
-    related += _symbol_related(symbol.declared, sites, module)
+    related += _declared(symbol.declared, module)
     return _finding("VS002", module, node, message, related)
 
 
@@ -360,13 +400,26 @@ def _entry_place(slot: Slot, module: Module) -> tuple[ast.AST, list[Location]]:
     return param.tensor.view_ref, [Location(slot.view_module.path, rng, note)]
 
 
-def _symbol_related(dynamic: Dynamic, sites: list[SiteResult], module: Module) -> list[Location]:
-    declared = module.positions.source.range(*dynamic.span) if dynamic.path == module.path else None
+def _other_entry(slot: Slot) -> Location:
+    """The entry of a further unbound symbol of the kernel."""
+    where = f"parameter '{q(slot.param.name)}', dim {slot.dim}"
+    if slot.via is not None:
+        where += f", in the TensorView '{q(slot.via)}'"
+    rng = slot.view_module.positions.range(slot.entry)
+    return Location(slot.view_module.path, rng, f"unbound too ({where})")
+
+
+def _declared(dynamic: Dynamic, module: Module) -> list[Location]:
+    """Where the symbol is declared, when that is in the kernel's module."""
+    if dynamic.path != module.path:
+        return []
+    declared = module.positions.source.range(*dynamic.span)
+    return [Location(dynamic.path, declared, f"symbol '{q(dynamic.symbol)}' is declared here")]
+
+
+def _site_places(sites: list[SiteResult]) -> list[Location]:
+    """Each call of the kernel, with what the fix passes there or why it passes nothing."""
     related = []
-    if declared is not None:
-        related.append(
-            Location(dynamic.path, declared, f"symbol '{q(dynamic.symbol)}' is declared here")
-        )
     for site in sites:
         call = callee_text(site.site.node.func)
         if site.texts is None:

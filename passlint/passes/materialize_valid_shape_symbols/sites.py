@@ -16,7 +16,7 @@ import ast
 import re
 
 from passlint.analysis.pl.excerpt import excerpt as q
-from passlint.analysis.pl.extents import Extent, ExtentReader
+from passlint.analysis.pl.extents import ArgExtents, Extent, ExtentReader
 from passlint.analysis.pl.frontend import pl_name
 from passlint.analysis.pl.index import workspace_index
 from passlint.analysis.pl.model import CallSite, Function, ImportRef, Module, Param
@@ -175,6 +175,8 @@ class CallSites:
         result = SiteResult(site, module, [])
         texts: list[str] = []
         resolved = not site.starred
+        # What each argument holds, read once: every symbol of a view reads the same one.
+        read: dict[int, ArgExtents | None] = {}
         for symbol in analysis.symbols:
             value: tuple[Extent, Slot] | None = None
             problem: str | None = "the call passes *args" if site.starred else None
@@ -186,7 +188,9 @@ class CallSites:
                         problem = f"it does not pass argument '{q(slot.param.name)}'"
                     resolved = False
                     break
-                extents = self.reader.of_argument(arg, site.caller, module)
+                if id(arg) not in read:
+                    read[id(arg)] = self.reader.of_argument(arg, site.caller, module)
+                extents = read[id(arg)]
                 effective = extents.effective if extents is not None else None
                 candidate = (
                     effective[slot.dim]
