@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from passlint.analysis import collector, engine
 from passlint.analysis.findings import Finding
 from passlint.analysis.language import imports_pl
+from passlint.analysis.source import split_lines
 from passlint.analysis.workspace import DiskFiles, Workspace
 from passlint.config import Settings
 from passlint.filesystem import Boundary, Refused, TooLarge, read_regular
@@ -104,11 +105,11 @@ def check_text(path: str, text: str, job: Job, workspace: Workspace) -> FileResu
         result.error = f"internal error: {type(error).__name__}: {error}"
         return result
     if result.findings:
-        lines = text.split("\n")
+        lines = split_lines(text)
         for finding in result.findings:
             line = finding.range.start.line
             if 0 <= line < len(lines):
-                result.lines[line] = lines[line].rstrip("\r")
+                result.lines[line] = lines[line]
     return result
 
 

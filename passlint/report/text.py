@@ -2,7 +2,8 @@
 
 On a terminal (``color=True``) the location and code are coloured; with ``source=True``
 (on a terminal by default, always with ``--output-format full``) each finding is followed
-by its source line with carets under the range. Otherwise the output is plain text, one
+by its source line with carets under the range (of a long line, the ``FRAME_WIDTH``
+characters around the range's start, cut off with ``...``). Otherwise the output is plain text, one
 finding per line, for grep and editors' problem matchers. File names, messages and source
 lines are escaped (``escape.terminal_name``, ``escape.terminal_safe``): no control
 character of theirs reaches the terminal, and the carets stay under the escaped range.
@@ -26,6 +27,9 @@ _SEVERITY_COLOR = {
     Severity.HINT: "\x1b[1;36m",
 }
 _CARET_COLOR = "\x1b[1;31m"
+FRAME_WIDTH = 160  # the characters of a source line a finding shows at most
+FRAME_LEAD = 40  # of them, those before the range's start
+_CUT = "..."
 
 
 def location(finding: Finding) -> str:
@@ -53,16 +57,25 @@ def render_finding(
     if text is not None:
         number = str(line + 1)
         gutter = " " * len(number)
-        text = text.expandtabs(1)
         start = finding.range.start.column
         end = finding.range.end.column if finding.range.end.line == line else len(text)
         end = max(start, min(end, len(text)))
-        before, marked = terminal_safe(text[:start]), terminal_safe(text[start:end])
-        indent = len(before) + max(0, start - len(text))  # a range may start past the end
+        # A long line is shown around the range: a finding on a 1 MB line printed all of it,
+        # and each further finding there all of it again.
+        first, last = 0, len(text)
+        if len(text) > FRAME_WIDTH:
+            first = max(0, min(start, len(text)) - FRAME_LEAD)
+            last = min(len(text), first + FRAME_WIDTH)
+        head, tail = _CUT if first else "", _CUT if last < len(text) else ""
+        shown = text[first:last].expandtabs(1)  # (a tab is one column, as in the range)
+        start, end = start - first, min(end, last) - first
+        before, marked = terminal_safe(shown[:start]), terminal_safe(shown[start:end])
+        indent = len(head) + len(before) + max(0, start - len(shown))  # (may start past the end)
         width = max(1, len(marked))
         carets = f"{_CARET_COLOR}{'^' * width}{_RESET}" if color else "^" * width
+        after = terminal_safe(shown[end:])
         out.append(f"{dim}{gutter} |{reset}")
-        out.append(f"{dim}{number} |{reset} {before}{marked}{terminal_safe(text[end:])}")
+        out.append(f"{dim}{number} |{reset} {head}{before}{marked}{after}{tail}")
         out.append(f"{dim}{gutter} |{reset} {' ' * indent}{carets}")
         out.append("")
     return "\n".join(out)
