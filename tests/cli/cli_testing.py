@@ -28,21 +28,31 @@ def passlint(
     env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Run ``python -m passlint ARGS`` in ``cwd`` with a plain, non-terminal environment."""
+    result = passlint_bytes(*args, cwd=cwd, stdin=stdin, env=env)
+    return subprocess.CompletedProcess(
+        result.args,
+        result.returncode,
+        result.stdout.decode("utf-8"),
+        result.stderr.decode("utf-8"),
+    )
+
+
+def passlint_bytes(
+    *args: str,
+    cwd: str | os.PathLike[str],
+    stdin: bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    """``passlint``, with stdout and stderr as the bytes written."""
     environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     environment.update(env or {})
-    result = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "passlint", *args],
         cwd=cwd,
         input=stdin,
         capture_output=True,
         env=environment,
         timeout=120,
-    )
-    return subprocess.CompletedProcess(
-        result.args,
-        result.returncode,
-        result.stdout.decode("utf-8"),
-        result.stderr.decode("utf-8"),
     )
 
 

@@ -15,6 +15,7 @@ from urllib.parse import unquote_to_bytes
 
 import jsonschema
 import pytest
+from cli.cli_testing import passlint_bytes
 
 from passlint.report.escape import (
     for_encoding,
@@ -50,16 +51,8 @@ HOSTILE_SHOWN = "o\\x1b]0;x\\x07\\u2028\\u202eq\\t\\u009b"
 def passlint(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[bytes]:
-    """``python -m passlint ARGS`` with stdout and stderr as the bytes written."""
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    environment.update(env or {})
-    result = subprocess.run(
-        [sys.executable, "-m", "passlint", *args],
-        cwd=cwd,
-        capture_output=True,
-        env=environment,
-        timeout=120,
-    )
+    """``python -m passlint ARGS`` (bytes out), which never fails inside."""
+    result = passlint_bytes(*args, cwd=cwd, env=env)
     assert b"Traceback" not in result.stderr + result.stdout, result.stderr
     assert b"internal error" not in result.stderr, result.stderr
     return result

@@ -51,6 +51,19 @@ HOOKED_SERVER = [
 ]
 
 
+def pos(line: int, character: int) -> types.Position:
+    return types.Position(line=line, character=character)
+
+
+def rng(line: int, start: int, end: int) -> types.Range:
+    """Characters ``start`` to ``end`` of ``line``."""
+    return types.Range(start=pos(line, start), end=pos(line, end))
+
+
+def doc(uri: str) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri=uri)
+
+
 def make_client() -> LanguageClient:
     """pytest-lsp's test client, recording every publishDiagnostics with its version and
     applying (and recording) workspace/applyEdit requests."""

@@ -11,19 +11,11 @@ from lsprotocol import types
 
 from passlint.analysis.rules import RULES
 
-from .conftest import Session, apply_workspace_edit
+from .conftest import Session, apply_workspace_edit, doc, pos
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
 
 EXPORT = "located/export.mlir"
-
-
-def pos(line: int, character: int) -> types.Position:
-    return types.Position(line=line, character=character)
-
-
-def doc(uri: str) -> types.TextDocumentIdentifier:
-    return types.TextDocumentIdentifier(uri=uri)
 
 
 def at_line(line: int) -> types.Range:

@@ -6,17 +6,9 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from .conftest import Session
+from .conftest import Session, doc, pos
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
-
-
-def pos(line: int, character: int) -> types.Position:
-    return types.Position(line=line, character=character)
-
-
-def doc(uri: str) -> types.TextDocumentIdentifier:
-    return types.TextDocumentIdentifier(uri=uri)
 
 
 def starts(locations: object) -> list[tuple[int, int]]:

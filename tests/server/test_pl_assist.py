@@ -8,19 +8,11 @@ import re
 import pytest
 from lsprotocol import types
 
-from .conftest import Session, apply_workspace_edit
+from .conftest import Session, apply_workspace_edit, doc, pos
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
 
 SOFTMAX = "pl/softmax_prepare.py"
-
-
-def pos(line: int, character: int) -> types.Position:
-    return types.Position(line=line, character=character)
-
-
-def doc(uri: str) -> types.TextDocumentIdentifier:
-    return types.TextDocumentIdentifier(uri=uri)
 
 
 async def labels(session: Session, uri: str, line: int, character: int) -> list[str]:

@@ -8,25 +8,13 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from .conftest import Session
+from .conftest import Session, doc, pos, rng
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
 
 KERNELS = "pl/cross_file/kernels.py"
 PROGRAM = "pl/cross_file/program.py"
 METHODS = "pl/methods/program.py"
-
-
-def pos(line: int, character: int) -> types.Position:
-    return types.Position(line=line, character=character)
-
-
-def rng(line: int, start: int, end: int) -> types.Range:
-    return types.Range(start=pos(line, start), end=pos(line, end))
-
-
-def doc(uri: str) -> types.TextDocumentIdentifier:
-    return types.TextDocumentIdentifier(uri=uri)
 
 
 async def hover(session: Session, uri: str, line: int, character: int) -> types.Hover | None:

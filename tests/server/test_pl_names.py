@@ -15,7 +15,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from passlint.analysis.source import SourceText
 from passlint.server.names import defined_name_span, name_span, word_at
 
-from .conftest import SERVER, Session, make_client, start_session
+from .conftest import SERVER, Session, doc, make_client, pos, rng, start_session
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
 
@@ -60,18 +60,6 @@ async def vscode(request: pytest.FixtureRequest, lsp_client: LanguageClient) -> 
 @pytest.fixture
 def session(vscode: LanguageClient) -> Session:
     return vscode.session  # type: ignore[attr-defined,no-any-return]
-
-
-def pos(line: int, character: int) -> types.Position:
-    return types.Position(line=line, character=character)
-
-
-def rng(line: int, start: int, end: int) -> types.Range:
-    return types.Range(start=pos(line, start), end=pos(line, end))
-
-
-def doc(uri: str) -> types.TextDocumentIdentifier:
-    return types.TextDocumentIdentifier(uri=uri)
 
 
 async def hover(session: Session, uri: str, line: int, character: int) -> tuple[str, types.Range]:

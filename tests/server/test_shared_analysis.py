@@ -9,19 +9,11 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from .conftest import Session
+from .conftest import Session, doc, pos
 
 pytestmark = pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")
 
 EXPORT = "located/export.mlir"
-
-
-def pos(line: int, character: int) -> types.Position:
-    return types.Position(line=line, character=character)
-
-
-def doc(uri: str) -> types.TextDocumentIdentifier:
-    return types.TextDocumentIdentifier(uri=uri)
 
 
 async def parses(session: Session) -> Any:
