@@ -31,6 +31,20 @@ async def next_result(session: Session, uri: str, seen: int) -> list[types.Diagn
     return list([p for p in session.published if p.uri == uri][-1].diagnostics)
 
 
+async def fix_title_after(session: Session, uri: str, seen: int, words: str) -> str:
+    """The fix title of the one diagnostic of ``uri`` after ``seen`` publishes, once one
+    says ``words`` (a few re-analyses at most): opening a caller re-analyses its kernels
+    too, and under load that publish came after the test's edit."""
+    for _ in range(5):
+        (after,) = await next_result(session, uri, seen)
+        assert after.data
+        title = str(after.data["fix"]["title"])
+        if words in title or session.mode == "pull":
+            break
+        seen = published(session, uri)
+    return title
+
+
 def published(session: Session, uri: str) -> int:
     return len([p for p in session.published if p.uri == uri])
 
@@ -69,8 +83,7 @@ async def test_open_dependency_change_updates_kernel_findings(session: Session) 
     seen = published(session, kernels)
     text = session.texts[program].replace("        out = scale_rows(head, out)\n", "")
     session.change(program, text)
-    (after,) = await next_result(session, kernels, seen)
-    assert after.data and "1 call site" in after.data["fix"]["title"]
+    assert "1 call site" in await fix_title_after(session, kernels, seen, "1 call site")
 
 
 async def test_disk_dependency_change_updates_kernel_findings(session: Session) -> None:
