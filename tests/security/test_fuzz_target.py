@@ -137,4 +137,4 @@ def test_a_planted_quadratic_cost_is_reported(tmp_path: Path) -> None:
     assert int(base) < int(twice) < int(again)
     assert float(first) > 3 and float(second) > 3
     saved = out / "nonlinear-seed0-mutant0-doubled.mlir"
-    assert len(saved.read_text(encoding="utf-8")) == int(again)
+    assert len(saved.read_bytes().decode("utf-8")) == int(again)  # (CRLF kept)
