@@ -95,6 +95,8 @@ _ADVICE = {
     "expected operation name in quotes": "end the generic op after its type",
     "expected '{' to begin a region": "write a region `{...}` here",
     "expected '{' in properties": "write the properties as `<{...}>`",
+    "expected SSA identifier": "name every argument (`%name: type`) or none",
+    "expected type instead of SSA identifier": "name every argument (`%name: type`) or none",
 }
 
 

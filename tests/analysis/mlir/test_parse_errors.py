@@ -432,6 +432,27 @@ END = "  return %arg0 : tensor<4xf32>\n}\n"
             ("E001", (1, 23), "Expected ':', not 'tensor'; add ':' before the type."),
         ),
         (
+            "func.func private @ext(tensor<2xf32>, %a: i32)\n",
+            (
+                "E001",
+                (1, 39),
+                "Expected type instead of SSA identifier, not '%a'; name every argument "
+                "(`%name: type`) or none.",
+            ),
+        ),
+        (
+            "func.func private @ext(%a: tensor<2xf32>, i32)\n",
+            (
+                "E001",
+                (1, 43),
+                "Expected SSA identifier, not 'i32'; name every argument (`%name: type`) or none.",
+            ),
+        ),
+        (
+            "func.func private @ext(!llvm.ptr, ...)\n",
+            ("E001", (1, 35), "Expected non-function type, not '...'; write a type here."),
+        ),
+        (
             MAIN + "  %0 = stablehlo.add %arg0, , %arg0 : tensor<4xf32>\n" + END,
             (
                 "E005",
@@ -487,6 +508,9 @@ END = "  return %arg0 : tensor<4xf32>\n}\n"
         "dense-elements",
         "function-name",
         "argument-colon",
+        "unnamed-after-named",
+        "named-after-unnamed",
+        "variadic",
         "operand-comma",
         "literal",
         "op-name-twice",
