@@ -470,8 +470,8 @@ class Checker:
                 self.typed_entry(list(entry.children))
 
     def typed_entry(self, items: list[Item]) -> None:
-        """An unnamed argument: a type, maybe its attributes, maybe its location."""
-        end = self.type(items, 0, function=False)
+        """An argument's type (a function type too), maybe its attributes and location."""
+        end = self.type(items, 0)
         if end < len(items) and kind_of(items[end]) == "dictionary":
             dictionary = items[end]
             assert isinstance(dictionary, Tree)
