@@ -9,12 +9,12 @@ returns) are read structurally on demand.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from passlint.analysis.mlir.lexer import Tok, statement_tokens
 from passlint.analysis.mlir.statements import Template
-from passlint.analysis.mlir.types import ShapedType, parse_shaped_type
+from passlint.analysis.mlir.types import NO_ALIASES, ShapedType, resolve_alias, shaped_type_in
 
 Span = tuple[int, int]
 
@@ -78,7 +78,11 @@ class BlockArgument(Value):
 
     @property
     def shaped_type(self) -> ShapedType | None:
-        return parse_shaped_type(self.type_text) if self.type_text else None
+        """The argument's type, its aliases resolved."""
+        if not self.type_text:
+            return None
+        owner = self.owner
+        return shaped_type_in(self.type_text, NO_ALIASES if owner is None else owner.alias_values)
 
 
 @dataclass(eq=False, slots=True)
@@ -102,6 +106,9 @@ class Block:
     label_span: Span | None
     arguments: list[BlockArgument] = field(default_factory=list)
     operations: list[Operation] = field(default_factory=list)
+    # The chunk's alias definitions, resolved (``Chunk.alias_values``): what the types and
+    # attributes written in the block's ops stand for.
+    alias_values: Mapping[str, str] = field(default_factory=lambda: NO_ALIASES)
 
 
 @dataclass(eq=False, slots=True)
@@ -128,12 +135,17 @@ class Attribute:
 
 @dataclass(frozen=True)
 class TypeRef:
+    """A type as written, and the type aliases in scope where it is written."""
+
     span: Span
     text: str
+    aliases: Mapping[str, str] = field(
+        default_factory=lambda: NO_ALIASES, compare=False, repr=False
+    )
 
     @property
     def shaped(self) -> ShapedType | None:
-        return parse_shaped_type(self.text)
+        return shaped_type_in(self.text, self.aliases)
 
 
 @dataclass(eq=False, slots=True)
@@ -205,7 +217,10 @@ class Operation:
 
     @property
     def attributes(self) -> list[Attribute]:
+        """The op's attributes; a value that is an alias (``#names``) reads as what it
+        stands for (its span stays the alias's)."""
         groups = self.template.groups
+        aliases = self.alias_values
         out = []
         for entry in self.template.entries:
             key = self.tok_text(entry.key)
@@ -213,6 +228,8 @@ class Operation:
                 key = key[1:-1]
             value_span = None if entry.value is None else self.tok_span(*entry.value)
             value = None if value_span is None else self.text[value_span[0] : value_span[1]]
+            if value is not None and aliases:
+                value = resolve_alias(value, aliases)
             out.append(
                 Attribute(key, self.tok_span(entry.key), value, value_span, groups[entry.group][0])
             )
@@ -239,8 +256,21 @@ class Operation:
         return [self.tok_text(i) for i in self.template.words]
 
     @property
+    def alias_values(self) -> Mapping[str, str]:
+        """The type aliases the op's types may name (its chunk's)."""
+        return NO_ALIASES if self.parent is None else self.parent.alias_values
+
+    def shaped_type(self, text: str) -> ShapedType | None:
+        """A shaped type written in this op (``text``), its aliases resolved."""
+        return shaped_type_in(text, self.alias_values)
+
+    @property
     def types(self) -> list[TypeRef]:
-        return [TypeRef(self.tok_span(a, b), self.span_text(a, b)) for a, b in self.template.types]
+        aliases = self.alias_values
+        return [
+            TypeRef(self.tok_span(a, b), self.span_text(a, b), aliases)
+            for a, b in self.template.types
+        ]
 
     def signature_types(self) -> tuple[list[TypeRef], list[TypeRef]]:
         """Types after the top-level ``:``: (before ``->``, after ``->``), parens removed.
@@ -254,10 +284,11 @@ class Operation:
         arrow = self.template.arrow if self.template.arrow > colon else -1
         before: list[TypeRef] = []
         after: list[TypeRef] = []
+        aliases = self.alias_values
         for a, b in self.template.types:
             if a <= colon or _inside_location(self.template.location, a):
                 continue
-            ref = TypeRef(self.tok_span(a, b), self.span_text(a, b))
+            ref = TypeRef(self.tok_span(a, b), self.span_text(a, b), aliases)
             if arrow >= 0 and a > arrow:
                 after.append(ref)
             else:
@@ -312,6 +343,9 @@ class Chunk:
     operations: list[Operation] = field(default_factory=list)
     errors: list[SyntaxIssue] = field(default_factory=list)
     aliases: dict[str, Span] = field(default_factory=dict)
+    # `!name = type`, `#name = attr` (not locations): what each alias stands for, itself
+    # resolved (`!b = !a`).
+    alias_values: dict[str, str] = field(default_factory=dict)
 
     def top_level_operations(self) -> list[Operation]:
         """Ops at the top level or directly inside a top-level ``module``."""

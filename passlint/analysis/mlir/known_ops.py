@@ -8,7 +8,7 @@ import re
 
 from passlint.analysis.mlir.attribute_text import split_top_level
 from passlint.analysis.mlir.ir import Operation
-from passlint.analysis.mlir.types import ShapedType, element_bits
+from passlint.analysis.mlir.types import ShapedType, element_bits, resolve_alias
 
 
 def fusion_kind(op: Operation) -> str | None:
@@ -41,9 +41,20 @@ def constant_value(op: Operation) -> str:
         return split_top_level(attr.value or "", ":")[0].strip() if attr else ""
     colon = op.template.colon
     first = op.template.name + 1
-    if colon <= first:
+    if colon > first:
+        return op.span_text(first, colon - 1)
+    return split_top_level(_aliased_constant(op), ":")[0].strip()
+
+
+def _aliased_constant(op: Operation) -> str:
+    """What a pretty constant without ``: type`` holds: an attribute alias's definition
+    (``stablehlo.constant #c`` with ``#c = dense<...> : tensor<4xf32>``), or ''."""
+    first = op.template.name + 1
+    location = op.template.location
+    last = (len(op.toks) if location is None else location[0]) - 1
+    if last != first:
         return ""
-    return op.span_text(first, colon - 1)
+    return resolve_alias(op.tok_text(first), op.alias_values)
 
 
 def is_resource_constant(op: Operation) -> bool:
@@ -54,7 +65,10 @@ def is_resource_constant(op: Operation) -> bool:
 def constant_type(op: Operation) -> ShapedType | None:
     before, after = op.signature_types()
     refs = after or before
-    return refs[-1].shaped if refs else None
+    if refs:
+        return refs[-1].shaped
+    parts = split_top_level(_aliased_constant(op), ":") if not op.is_generic else []
+    return op.shaped_type(parts[1]) if len(parts) == 2 else None
 
 
 def is_splat_constant(op: Operation) -> bool:

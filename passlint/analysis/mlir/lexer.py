@@ -61,6 +61,7 @@ _ALTERNATIVES: tuple[tuple[str, str], ...] = (
     ("RPAR", r"\)"),
     ("COMMA", ","),
     ("LANGLE", "<"),
+    ("PUNCT", ">="),  # (an integer set's constraint, `affine_set<(d0) : (d0 >= 0)>`)
     ("RANGLE", ">"),
     ("EQUAL", "="),
     ("COLON", ":"),
@@ -80,6 +81,7 @@ _ALTERNATIVES: tuple[tuple[str, str], ...] = (
     ("HASH_ID", rf"\#{_SUFFIX_ID}"),
     ("BANG_ID", rf"!{_SUFFIX_ID}"),
     ("HEX", r"0x[0-9A-Fa-f]+"),
+    ("HEX", r"-0x[0-9A-Fa-f]+"),  # (`-0x1 : i32`)
     ("FLOAT", rf"[-+]\d+{_NUMBER_TAIL}"),
     ("FLOAT", rf"\d\d*{_NUMBER_TAIL}"),
     ("INT", r"[-+]\d+"),

@@ -34,6 +34,9 @@ _GENERIC_MAIN_LINE = re.compile(
 )
 _MAIN_NEEDLES = (("@main(", _MAIN_LINE), ('@"main"(', _MAIN_LINE), ('"main"', _GENERIC_MAIN_LINE))
 _ENTRY_LABEL = re.compile(r"[ \t]*\^[\w$.\-]+[ \t]*\(")
+# A type alias in use (`!name`: a dialect's type has a `.`, an alias never does). Reading
+# its shape needs the alias's definition, which only the full parse has.
+_TYPE_ALIAS = re.compile(r"![A-Za-z_$][\w$\-]*+(?![\w$.\-])")
 _RETURN = re.compile(r'"?(?:func\.)?return"?\b')
 # A line of @main's body that starts with a closing brace (its indentation in group 1).
 _CLOSING_LINE = re.compile(r"\n([ \t]*)\}")
@@ -162,6 +165,8 @@ def outline_main(text: str) -> MainOutline | None:
             return None
         definitions.append(found[0])
         spans.append(found[1])
+    if any(_TYPE_ALIAS.search(text, start, end) for start, end in spans):
+        return None
     block = Block(entry.label, entry.label_span, entry.arguments)
     block.operations = [*definitions, ret]
     region = Region(main.regions[0].span, main, [block])

@@ -39,7 +39,7 @@ from passlint.analysis.mlir.structure import (
     StatementSyntax,
     scan,
 )
-from passlint.analysis.mlir.types import bounded
+from passlint.analysis.mlir.types import bounded, resolve_alias
 from passlint.analysis.mlir.validate import validate_chunk
 from passlint.analysis.source import line_end, line_start
 
@@ -95,6 +95,8 @@ _ADVICE = {
     "expected operation name in quotes": "end the generic op after its type",
     "expected '{' to begin a region": "write a region `{...}` here",
     "expected '{' in properties": "write the properties as `<{...}>`",
+    "expected SSA identifier": "name every argument (`%name: type`) or none",
+    "expected type instead of SSA identifier": "name every argument (`%name: type`) or none",
 }
 
 
@@ -164,11 +166,22 @@ def parse_chunk(
     builder.fill_block_list([block], statements, parent_op=None)
     del statements  # (its syntax is garbage now: not kept alive beside the IR below)
     chunk.operations = block.operations
+    if chunk.alias_values:
+        _share_alias_values(block, chunk.alias_values)
     resolve_uses(chunk.operations, {})
     if whole:
         chunk.errors.extend(validate_chunk(text, chunk, builder.relocated))
     chunk.errors.sort(key=lambda issue: (issue.start, issue.end))
     return chunk
+
+
+def _share_alias_values(root: Block, aliases: dict[str, str]) -> None:
+    """Give every block of a chunk its type aliases (a chunk that defines any: few do)."""
+    stack = [root]
+    while stack:
+        block = stack.pop()
+        block.alias_values = aliases
+        stack.extend(b for op in block.operations for region in op.regions for b in region.blocks)
 
 
 class _Builder:
@@ -238,8 +251,7 @@ class _Builder:
                 else:
                     blocks[-1] = block
             elif template.kind == "alias":
-                alias = statement.toks[0]
-                self.chunk.aliases.setdefault(self._tok(alias), (alias.start, alias.end))
+                self._alias(statement.toks)
             elif template.kind == "op":
                 op = self._operation(statement, template)
                 op.parent = blocks[-1]
@@ -248,6 +260,18 @@ class _Builder:
                 quiet = errors == len(self.chunk.errors) and aliases == len(self.chunk.aliases)
                 if statement.memo_key and quiet:
                     keep(statement.memo_key, op, statement.start)
+
+    def _alias(self, toks: list[Tok]) -> None:
+        """Record an alias definition (``#name = attr``, ``!name = type``) and what it
+        stands for, its own aliases resolved (they are defined before it). Locations are
+        left out: the passes never read them, and a JAX export defines thousands."""
+        alias = toks[0]
+        name = self._tok(alias)
+        self.chunk.aliases.setdefault(name, (alias.start, alias.end))
+        values = self.chunk.alias_values
+        if name in values or len(toks) < 3 or self.text.startswith("loc(", toks[2].start):
+            return
+        values[name] = resolve_alias(self.text[toks[2].start : toks[-1].end], values)
 
     def _tok(self, tok: Tok) -> str:
         return self.text[tok.start : tok.end]

@@ -433,9 +433,7 @@ class Checker:
             self.fail(items, at, "expected '('")
         arguments = items[at]
         assert isinstance(arguments, Tree)
-        for entry in arguments.children:
-            if isinstance(entry, Tree):
-                self.argument(entry)
+        self.function_arguments([e for e in arguments.children if isinstance(e, Tree)])
         at += 1
         if at < len(items) and kind_of(items[at]) == "ARROW":
             at += 1
@@ -454,12 +452,26 @@ class Checker:
                 self.fail(items, at, "expected '{' in attribute dictionary")
             at += 1
 
-    def argument(self, entry: Tree[Token]) -> None:
-        """``%name: type {attrs} loc(...)`` in a signature or a block label."""
-        if entry.data != "argument":
-            self.fail(entry.children, 1 if entry.children else 0, "expected ':'")
-        items = list(entry.children[2:])
-        end = self.type(items, 0, function=False)
+    def function_arguments(self, entries: list[Tree[Token]]) -> None:
+        """A signature's arguments: named (``%a: T {attrs} loc(...)``) or, all of them, bare
+        types (``T {attrs} loc(...)``, a declaration's); the first decides, as in MLIR."""
+        named = bool(entries) and _names_value(entries[0])
+        for entry in entries:
+            if _names_value(entry) != named:
+                message = (
+                    "expected SSA identifier"
+                    if named
+                    else "expected type instead of SSA identifier"
+                )
+                self.fail(entry.children, 0, message)
+            elif named:
+                self.argument(entry)  # (`%a T`, its ':' missing, fails there)
+            else:
+                self.typed_entry(list(entry.children))
+
+    def typed_entry(self, items: list[Item]) -> None:
+        """An argument's type (a function type too), maybe its attributes and location."""
+        end = self.type(items, 0)
         if end < len(items) and kind_of(items[end]) == "dictionary":
             dictionary = items[end]
             assert isinstance(dictionary, Tree)
@@ -472,6 +484,19 @@ class Checker:
             end += 1
         if end < len(items):
             self.fail(items, end, "expected ')'")
+
+    def argument(self, entry: Tree[Token]) -> None:
+        """``%name: type {attrs} loc(...)`` in a signature or a block label."""
+        if entry.data != "argument":
+            self.fail(entry.children, 1 if entry.children else 0, "expected ':'")
+        self.typed_entry(list(entry.children[2:]))
+
+
+def _names_value(entry: Tree[Token]) -> bool:
+    """Does a parenthesised list's entry start with an SSA name (``%a: T``, or ``%a T``)?"""
+    return entry.data == "argument" or (
+        bool(entry.children) and kind_of(entry.children[0]) == "use"
+    )
 
 
 def _after_comma(items: list[Item]) -> int:
@@ -553,7 +578,8 @@ def _custom_operation(
         raise SyntaxProblem(name_index, f"custom op '{excerpt(name)}' is unknown")
     if results and not items:
         raise SyntaxProblem(None, f"expected the operands or the type of '{excerpt(name)}'")
-    if name == "func.func":
+    function = name == "func.func"
+    if function:
         checker.function_signature(items)
     elif name in ("module", "builtin.module"):
         _module(checker, items)
@@ -592,7 +618,7 @@ def _custom_operation(
         elif kind == "BARE_ID" and checker.word(item) == "attributes":
             if following is None or kind_of(following) != "dictionary":
                 checker.fail(items, at + 1, "expected '{' in attribute dictionary")
-        elif kind == "arg_list" and after == "ARROW" and isinstance(item, Tree):
+        elif kind == "arg_list" and after == "ARROW" and isinstance(item, Tree) and not function:
             previous = kind_of(items[at - 1]) if at > 0 else ""
             if previous not in ("COLON", "ARROW", "COMMA") and _type_list(checker, item):
                 raise SyntaxProblem(first_index(item), "expected ':'")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from types import MappingProxyType
 
 from passlint.analysis.mlir.attribute_text import split_top_level
 
@@ -88,6 +90,29 @@ def parse_shaped_type(text: str) -> ShapedType | None:
         else:
             return None
     return ShapedType(match.group(1), tuple(dims), _element_type(match.group(3)))
+
+
+NO_ALIASES: Mapping[str, str] = MappingProxyType({})
+
+
+def resolve_alias(text: str, aliases: Mapping[str, str]) -> str:
+    """The type or attribute ``text`` spells, an ``!alias`` or ``#alias`` replaced by its
+    definition (which ``aliases`` holds resolved the same way: ``!b = !a`` maps ``!b`` to
+    what ``!a`` is). Only a whole alias is replaced, so the text never grows past the
+    definitions' own (``tuple<!a, !a>`` stays as written)."""
+    if not aliases:
+        return text
+    stripped = text.strip()
+    return aliases.get(stripped, stripped)
+
+
+def shaped_type_in(text: str, aliases: Mapping[str, str]) -> ShapedType | None:
+    """``parse_shaped_type`` of a type written where ``aliases`` are defined: the type and
+    its element type may be aliases (``!t``, ``tensor<4x!elem>``)."""
+    shaped = parse_shaped_type(resolve_alias(text, aliases))
+    if shaped is None or not aliases or shaped.element_type not in aliases:
+        return shaped
+    return replace(shaped, element_type=resolve_alias(shaped.element_type, aliases))
 
 
 def _element_type(rest: str) -> str:

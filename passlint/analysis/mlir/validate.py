@@ -31,7 +31,6 @@ from passlint.analysis.mlir.ir import (
     Operation,
     OpResult,
     Region,
-    Span,
     SyntaxIssue,
     Use,
     Value,
@@ -291,18 +290,33 @@ class _Checker:
 
     # -- aliases -----------------------------------------------------------------------------
     def aliases(self, chunk: Chunk) -> None:
-        defined = chunk.aliases
         text = self.text
         for line_start, line_end in _alias_lines(text, chunk.start, chunk.end):
-            self._line_aliases(text, line_start, line_end, defined)
+            self._line_aliases(text, line_start, line_end, chunk)
 
-    def _line_aliases(self, text: str, start: int, end: int, defined: dict[str, Span]) -> None:
+    def _line_aliases(self, text: str, start: int, end: int, chunk: Chunk) -> None:
+        """Uses of aliases never defined, and of aliases defined further down: only an op's
+        location may name a location alias defined later (``chunk.alias_values`` holds the
+        others), an alias's definition none."""
+        defined = chunk.aliases
+        deferred = chunk.alias_values if _DEFINES_ALIAS.match(text, start) is None else None
         for match in _ALIAS_USE.finditer(text, start, end):
             name = match.group("alias")
-            if name is None or name in defined:
+            if name is None:
                 continue
             quoted = excerpt(name)
             start, end = match.span("alias")
+            definition = defined.get(name)
+            later = definition is not None and definition[0] > start
+            if later and (deferred is None or name in deferred):
+                message = (
+                    f"Alias `{quoted}` is used before its definition; move `{quoted} = ...` "
+                    "above its first use. MLIR reads it as an undefined symbol alias id."
+                )
+                self.issues.append(SyntaxIssue(start, end, message, code="E007"))
+                continue
+            if definition is not None:
+                continue
             after = text[end : end + 16].lstrip()
             if after.startswith("=") and not after.startswith("=="):
                 continue  # its definition (a broken one, or one the builder did not record)
@@ -316,6 +330,10 @@ class _Checker:
                     f"Undefined symbol alias id `{quoted}`; define `{quoted} = ...` in the module."
                 )
             self.issues.append(SyntaxIssue(start, end, message, code="E007"))
+
+
+# A line that defines an alias (`#name = ...`, `!name = ...`).
+_DEFINES_ALIAS = re.compile(r"[ \t]*[#!][\w$.\-]+[ \t]*=(?!=)")
 
 
 def _alias_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -24,7 +24,7 @@ from passlint.analysis.mlir.ir import (
     Use,
     Value,
 )
-from passlint.analysis.mlir.types import ShapedType, parse_shaped_type
+from passlint.analysis.mlir.types import ShapedType
 
 if TYPE_CHECKING:
     from passlint.passes.tensorizer_legalization.cases import Case
@@ -56,7 +56,7 @@ class Output:
         value = self.value
         if isinstance(value, BlockArgument) and value.type_text:
             return value.shaped_type
-        return parse_shaped_type(self.type_text) if self.type_text else None
+        return self.use.user.shaped_type(self.type_text) if self.type_text else None
 
 
 @dataclass

@@ -242,7 +242,7 @@ class _Legalizer:
                 type_text = output.value.type_text
             if type_text is None:
                 continue
-            shaped = TypeRef((0, 0), type_text).shaped
+            shaped = output.shaped
             if output.case.apply == "zero-sized-call":
                 name = self._fresh(f"%{_ssa_suffix(output.name)}_zero")
                 sym_name = f"[{symbol_ref(output.name)}]"

@@ -288,6 +288,34 @@ def test_e007_undefined_aliases() -> None:
     ]
 
 
+def test_e007_alias_used_before_its_definition() -> None:
+    """MLIR (jaxlib 0.10.2) defers only location aliases named by an op's location: a type
+    or attribute alias, and any alias an alias's definition names, is defined first."""
+    text = (
+        "!b = !a\n!a = tensor<2xf32>\n"
+        "func.func @main(%arg0: !t) -> tensor<2xf32> attributes {x.y = #attr} {\n"
+        "  return %arg0 : tensor<2xf32> loc(#loc2)\n}\n"
+        '!t = tensor<2xf32>\n#attr = 1 : i32\n#loc1 = loc("a.py":1:1)\n'
+        '#loc2 = loc("b"(#loc3))\n#loc3 = loc(fused[#loc1])\n'
+    )
+    moved = "is used before its definition; move `{0} = ...` above its first use. MLIR reads "
+    expected = [
+        ("!a", (1, 6), (1, 8)),
+        ("!t", (3, 24), (3, 26)),
+        ("#attr", (3, 63), (3, 68)),
+        ("#loc3", (9, 17), (9, 22)),
+    ]
+    assert issues(text) == [
+        (
+            "E007",
+            start,
+            end,
+            f"Alias `{name}` " + moved.format(name) + "it as an undefined symbol alias id.",
+        )
+        for name, start, end in expected
+    ]
+
+
 def test_e007_reads_no_alias_in_strings_or_comments() -> None:
     text = (
         MAIN
@@ -432,6 +460,27 @@ END = "  return %arg0 : tensor<4xf32>\n}\n"
             ("E001", (1, 23), "Expected ':', not 'tensor'; add ':' before the type."),
         ),
         (
+            "func.func private @ext(tensor<2xf32>, %a: i32)\n",
+            (
+                "E001",
+                (1, 39),
+                "Expected type instead of SSA identifier, not '%a'; name every argument "
+                "(`%name: type`) or none.",
+            ),
+        ),
+        (
+            "func.func private @ext(%a: tensor<2xf32>, i32)\n",
+            (
+                "E001",
+                (1, 43),
+                "Expected SSA identifier, not 'i32'; name every argument (`%name: type`) or none.",
+            ),
+        ),
+        (
+            "func.func private @ext(!llvm.ptr, ...)\n",
+            ("E001", (1, 35), "Expected non-function type, not '...'; write a type here."),
+        ),
+        (
             MAIN + "  %0 = stablehlo.add %arg0, , %arg0 : tensor<4xf32>\n" + END,
             (
                 "E005",
@@ -487,6 +536,9 @@ END = "  return %arg0 : tensor<4xf32>\n}\n"
         "dense-elements",
         "function-name",
         "argument-colon",
+        "unnamed-after-named",
+        "named-after-unnamed",
+        "variadic",
         "operand-comma",
         "literal",
         "op-name-twice",
