@@ -65,12 +65,12 @@ def result_types(op: Operation) -> list[TypeRef]:
 
 
 def actual_shape(shaped: ShapedType | None) -> str:
-    dims = (
-        ", ".join("?" if dim is None else str(dim) for dim in (shaped.shape or ()))
-        if shaped
-        else ""
-    )
-    return f"array<i64: {dims}>" if dims else "array<i64>"
+    """``neuron.actual_shape``: a StringAttr of the logical shape (``StringAttr(logicalShape)``
+    in the pass), spelled as MLIR spells a shape: ``"0x4"``, ``"?x4"``, ``""`` for rank 0,
+    ``"*"`` unranked."""
+    if shaped is None or shaped.shape is None:
+        return json.dumps("*")
+    return json.dumps("x".join("?" if dim is None else str(dim) for dim in shaped.shape))
 
 
 @dataclass
@@ -196,7 +196,7 @@ class _Legalizer:
             result_types(op)[0].text if result_types(op) else f"tensor<{shaped.element_type}>"
         )
         value = splat_value(op)
-        scalar = self._fresh(f"{result}_scalar")
+        scalar = self._fresh(_derived_name(result, "scalar"))
         attrs = self._attrs(op, [])
         if op.is_generic:
             return [
@@ -290,6 +290,13 @@ def _nested_in(op: Operation, ops: dict[int, Operation]) -> bool:
             return True
         parent = parent.parent_op
     return False
+
+
+def _derived_name(result: str, suffix: str) -> str:
+    """``%cst_scalar`` from ``%cst``; ``%scalar_2`` from ``%2`` (``%2_scalar`` is not an SSA
+    name: a name starting with a digit is all digits)."""
+    stem = result[1:]
+    return f"%{suffix}_{stem}" if stem[:1].isdigit() else f"%{stem}_{suffix}"
 
 
 def _ssa_suffix(name: str) -> str:
