@@ -35,6 +35,7 @@ from passlint.passes.tensorizer_legalization.analysis import (
     analyze_chunk,
     names_in_function,
 )
+from passlint.passes.tensorizer_legalization.attach import attach, attach_before_colon
 from passlint.passes.tensorizer_legalization.findings import copy_statement
 
 _BARE_SYMBOL = re.compile(r"[A-Za-z_][\w$.]*\Z")
@@ -144,22 +145,15 @@ class _Legalizer:
         return None if slots is None else "[" + ", ".join("@" + s for s in slots) + "]"
 
     def _attach_name(self, op: Operation) -> TextEdit:
-        """Add (or replace) ``neuron.symName`` in the op's attribute dictionary."""
+        """Add (or replace) ``neuron.symName`` where the op's form takes attributes
+        (``attach``), in generic form when its custom form is not one passlint knows."""
         value = self._sym_name(op)
         existing = op.attribute("neuron.symName")
         if existing is not None and existing.value_span is not None:
             return TextEdit("", self.source.range(*existing.value_span), str(value))
-        dicts = op.attribute_group_spans("dict")
-        if dicts:
-            close = dicts[-1][1] - 1
-            inner = self.text[dicts[-1][0] + 1 : close].strip()
-            sep = ", " if inner else ""
-            return TextEdit("", self.source.range(close, close), f"{sep}neuron.symName = {value}")
-        colon = op.template.colon
-        at = op.toks[colon].start if colon >= 0 else op.header_span[1]
-        while at > 0 and self.text[at - 1] == " ":
-            at -= 1
-        return TextEdit("", self.source.range(at, at), f" {{neuron.symName = {value}}}")
+        entry = f"neuron.symName = {value}"
+        edit = attach(op, entry) or attach_before_colon(op, entry)
+        return TextEdit("", self.source.range(*edit[0]), edit[1])
 
     # -- rewrites --------------------------------------------------------------------------
     def _replace(self, op: Operation, lines: list[str]) -> TextEdit:
