@@ -91,7 +91,10 @@ _BEFORE_COLON_NAMES = [
 ]
 _BEFORE_COLON = frozenset(
     [f"{dialect}.{name}" for dialect in ("stablehlo", "mhlo") for name in _BEFORE_COLON_NAMES]
-    + ["func.call", "call"]
+    + ["func.call", "call", "chlo.top_k"]
+    # checked with jaxlib: the compact and the region form of reduce, and convolution (its
+    # `window = {...}` is not the attribute dictionary)
+    + ["stablehlo.reduce", "stablehlo.convolution"]
 )
 ATTR_DICT_PLACES: dict[str, Place] = {
     **dict.fromkeys(_BEFORE_COLON, "before-colon"),
