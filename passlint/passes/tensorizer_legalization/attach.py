@@ -150,9 +150,8 @@ def _into_dict_before_colon(op: Operation, entry: str) -> Edit | None:
     if colon < 0:
         return None
     toks, text = op.toks, op.text
+    # The dictionary of a generic op, and of these custom forms, ends right before the `:`.
     found = _dict_closing_at(op, colon - 1)
-    if found is None and op.is_generic:  # `"op"() {d} ({regions}) : ...` is not generic
-        found = next(((a, b) for kind, (a, b) in op.template.groups if kind == "dict"), None)
     if found is not None:
         return _append(op, found, entry)
     at = toks[colon].start
