@@ -71,3 +71,15 @@ def test_tl003_fix_copies_what_the_pass_names_twice() -> None:
     assert finding.fix is not None
     assert "%second_copy = mhlo.copy %0 : tensor<4xf32>" in finding.fix.edits[0].new_text
     assert "mhlo.copy %0" not in expected_of(path).read_text()
+
+
+def test_the_cli_refuses_a_module_the_pass_fails_on() -> None:
+    path = GOLDEN / "blocked" / "composite_kind_missing.mlir"
+    result = subprocess.run(
+        [sys.executable, "-m", "passlint", "legalize", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert ":4:" in result.stderr and "TL009" in result.stderr
