@@ -163,7 +163,7 @@ _RULES = [
         "pass fails. (A composite without `CompositeKind`, as jax writes them, is named in "
         "place.)",
         '%0 = stablehlo.composite "my.op" %arg0 {CompositeKind = "FusedComposite", '
-        'decomposition = @my.op} : '
+        "decomposition = @my.op} : "
         "(tensor<4xf32>) -> tensor<4xf32>\nreturn %0 : tensor<4xf32>",
     ),
     Rule(
