@@ -100,12 +100,16 @@ _RULES = [
         Severity.WARNING,
         "One SSA value is returned at two or more slots of @main's return.",
         "The pass names the producing op's result once per slot: the second name overwrites "
-        "the first in the same `neuron.symName` slot and two outputs share one buffer.",
+        "the first in the same `neuron.symName` slot and two outputs share one buffer. "
+        "`passlint legalize` prints exactly that (the value named twice, no copy); the copy "
+        "is passlint's own fix, beyond the pass: it gives every later slot a buffer and a "
+        "name of its own.",
         "%0 = stablehlo.sine %arg0 : tensor<4xf32>\nreturn %0, %0 : tensor<4xf32>, tensor<4xf32>",
         "%0 = stablehlo.sine %arg0 : tensor<4xf32>\n"
         "%output1_copy = mhlo.copy %0 : tensor<4xf32>\n"
         "return %0, %output1_copy : tensor<4xf32>, tensor<4xf32>",
-        "copy the value for every slot after the first.",
+        "copy the value for every slot after the first (passlint's advice; the pass inserts "
+        "no such copy).",
     ),
     Rule(
         "TL004",
@@ -152,10 +156,14 @@ _RULES = [
         "TL009",
         "composite-decomposition-missing",
         Severity.ERROR,
-        "A returned `stablehlo.composite` names a decomposition function the module lacks.",
-        "The pass names the output inside the composite's decomposition; without that "
-        "function there is nothing to name and the pass fails.",
-        '%0 = stablehlo.composite "my.op" %arg0 {decomposition = @my.op} : '
+        "A returned `stablehlo.composite` carrying `CompositeKind` names a decomposition "
+        "function the module lacks.",
+        "The pass names the output of a composite with Neuron's `CompositeKind` attribute "
+        "inside its decomposition; without that function there is nothing to name and the "
+        "pass fails. (A composite without `CompositeKind`, as jax writes them, is named in "
+        "place.)",
+        '%0 = stablehlo.composite "my.op" %arg0 {CompositeKind = "FusedComposite", '
+        "decomposition = @my.op} : "
         "(tensor<4xf32>) -> tensor<4xf32>\nreturn %0 : tensor<4xf32>",
     ),
     Rule(

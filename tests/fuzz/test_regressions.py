@@ -52,7 +52,7 @@ def test_legalizing_a_zero_sized_fusion_with_zero_sized_ops_inside() -> None:
     assert legalize_text(text) == (
         "func.func @main(%arg1: tensor<0xf32>) -> tensor<0xf32> {\n"
         "  %1 = stablehlo.custom_call @AwsNeuronZeroSizedOp() {neuron.actual_shape = "
-        "array<i64: 0>, neuron.symName = [@output0]} : () -> tensor<0xf32>\n"
+        '"0", neuron.symName = [@output0]} : () -> tensor<0xf32>\n'
         "  return %1 : tensor<0xf32>\n"
         "}\n"
     )

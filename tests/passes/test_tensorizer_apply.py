@@ -71,9 +71,9 @@ func.func @main(%arg0: tensor<0x4xf32>, %arg1: tensor<4xf32>) -> (tensor<0x4xf32
         legalize_text(text)
         == """\
 func.func @main(%arg0: tensor<0x4xf32>, %arg1: tensor<4xf32>) -> (tensor<0x4xf32>, tensor<2x0xf32>, tensor<4xf32>) {
-  %0 = stablehlo.custom_call @AwsNeuronZeroSizedOp() {neuron.actual_shape = array<i64: 2, 0>, neuron.symName = [@output1]} : () -> tensor<2x0xf32>
-  %output0_zero = stablehlo.custom_call @AwsNeuronZeroSizedOp() {neuron.actual_shape = array<i64: 0, 4>, neuron.symName = [@output0]} : () -> tensor<0x4xf32>
-  %output2_copy = mhlo.copy %arg1 {neuron.actual_shape = array<i64: 4>, neuron.symName = [@output2]} : tensor<4xf32>
+  %0 = stablehlo.custom_call @AwsNeuronZeroSizedOp() {neuron.actual_shape = "2x0", neuron.symName = [@output1]} : () -> tensor<2x0xf32>
+  %output0_zero = stablehlo.custom_call @AwsNeuronZeroSizedOp() {neuron.actual_shape = "0x4", neuron.symName = [@output0]} : () -> tensor<0x4xf32>
+  %output2_copy = mhlo.copy %arg1 {neuron.actual_shape = "4", neuron.symName = [@output2]} : tensor<4xf32>
   return %output0_zero, %0, %output2_copy : tensor<0x4xf32>, tensor<2x0xf32>, tensor<4xf32>
 }
 """
@@ -103,7 +103,7 @@ func.func @main(%arg0: tensor<0x4xf32>, %arg1: tensor<4xf32>) -> (tensor<0x4xf32
 def test_copy_skips_actual_shape_when_the_source_op_has_one() -> None:
     text = """\
 func.func @main() -> tensor<2xf32> {
-  %cst = stablehlo.constant {neuron.actual_shape = array<i64: 2>} dense<[1.0, 2.0]> : tensor<2xf32>
+  %cst = stablehlo.constant {neuron.actual_shape = "2"} dense<[1.0, 2.0]> : tensor<2xf32>
   return %cst : tensor<2xf32>
 }
 """
@@ -143,15 +143,15 @@ def test_generic_file_gets_generic_ops() -> None:
 """
     out = legalize_text(text)
     assert (
-        '%0_scalar = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>'
+        '%scalar_0 = "stablehlo.constant"() <{value = dense<1.000000e+00> : tensor<f32>}> : () -> tensor<f32>'
         in out
     )
     assert (
-        '%0 = "stablehlo.broadcast_in_dim"(%0_scalar) <{broadcast_dimensions = array<i64>}> {neuron.symName = [@output0]} : (tensor<f32>) -> tensor<4xf32>'
+        '%0 = "stablehlo.broadcast_in_dim"(%scalar_0) <{broadcast_dimensions = array<i64>}> {neuron.symName = [@output0]} : (tensor<f32>) -> tensor<4xf32>'
         in out
     )
     assert (
-        '%output1_copy = "mhlo.copy"(%1) {neuron.actual_shape = array<i64: 4>, neuron.symName = [@output1]} : (tensor<4xf32>) -> tensor<4xf32>'
+        '%output1_copy = "mhlo.copy"(%1) {neuron.actual_shape = "4", neuron.symName = [@output1]} : (tensor<4xf32>) -> tensor<4xf32>'
         in out
     )
     assert '"func.return"(%0, %output1_copy)' in out

@@ -66,7 +66,9 @@ def test_legalize_output_reparses_without_copy_findings(name: str) -> None:
     text = (DATA / name).read_text()
     legalized = legalize_text(text)
     assert parse_file(legalized).errors == []
-    assert not [f for f in engine.analyze(name, legalized) if f.code in COPY_CODES]
+    # The pass names a value returned twice twice (TL003 stays: passlint's fix copies it).
+    pass_copies = COPY_CODES - {"TL003"}
+    assert not [f for f in engine.analyze(name, legalized) if f.code in pass_copies]
     # Legalizing again changes only stage A's own scalar constants: rank 0 is a splat too.
     again = legalize_text(legalized)
-    assert [f.code for f in engine.analyze(name, again) if f.code in COPY_CODES] == []
+    assert [f.code for f in engine.analyze(name, again) if f.code in pass_copies] == []

@@ -364,7 +364,7 @@ def test_schedule_fusion_is_named_inside_other_fusions_in_place() -> None:
 COMPOSITE = """\
 module {
   func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
-    %0 = stablehlo.composite "my.op" %arg0 {decomposition = @my.op} : (tensor<4xf32>) -> tensor<4xf32>
+    %0 = stablehlo.composite "my.op" %arg0 {CompositeKind = "FusedComposite", decomposition = @my.op} : (tensor<4xf32>) -> tensor<4xf32>
     return %0 : tensor<4xf32>
   }
   func.func private @my.op(%arg0: tensor<4xf32>) -> tensor<4xf32> {
@@ -380,6 +380,17 @@ def test_composite_with_decomposition_is_named_inside() -> None:
     [output] = analyze_chunk(parse_file(COMPOSITE).chunks[0]).outputs
     assert output.case.name == "composite"
     assert output.named_op is not None and output.named_op.name == "stablehlo.abs"
+
+
+def test_composite_without_composite_kind_is_named_in_place() -> None:
+    # jax's composites carry no CompositeKind: the pass names the composite result itself,
+    # and never looks for the decomposition.
+    text = COMPOSITE.replace('CompositeKind = "FusedComposite", ', "")
+    for source in (text, text.replace("@my.op(%arg0", "@other(%arg0")):
+        assert codes(source) == []
+        [output] = analyze_chunk(parse_file(source).chunks[0]).outputs
+        assert output.case.name == "compute"
+        assert output.named_op is not None and output.named_op.name == "stablehlo.composite"
 
 
 def test_composite_without_decomposition_is_tl009() -> None:
@@ -454,5 +465,6 @@ def test_each_output_case_is_described_with_its_rule() -> None:
     assert described["fusion"].endswith(
         "writing 'sched' into `neuron.symName` slot 0 of `stablehlo.tanh`"
     )
-    assert "@my.scale" in described["composite"]
+    assert described["compute"].startswith("computed here: the pass names it in place")
+    assert "stablehlo.composite" in [o.named_op.name for o in analysis.outputs if o.named_op]
     assert described["compute"].startswith("computed here: the pass names it in place")

@@ -35,6 +35,7 @@ from passlint.passes.tensorizer_legalization.analysis import (
     analyze_chunk,
     names_in_function,
 )
+from passlint.passes.tensorizer_legalization.attach import attach, attach_before_colon
 from passlint.passes.tensorizer_legalization.findings import copy_statement
 
 _BARE_SYMBOL = re.compile(r"[A-Za-z_][\w$.]*\Z")
@@ -65,12 +66,12 @@ def result_types(op: Operation) -> list[TypeRef]:
 
 
 def actual_shape(shaped: ShapedType | None) -> str:
-    dims = (
-        ", ".join("?" if dim is None else str(dim) for dim in (shaped.shape or ()))
-        if shaped
-        else ""
-    )
-    return f"array<i64: {dims}>" if dims else "array<i64>"
+    """``neuron.actual_shape``: a StringAttr of the logical shape (``StringAttr(logicalShape)``
+    in the pass), spelled as MLIR spells a shape: ``"0x4"``, ``"?x4"``, ``""`` for rank 0,
+    ``"*"`` unranked."""
+    if shaped is None or shaped.shape is None:
+        return json.dumps("*")
+    return json.dumps("x".join("?" if dim is None else str(dim) for dim in shaped.shape))
 
 
 @dataclass
@@ -144,22 +145,15 @@ class _Legalizer:
         return None if slots is None else "[" + ", ".join("@" + s for s in slots) + "]"
 
     def _attach_name(self, op: Operation) -> TextEdit:
-        """Add (or replace) ``neuron.symName`` in the op's attribute dictionary."""
+        """Add (or replace) ``neuron.symName`` where the op's form takes attributes
+        (``attach``), in generic form when its custom form is not one passlint knows."""
         value = self._sym_name(op)
         existing = op.attribute("neuron.symName")
         if existing is not None and existing.value_span is not None:
             return TextEdit("", self.source.range(*existing.value_span), str(value))
-        dicts = op.attribute_group_spans("dict")
-        if dicts:
-            close = dicts[-1][1] - 1
-            inner = self.text[dicts[-1][0] + 1 : close].strip()
-            sep = ", " if inner else ""
-            return TextEdit("", self.source.range(close, close), f"{sep}neuron.symName = {value}")
-        colon = op.template.colon
-        at = op.toks[colon].start if colon >= 0 else op.header_span[1]
-        while at > 0 and self.text[at - 1] == " ":
-            at -= 1
-        return TextEdit("", self.source.range(at, at), f" {{neuron.symName = {value}}}")
+        entry = f"neuron.symName = {value}"
+        edit = attach(op, entry) or attach_before_colon(op, entry)
+        return TextEdit("", self.source.range(*edit[0]), edit[1])
 
     # -- rewrites --------------------------------------------------------------------------
     def _replace(self, op: Operation, lines: list[str]) -> TextEdit:
@@ -196,7 +190,7 @@ class _Legalizer:
             result_types(op)[0].text if result_types(op) else f"tensor<{shaped.element_type}>"
         )
         value = splat_value(op)
-        scalar = self._fresh(f"{result}_scalar")
+        scalar = self._fresh(_derived_name(result, "scalar"))
         attrs = self._attrs(op, [])
         if op.is_generic:
             return [
@@ -290,6 +284,13 @@ def _nested_in(op: Operation, ops: dict[int, Operation]) -> bool:
             return True
         parent = parent.parent_op
     return False
+
+
+def _derived_name(result: str, suffix: str) -> str:
+    """``%cst_scalar`` from ``%cst``; ``%scalar_2`` from ``%2`` (``%2_scalar`` is not an SSA
+    name: a name starting with a digit is all digits)."""
+    stem = result[1:]
+    return f"%{suffix}_{stem}" if stem[:1].isdigit() else f"%{stem}_{suffix}"
 
 
 def _ssa_suffix(name: str) -> str:

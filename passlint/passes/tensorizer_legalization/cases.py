@@ -25,6 +25,7 @@ from passlint.analysis.rules import RULES
 from passlint.passes.tensorizer_legalization.analysis import ChunkAnalysis, Output
 
 CONSTANT_OPS = frozenset(("mhlo.constant", "stablehlo.constant"))
+COMPOSITE_KIND = "CompositeKind"
 TERMINATORS = frozenset(("mhlo.return", "stablehlo.return", "func.return", "return"))
 
 Inlay = Literal["argument", "use", "definition", "named"]  # where the hint goes
@@ -44,8 +45,8 @@ class Case:
     message: Text | None = None  # the finding's message (first sentence: what to do)
     related: Related | None = None  # the finding's related place
     severity: Severity | None = None  # when it differs from the rule's default
-    copies: bool = False  # stage C inserts `mhlo.copy`: a copy fix, a copy in apply mode
-    apply: Apply = "none"
+    copies: bool = False  # passlint's fix copies it (a fresh name, a copy fix)
+    apply: Apply = "none"  # what the pass writes (`passlint legalize`)
     inlay: Inlay | None = None
     quick: bool = True  # @main's outline settles it (no other function needed)
 
@@ -56,7 +57,7 @@ class Case:
 
     def inlay_place(self, output: Output) -> tuple[int, str] | None:
         """Where the inlay hint of ``output`` goes and its label, or None."""
-        label = f"copy '{_name(output)}'" if self.copies else f"'{_name(output)}'"
+        label = f"copy '{_name(output)}'" if self.apply == "copy" else f"'{_name(output)}'"
         value = output.value
         if self.inlay == "argument" and isinstance(value, BlockArgument):
             end = value.type_span[1] if value.type_span is not None else value.span[1]
@@ -176,9 +177,20 @@ def _splat(analysis: ChunkAnalysis, output: Output) -> bool:
     )
 
 
+def _kind_composite(output: Output) -> bool:
+    """A `stablehlo.composite` carrying Neuron's ``CompositeKind``: the only composite the
+    pass names inside its decomposition (jax's composites have none: named in place)."""
+    op = _op(output)
+    return (
+        op is not None
+        and op.name == "stablehlo.composite"
+        and op.attribute(COMPOSITE_KIND) is not None
+    )
+
+
 def _composite_missing(analysis: ChunkAnalysis, output: Output) -> bool:
     op = _op(output)
-    if op is None or op.name != "stablehlo.composite":
+    if op is None or not _kind_composite(output):
         return False
     return (analysis.read_once(composite_decomposition, op) or "") not in analysis.functions
 
@@ -288,9 +300,9 @@ CASES: tuple[Case, ...] = (
         "repeated",
         lambda analysis, output: output.first_slot is not None,
         lambda analysis, output: (
-            f"already returned as output {output.first_slot}: the pass "
-            "would overwrite that name; copying it for this slot gives it its own buffer named "
-            f"'{_name(output)}' (TL003)"
+            f"already returned as output {output.first_slot}: the pass names it again, "
+            f"{_named_where(output)} over the name of output {output.first_slot}; both outputs "
+            "share one buffer (TL003)"
         ),
         code="TL003",
         message=lambda analysis, output: (
@@ -303,7 +315,7 @@ CASES: tuple[Case, ...] = (
             f"first returned as output {output.first_slot}",
         ),
         copies=True,
-        apply="copy",
+        apply="name",
         inlay="use",
     ),
     Case(
@@ -339,7 +351,7 @@ CASES: tuple[Case, ...] = (
         "composite",
         _composite_missing,
         lambda analysis, output: (
-            "a `stablehlo.composite` whose decomposition "
+            "a `stablehlo.composite` with `CompositeKind` whose decomposition "
             f"@{excerpt(output.composite_function or '')} is missing: the pass fails (TL009)"
         ),
         code="TL009",
@@ -353,9 +365,9 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "composite",
-        lambda analysis, output: _op_named(output, ("stablehlo.composite",)),
+        lambda analysis, output: _kind_composite(output),
         lambda analysis, output: (
-            "a `stablehlo.composite`: the pass names the return value of "
+            "a `stablehlo.composite` with `CompositeKind`: the pass names the return value of "
             f"its decomposition @{excerpt(output.composite_function or '')}, {_named_where(output)}"
         ),
         apply="name",
@@ -395,13 +407,18 @@ def classify(
         output.first_slot = first_slots.get(id(value))
     output.case = next(case for case in CASES if case.matches(analysis, output))
     op = _op(output)
+    if output.case.name == "repeated":  # named again where its first slot was named
+        first = analysis.outputs[output.first_slot or 0]
+        output.named_op, output.named_result = first.named_op, first.named_result
+        output.composite_function = first.composite_function
+        return output
     if output.case.apply == "name" and op is not None and isinstance(value, OpResult):
         output.named_op, output.named_result = op, value.index
         first_slots.setdefault(id(value), slot)
         if output.case.name == "fusion":
             inner = _region_result(op, value.index)
             output.named_op, output.named_result = inner or (op, value.index)
-    if op is not None and op.name == "stablehlo.composite" and isinstance(value, OpResult):
+    if op is not None and _kind_composite(output) and isinstance(value, OpResult):
         output.composite_function = analysis.read_once(composite_decomposition, op)
         function = analysis.functions.get(output.composite_function or "")
         inner = _region_result(function, value.index) if function is not None else None

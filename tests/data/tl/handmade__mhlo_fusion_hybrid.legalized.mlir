@@ -23,16 +23,16 @@ module @hybrid attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 
       %30 = stablehlo.negate %r0 : tensor<4xf32>
       mhlo.return %30, %r0 : tensor<4xf32>, tensor<4xf32>
     }) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
-    %3 = stablehlo.composite "my.scale" %0 {composite_attributes = {factor = 2.000000e+00 : f32}, decomposition = @my.scale, version = 1 : i32} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %3 = stablehlo.composite "my.scale" %0 {composite_attributes = {factor = 2.000000e+00 : f32}, decomposition = @my.scale, version = 1 : i32, neuron.symName = [@comp]} : (tensor<8x4xf32>) -> tensor<8x4xf32>
     %4 = "mhlo.copy"(%2#0) {neuron.symName = [@copied]} : (tensor<4xf32>) -> tensor<4xf32>
-    %passthrough_copy = mhlo.copy %arg0 {neuron.actual_shape = array<i64: 8, 4>, neuron.symName = [@passthrough]} : tensor<8x4xf32>
-    %bias_copy_copy = mhlo.copy %arg1 {neuron.actual_shape = array<i64: 4>, neuron.symName = [@bias_copy]} : tensor<4xf32>
-    %splat_copy = mhlo.copy %cst {neuron.actual_shape = array<i64: 4>, neuron.symName = [@splat]} : tensor<4xf32>
-    %empty_zero = stablehlo.custom_call @AwsNeuronZeroSizedOp() {neuron.actual_shape = array<i64: 0, 4>, neuron.symName = [@empty]} : () -> tensor<0x4xf32>
+    %passthrough_copy = mhlo.copy %arg0 {neuron.actual_shape = "8x4", neuron.symName = [@passthrough]} : tensor<8x4xf32>
+    %bias_copy_copy = mhlo.copy %arg1 {neuron.actual_shape = "4", neuron.symName = [@bias_copy]} : tensor<4xf32>
+    %splat_copy = mhlo.copy %cst {neuron.actual_shape = "4", neuron.symName = [@splat]} : tensor<4xf32>
+    %empty_zero = stablehlo.custom_call @AwsNeuronZeroSizedOp() {neuron.actual_shape = "0x4", neuron.symName = [@empty]} : () -> tensor<0x4xf32>
     func.return %passthrough_copy, %bias_copy_copy, %0, %1, %splat_copy, %empty_zero, %3, %4 : tensor<8x4xf32>, tensor<4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<4xf32>, tensor<0x4xf32>, tensor<8x4xf32>, tensor<4xf32>
   }
   func.func private @my.scale(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
-    %0 = stablehlo.add %arg0, %arg0 {neuron.symName = [@comp]} : tensor<8x4xf32>
+    %0 = stablehlo.add %arg0, %arg0 : tensor<8x4xf32>
     return %0 : tensor<8x4xf32>
   }
 }

@@ -1,0 +1,7 @@
+// TL003: one compute value returned at two slots is named twice by the pass, in the same
+// neuron.symName slot: the later name overwrites the earlier. (No copy: that is passlint's
+// quick fix, not the pass.) An input returned twice is copied once per slot.
+func.func @main(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) attributes {output_names = ["first", "second", "in0", "in1"]} {
+  %0 = stablehlo.sine %arg0 : tensor<4xf32>
+  return %0, %0, %arg0, %arg0 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
