@@ -2,9 +2,7 @@
 without it): bench/export_corpus.py writes the committed files byte for byte; and per file,
 jaxlib parses the export; the TL codes its reading of @main implies are the pinned ones
 (test_export_codes.EXPECTED, which passlint gives); `passlint check --fix` output parses with
-nothing fixable left; `passlint legalize` output parses, and reads as the pass leaves it.
-
-Where passlint is wrong today the case is xfail(strict=True), naming issue 26's bullet."""
+nothing fixable left; `passlint legalize` output parses, and reads as the pass leaves it."""
 
 from __future__ import annotations
 
@@ -24,71 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from jaxlib_oracle import Oracle  # noqa: E402
 
 NAMES = sorted(EXPECTED)
-
-_REJECTS = "issue 26, bullet 'legalize prints text MLIR rejects'"
-_GENERIC_SCALAR = (
-    f"{_REJECTS}, case 3: stage A in generic-form files names the new scalar constant after "
-    "a numeric result name (`%0_scalar = \"stablehlo.constant\"() ...`), "
-    "jaxlib: \"expected '=' after SSA name\""
-)
-_CUSTOM_SYNTAX = (
-    f"{_REJECTS}, case 2: `neuron.symName` placed where the op's custom syntax has no "
-    "attribute dictionary (`stablehlo.{op} ... {{neuron.symName = [...]}} : ...`), "
-    "jaxlib: \"expected ':'\""
-)
-# `passlint legalize` output jaxlib rejects today (the message jaxlib gives, where).
-LEGALIZE_REJECTED = {
-    "jax__composite__generic.mlir": _GENERIC_SCALAR,  # %19_scalar at 5:8
-    "jax__constant_splat__generic.mlir": _GENERIC_SCALAR,  # %0_scalar at 3:7
-    "jax__dynamic_lowered.mlir": (
-        f"{_REJECTS}, case 1: a dynamic dimension, `stablehlo.custom_call "
-        "@AwsNeuronZeroSizedOp() {neuron.actual_shape = array<i64: ?, 0>, ...}`, "
-        'jaxlib: "expected integer literal" at 21:90'
-    ),
-    "jax__dynamic_lowered__generic.mlir": _GENERIC_SCALAR,  # %0_scalar at 4:7
-    "jax__optimization_barrier.mlir": _CUSTOM_SYNTAX.format(op="optimization_barrier"),
-    "jax__optimization_barrier__generic.mlir": _GENERIC_SCALAR,  # %0_scalar at 4:7
-    "jax__scan.mlir": _CUSTOM_SYNTAX.format(op="while"),  # at 11:96
-    "jax__several_outputs__generic.mlir": _GENERIC_SCALAR,  # %2_scalar at 6:7
-    "jax__while_loop.mlir": _CUSTOM_SYNTAX.format(op="while"),  # at 5:62
-    "jax__while_loop__generic.mlir": _GENERIC_SCALAR,  # %0_scalar at 4:7
-    "jax__xla_optimized__generic.mlir": _GENERIC_SCALAR,  # %6_scalar at 17:9
-}
-_DIFFERS = "issue 26, bullet 'it also differs from the pass'"
-_ACTUAL_SHAPE = (
-    f"{_DIFFERS}, case 1: `neuron.actual_shape` is printed as an i64 array "
-    "(`array<i64: 4>`), the pass writes `StringAttr(logicalShape)`"
-)
-_TL003_COPIED = (
-    f"{_DIFFERS}, case 2: the TL003 duplicate is copied (`%output1_copy = mhlo.copy %0`), "
-    "the pass names `%0` twice"
-)
-_COMPOSITE_INSIDE = (
-    f"{_DIFFERS}, case 3: a jax `stablehlo.composite` (no CompositeKind) is named inside "
-    "its decomposition (neuron.symName [] on the composite), the pass names it in place"
-)
-# `passlint legalize` output jaxlib reads, differing from what the pass leaves today.
-LEGALIZE_DIFFERS = {
-    **{
-        name: _ACTUAL_SHAPE  # copies (TL001, TL002) and stage B's custom calls (TL006)
-        for name in NAMES
-        if {"TL001", "TL002", "TL006"} & set(EXPECTED[name])
-    },
-    "jax__compute_twice.mlir": f"{_TL003_COPIED}; {_ACTUAL_SHAPE}",
-    "jax__compute_twice__generic.mlir": f"{_TL003_COPIED}; {_ACTUAL_SHAPE}",
-    "jax__composite.mlir": _COMPOSITE_INSIDE,
-    "jax__composite_versioned.mlir": _COMPOSITE_INSIDE,
-    **LEGALIZE_REJECTED,  # not read at all
-}
-
-
-def _cases(xfails: dict[str, str]) -> list[Any]:
-    return [
-        pytest.param(name, marks=pytest.mark.xfail(reason=xfails[name], strict=True))
-        if name in xfails
-        else name
-        for name in NAMES
-    ]
 
 
 def _passlint(*args: str) -> subprocess.CompletedProcess[str]:
@@ -265,7 +198,7 @@ def test_fix_output_parses_and_leaves_nothing_fixable(
     assert fixable.get(name, []) == []
 
 
-@pytest.mark.parametrize("name", _cases(LEGALIZE_REJECTED))
+@pytest.mark.parametrize("name", NAMES)
 def test_legalize_output_parses(name: str, oracle: Any, legalized: _Legalized) -> None:
     result = legalized(name)
     assert result.returncode == 0, result.stderr
@@ -273,7 +206,7 @@ def test_legalize_output_parses(name: str, oracle: Any, legalized: _Legalized) -
     assert verdict.kind == "ok", (verdict.message, verdict.where)
 
 
-@pytest.mark.parametrize("name", _cases(LEGALIZE_DIFFERS))
+@pytest.mark.parametrize("name", NAMES)
 def test_legalize_output_is_what_the_pass_leaves(
     name: str, context: Any, legalized: _Legalized
 ) -> None:
