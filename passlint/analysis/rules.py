@@ -312,9 +312,11 @@ _RULES = [
         "undefined-alias",
         Severity.ERROR,
         "An attribute or type alias (`#name`, `!name`) is used but never defined in the "
-        "module (`#name = ...`).",
+        "module (`#name = ...`), or used before its definition.",
         "MLIR's parser reports `undefined symbol alias id` (or `operation location alias was "
-        "never defined` for a `loc(#name)`). Aliases may be defined after their use.",
+        "never defined` for a `loc(#name)`). Only an op's location may name an alias defined "
+        "further down; a type or attribute alias, and any alias another alias's definition "
+        "names, must be defined first.",
         "%0 = stablehlo.abs %arg0 : tensor<4xf32> loc(#loc9)",
     ),
     Rule(
