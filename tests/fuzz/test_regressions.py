@@ -286,3 +286,19 @@ def test_a_short_element_list_is_read_from_its_line_shape() -> None:
     parsed = _both_paths(text)
     constant = parsed.chunks[0].operations[0].regions[0].operations[0]
     assert [ref.text for ref in constant.types] == ["tensor<4xi64>", "i64"]
+
+
+def test_an_unterminated_string_takes_its_trailing_blanks_on_both_paths() -> None:
+    # The line-shape path tokenized the line without its trailing blanks, so the string's
+    # error ended before them; the token path took the rest of the line.
+    for text in ['"abc   \n', '%0 = "abc \t \r\nx\n', '"a"() : () -> ()\n"abc   \n']:
+        fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+        assert dump(fast) == dump(slow), repr(text)
+
+
+def test_a_caret_inside_a_quoted_op_name_names_no_block_on_both_paths() -> None:
+    # The token path kept the op's tokens for block references when a `^` stood anywhere
+    # in its text, a string included; the line-shape path did not.
+    text = '%10 = "a.b^c"(%arg7) : (f32) -> f32\n'
+    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    assert dump(fast) == dump(slow)

@@ -127,7 +127,7 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     Newlines are kept (``NL``): they end statements. ``ERROR`` and ``BAD_STRING`` tokens
     mark characters no MLIR token starts with and unterminated strings.
     """
-    end = len(text) if end is None else end
+    limit = end = len(text) if end is None else end
     while end > start and (
         text[end - 1] in BLANKS or (text[end - 1] == "\r" and text.startswith("\n", end))
     ):
@@ -138,6 +138,12 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
         for match in _TOKEN_RE.finditer(text, start, end)
         if (kind := kinds[match.lastindex or 0]) != "COMMENT"
     ]
+    if toks and toks[-1].kind == "BAD_STRING" and toks[-1].end == end < limit:
+        # An unterminated string takes the rest of its line, the blanks left out included.
+        rest = end
+        while rest < limit and text[rest] in BLANKS:
+            rest += 1
+        toks[-1] = Tok("BAD_STRING", toks[-1].start, rest)
     if text.find("dense<[", start, end) < 0:
         return toks
     out: list[Tok] = []

@@ -375,7 +375,9 @@ class _Builder:
             name = name[1:-1]
         # Its tokens are cut again on demand, but where the scanner's differ from that cut
         # (a bracket it dropped) and where validation reads them (block references).
-        names_blocks = any("^" in piece for piece in _pieces(self.text, statement))
+        names_blocks = any(
+            "^" in piece for piece in _pieces(self.text, statement)
+        ) and "CARET_ID" in map(KIND, toks)  # (a `^` in a string names none)
         kept = toks if statement.broken or names_blocks else None
         op = Operation(shared(name), (statement.start, statement.end), self.text, kept, template)
         index = 0
