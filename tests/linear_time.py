@@ -29,7 +29,6 @@ def cpu_seconds(run: Run, before: Callable[[], None] | None = None) -> float:
     """The CPU time of ``run()``, after ``before()`` (untimed; forgetting caches)."""
     if before is not None:
         before()
-    gc.collect()
     gc.disable()
     try:
         started = time.process_time()
@@ -68,6 +67,7 @@ def ratio(
     """How much more ``large`` costs than ``small``, per doubling of the input (``large``'s
     input is ``size_ratio`` times ``small``'s)."""
     large()  # (the memory it takes, asked of the system once)
+    gc.collect()  # (once: a full collection reads the test run's whole heap, a second or more)
     times: tuple[list[float], list[float]] = ([], [])
     for _ in range(repeats):
         times[0].append(cpu_seconds(small, before))
