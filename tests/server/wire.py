@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -112,26 +113,24 @@ class Wire:
             self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
         return message
 
-    def response(self, request_id: int, timeout: float = TIMEOUT) -> dict[str, Any]:
+    def _first(self, wanted: Callable[[dict[str, Any]], bool], timeout: float) -> dict[str, Any]:
+        """The next message ``wanted`` picks (those before it are seen and skipped)."""
         deadline = time.monotonic() + timeout
         while True:
             message = self.next_message(deadline)
             if message is None:
                 raise AssertionError(f"the server ended: {self.stderr.decode(errors='replace')}")
-            if message.get("id") == request_id and "method" not in message:
+            if wanted(message):
                 return message
+
+    def response(self, request_id: int, timeout: float = TIMEOUT) -> dict[str, Any]:
+        return self._first(lambda m: m.get("id") == request_id and "method" not in m, timeout)
 
     def call(self, method: str, params: Any = None, timeout: float = TIMEOUT) -> dict[str, Any]:
         return self.response(self.request(method, params), timeout)
 
     def notification(self, method: str, timeout: float = TIMEOUT) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            message = self.next_message(deadline)
-            if message is None:
-                raise AssertionError(f"the server ended: {self.stderr.decode(errors='replace')}")
-            if message.get("method") == method and "id" not in message:
-                return message
+        return self._first(lambda m: m.get("method") == method and "id" not in m, timeout)
 
     def popups(self) -> list[dict[str, Any]]:
         """The window/showMessage notifications seen so far."""
