@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from passlint.analysis.mlir.attribute_text import split_top_level
-from passlint.analysis.mlir.ir import Operation
+from passlint.analysis.mlir.ir import Operation, TypeRef
 from passlint.analysis.mlir.types import ShapedType, element_bits, resolve_alias
 
 
@@ -67,8 +67,18 @@ def constant_type(op: Operation) -> ShapedType | None:
     refs = after or before
     if refs:
         return refs[-1].shaped
+    aliased = aliased_constant_type(op)
+    return aliased.shaped if aliased else None
+
+
+def aliased_constant_type(op: Operation) -> TypeRef | None:
+    """The type of a pretty constant that spells none (``stablehlo.constant #c``): the one in
+    the alias's definition, placed at the alias's use."""
     parts = split_top_level(_aliased_constant(op), ":") if not op.is_generic else []
-    return op.shaped_type(parts[1]) if len(parts) == 2 else None
+    if len(parts) != 2:
+        return None
+    first = op.template.name + 1
+    return TypeRef(op.tok_span(first), parts[1].strip(), op.alias_values)
 
 
 def is_splat_constant(op: Operation) -> bool:

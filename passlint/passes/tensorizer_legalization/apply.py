@@ -25,7 +25,12 @@ from dataclasses import dataclass, field
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import TextEdit
 from passlint.analysis.mlir.ir import BlockArgument, Chunk, Operation, OpResult, TypeRef
-from passlint.analysis.mlir.known_ops import constant_type, is_splat_constant, splat_value
+from passlint.analysis.mlir.known_ops import (
+    aliased_constant_type,
+    constant_type,
+    is_splat_constant,
+    splat_value,
+)
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.mlir.types import ShapedType
 from passlint.analysis.source import SourceText, line_break, line_start
@@ -58,11 +63,15 @@ def symbol_ref(name: str) -> str:
 
 
 def result_types(op: Operation) -> list[TypeRef]:
-    """The result types an op's signature spells (``: T`` stands for every result)."""
+    """The result types an op's signature spells (``: T`` stands for every result), or an
+    aliased constant's."""
     before, after = op.signature_types()
     if after:
         return after
-    return before[-1:] * max(len(op.results), 1) if before else []
+    if before:
+        return before[-1:] * max(len(op.results), 1)
+    aliased = aliased_constant_type(op)
+    return [aliased] if aliased else []
 
 
 def actual_shape(shaped: ShapedType | None) -> str:
