@@ -1,7 +1,9 @@
 """`legalize` output is valid MLIR: jaxlib (MLIR's own parser) accepts every golden output
 and the legalized form of every fixture it accepts (opt-in: skipped without jaxlib, `.[bench]`).
 
-``roundtrip_failures`` is the check-roundtrip helper other suites can call on their texts.
+``roundtrip_failures`` is the check-roundtrip helper other suites can call on their texts;
+``pytest --check-roundtrip PATH`` runs it over every ``.mlir`` file under PATH too (the corpus,
+a user's modules).
 """
 
 from __future__ import annotations
@@ -38,9 +40,10 @@ def roundtrip_failures(named_texts: Iterable[tuple[str, str]]) -> list[str]:
     return failures
 
 
-def _texts(paths: Iterable[Path]) -> Iterator[tuple[str, str]]:
+def _texts(paths: Iterable[Path], root: Path = DATA) -> Iterator[tuple[str, str]]:
     for path in paths:
-        yield str(path.relative_to(DATA)), path.read_text(encoding="utf-8")
+        name = str(path.relative_to(root)) if path != root else path.name
+        yield name, path.read_text(encoding="utf-8")
 
 
 def test_every_golden_output_parses() -> None:
@@ -63,3 +66,15 @@ def test_every_fixtures_legalize_output_parses() -> None:
     )
     assert len(paths) > 40
     assert roundtrip_failures(_texts(paths)) == []
+
+
+def test_named_modules_legalize_output_parses(request: pytest.FixtureRequest) -> None:
+    roots = [Path(path).resolve() for path in request.config.getoption("--check-roundtrip")]
+    if not roots:
+        pytest.skip("no --check-roundtrip PATH given")
+    failures = []
+    for root in roots:
+        paths = [root] if root.is_file() else sorted(root.glob("**/*.mlir"))
+        assert paths, f"--check-roundtrip {root}: no .mlir file there"
+        failures += roundtrip_failures(_texts(paths, root))
+    assert failures == []
