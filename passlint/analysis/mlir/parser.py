@@ -39,6 +39,7 @@ from passlint.analysis.mlir.structure import (
     StatementSyntax,
     scan,
 )
+from passlint.analysis.mlir.syntax_rules import EMPTY_BODY_ADVICE
 from passlint.analysis.mlir.types import bounded, resolve_alias
 from passlint.analysis.mlir.validate import validate_chunk
 from passlint.analysis.source import line_end, line_start
@@ -83,8 +84,12 @@ _DESCRIPTIONS = {
 }
 
 
+# Messages that say what they found already (a name, an empty body): no ", not ..."
+# after them.
+_SAYS_WHAT_IT_FOUND = ("is unknown", *EMPTY_BODY_ADVICE)
 # What to do, after MLIR's own wording of a statement's error.
 _ADVICE = {
+    **EMPTY_BODY_ADVICE,
     "expected ','": "separate the operands with a comma",
     "expected SSA operand": "add the operand or remove the comma",
     "expected ')' to end operand list": "separate operands with commas",
@@ -354,7 +359,7 @@ class _Builder:
             )
             found = "the end of the statement" if error.index >= len(toks) else what
             wording = f"{error.message[0].upper()}{error.message[1:]}"
-            if "is unknown" not in wording:  # else it names the token already
+            if not any(word in error.message for word in _SAYS_WHAT_IT_FOUND):
                 wording += f", not {found}"
             message = f"{wording}; {advice}."
             return SyntaxIssue(start, stop, message, code=error.code)

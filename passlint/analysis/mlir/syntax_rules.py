@@ -31,6 +31,21 @@ _FLOATS_INTS = re.compile(r"(?:[su]?i\d+|f\d+|bf16)\Z")
 BARE_OP_NAMES = frozenset(("return", "module", "call", "call_indirect", "constant"))
 _ATOMS = frozenset(("INT", "FLOAT", "STRING", "BARE_ID", "SYMBOL", "HASH_ID", "HEX"))
 
+# A function in custom form whose braces hold no op: MLIR's parser rejects it (with or
+# without arguments, in these words), and what to do.
+EMPTY_BODY_ADVICE = {
+    "custom op 'func.func' expected non-empty function body": (
+        "write its ops inside, or drop the `{}` to declare it"
+    ),
+    "empty block: expect at least a terminator": "end the body with its terminator (`return`)",
+}
+
+
+def empty_body_problem(has_arguments: bool) -> str:
+    """What MLIR's parser says of an empty body: the arguments make it a block."""
+    first, second = EMPTY_BODY_ADVICE
+    return second if has_arguments else first
+
 
 def is_op_name(word: str) -> bool:
     """Can a bare word name an operation in custom form (``dialect.op``, ``return``)?"""
@@ -433,7 +448,8 @@ class Checker:
             self.fail(items, at, "expected '('")
         arguments = items[at]
         assert isinstance(arguments, Tree)
-        self.function_arguments([e for e in arguments.children if isinstance(e, Tree)])
+        entries = [e for e in arguments.children if isinstance(e, Tree)]
+        self.function_arguments(entries)
         at += 1
         if at < len(items) and kind_of(items[at]) == "ARROW":
             at += 1
@@ -451,6 +467,8 @@ class Checker:
             if at >= len(items) or kind_of(items[at]) != "dictionary":
                 self.fail(items, at, "expected '{' in attribute dictionary")
             at += 1
+        if at < len(items) and _empty_dictionary(items[at]):  # `{}`: a body of no block
+            self.fail(items, at, empty_body_problem(bool(entries)))
 
     def function_arguments(self, entries: list[Tree[Token]]) -> None:
         """A signature's arguments: named (``%a: T {attrs} loc(...)``) or, all of them, bare

@@ -11,7 +11,8 @@
   have (``reference to invalid result number``);
 - E007: an alias ``#name`` / ``!name`` used and never defined in the chunk;
 - E001: a dimension or an integer type's width beyond what MLIR allows (``integers``);
-- E008: a successor naming no block of its region, a block label defined twice.
+- E008: a successor naming no block of its region, a block label defined twice;
+- E001: a function whose braces hold no op (``expected non-empty function body``).
 
 Module bodies and the top level are graph regions (values may be used before they are
 defined); every other region is an SSACFG region, as for unregistered ops in MLIR.
@@ -37,6 +38,7 @@ from passlint.analysis.mlir.ir import (
 )
 from passlint.analysis.mlir.lexer import STRING_OR_REST
 from passlint.analysis.mlir.statement_memo import Entry
+from passlint.analysis.mlir.syntax_rules import EMPTY_BODY_ADVICE, empty_body_problem
 from passlint.analysis.mlir.template import Template
 from passlint.analysis.source import lines_with
 
@@ -134,6 +136,8 @@ class _Checker:
         self, op: Operation, visible: list[dict[str, Value]], own: dict[str, Value]
     ) -> None:
         """Check the regions of ``op``, unless it is isolated and a copy of it was clean."""
+        if op.name == "func.func" and not (op.template.recovered or op.template.generic):
+            self.body(op)
         isolated = op.name in _ISOLATED
         entry = self.relocated.get(id(op)) if isolated and not self.unsure else None
         if entry is not None and entry.clean:
@@ -150,6 +154,15 @@ class _Checker:
             )
         if entry is not None:
             entry.clean = len(self.issues) == issues
+
+    def body(self, function: Operation) -> None:
+        """A function's braces (custom form) hold at least one op; the one-line ``{}`` is
+        the syntax's to report (it reads as a dictionary)."""
+        for region in function.regions:
+            if not any(block.label or block.operations for block in region.blocks):
+                problem = empty_body_problem(bool(function.header_arguments))
+                message = f"{problem[0].upper()}{problem[1:]}; {EMPTY_BODY_ADVICE[problem]}."
+                self.issue((region.span[0], region.span[0] + 1), message, "E001", None)
 
     def define(
         self, value: Value, visible: list[dict[str, Value]], own: dict[str, Value], entry: bool

@@ -134,3 +134,49 @@ def test_a_pretty_constant_of_an_attribute_alias_reads_its_value_and_type() -> N
         ("TL002", 14),
         ("TL006", 18),
     ]
+
+
+EMPTY_BODY = (
+    "Custom op 'func.func' expected non-empty function body; write its ops inside, or drop "
+    "the `{}` to declare it."
+)
+EMPTY_BLOCK = (
+    "Empty block: expect at least a terminator; end the body with its terminator (`return`)."
+)
+
+
+def test_a_function_body_mlir_rejects_is_an_error_in_each_form() -> None:
+    """MLIR's ``parseFunctionOp`` (``FunctionImplementation.cpp``) rejects empty braces
+    (an entry block with arguments, empty: ``Block`` parsing). A generic ``"func.func"`` with an empty region is a declaration
+    (``modules.mlir``)."""
+    text = (CONSTRUCTS.parent / "invalid" / "empty_function_bodies.mlir").read_text(
+        encoding="utf-8"
+    )
+    errors = [(e.code, *lc(text, e.start), e.message) for e in parse_file(text).errors]
+    assert errors == [
+        ("E001", 3, 20, EMPTY_BODY),
+        ("E001", 7, 79, EMPTY_BODY),
+        ("E001", 11, 20, EMPTY_BODY),
+        ("E001", 18, 58, EMPTY_BLOCK),
+    ]
+
+
+def test_jaxlib_rejects_each_chunk_of_the_empty_function_bodies() -> None:
+    pytest.importorskip("jaxlib.mlir.ir")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    from jaxlib_oracle import Oracle
+
+    text = (CONSTRUCTS.parent / "invalid" / "empty_function_bodies.mlir").read_text(
+        encoding="utf-8"
+    )
+    oracle = Oracle()
+    try:
+        verdicts = [oracle.verdict(text[start:end]) for start, end in split_chunks(text)]
+    finally:
+        oracle.close()
+    assert [v.message for v in verdicts] == [
+        "custom op 'func.func' expected non-empty function body",
+        "custom op 'func.func' expected non-empty function body",
+        "custom op 'func.func' expected non-empty function body",
+        "empty block: expect at least a terminator",
+    ]
