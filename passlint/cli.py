@@ -314,7 +314,8 @@ def _legalize(args: argparse.Namespace) -> int:
     """Print the legalized module, or exit 2 with the reason it cannot be legalized (the
     findings the pass would fail on, as `passlint check` prints them, on stderr)."""
     from passlint.analysis import engine
-    from passlint.passes.tensorizer_legalization import legalize_text
+    from passlint.analysis.source import SourceText
+    from passlint.passes.tensorizer_legalization import legalize, unsure_placement
     from passlint.report.escape import write_exact
     from passlint.report.text import render_finding
 
@@ -349,7 +350,12 @@ def _legalize(args: argparse.Namespace) -> int:
         noun = "finding" if len(blocking) == 1 else "findings"
         say(f"{args.file}: not legalized: {len(blocking)} {noun} the pass would fail on (above)")
         return EXIT_ERROR
-    write_exact(sys.stdout, legalize_text(text, args.pipeline))
+    legalized = legalize(text, args.pipeline)
+    write_exact(sys.stdout, legalized.text)
+    lines = SourceText(text)
+    for offset, name in legalized.unsure:
+        position = lines.position(offset)
+        say(f"{args.file}:{position.line + 1}:{position.column + 1}: {unsure_placement(name)}")
     return EXIT_CLEAN
 
 

@@ -740,7 +740,7 @@ async def fix_all_command(ls: PasslintServer, *args: Any) -> bool:
 
 @server.command(LEGALIZED_MODULE)
 async def legalized_module(ls: PasslintServer, *args: Any) -> str:
-    from passlint.passes.tensorizer_legalization import legalize_text
+    from passlint.passes.tensorizer_legalization import legalize, unsure_placement
 
     uri = command_uri(args)
     document = ls.scheduler.documents.get(uri)
@@ -751,7 +751,17 @@ async def legalized_module(ls: PasslintServer, *args: Any) -> str:
         raise JsonRpcRequestFailed(f"not legalized: {size} bytes is more than max-file-size")
     pipeline = settings.pipeline
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(ls.executor, legalize_text, document.text, pipeline)
+    legalized = await loop.run_in_executor(ls.executor, legalize, document.text, pipeline)
+    if legalized.unsure:
+        offset, name = legalized.unsure[0]
+        line = document.text.count("\n", 0, offset) + 1
+        more = len(legalized.unsure) - 1
+        also = f" (and {more} more op{'s' * (more != 1)})" if more else ""
+        message = f"Legalized module, line {line}{also}: {unsure_placement(name)}."
+        ls.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+        )
+    return legalized.text
 
 
 @server.command(suppress.EXPLAIN)

@@ -252,3 +252,26 @@ def test_every_option_has_help(tmp_path: Path) -> None:
     text = passlint("check", "--help", cwd=tmp_path).stdout
     assert "--pipeline {auto,mhlo,stablehlo}\n" in text
     assert "TensorizerLegalization variant" in text
+
+
+UNKNOWN_FORM_MLIR = """func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = mydialect.op %arg0 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+
+
+def test_legalize_says_where_it_placed_a_name_without_certainty(tmp_path: Path) -> None:
+    """An op in a custom form passlint does not know, without the functional type a generic
+    form needs: the name goes before its ':' and stderr says that MLIR may reject it."""
+    (tmp_path / "unknown.mlir").write_text(UNKNOWN_FORM_MLIR)
+    result = passlint("legalize", "unknown.mlir", cwd=tmp_path)
+    assert result.returncode == 0
+    assert "  %0 = mydialect.op %arg0 {neuron.symName = [@output0]} : tensor<4xf32>\n" in (
+        result.stdout
+    )
+    assert result.stderr == (
+        "passlint: unknown.mlir:2:3: `mydialect.op` is in a custom form passlint does not "
+        "know: its neuron.symName is placed before its ':', where most custom forms take "
+        "attributes; MLIR may reject it\n"
+    )

@@ -190,3 +190,25 @@ async def test_legalized_module_command(session: Session) -> None:
         types.ExecuteCommandParams(command="passlint.legalizedModule", arguments=[uri])
     )
     assert isinstance(text, str) and "func.func public @main" in text
+
+
+async def test_legalized_module_warns_of_a_name_placed_without_certainty(session: Session) -> None:
+    """The text has the name before the unknown custom form's ':', and a warning says so."""
+    uri = session.open(
+        "mlir/unknown_form.mlir",
+        "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %0 = mydialect.op %arg0 : tensor<4xf32>\n"
+        "  return %0 : tensor<4xf32>\n}\n",
+    )
+    text = await session.client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="passlint.legalizedModule", arguments=[uri])
+    )
+    assert "%0 = mydialect.op %arg0 {neuron.symName = [@output0]} : tensor<4xf32>" in text
+    await session.wait_for(lambda: session.client.messages)
+    (message,) = session.client.messages
+    assert message.type == types.MessageType.Warning
+    assert message.message == (
+        "Legalized module, line 2: `mydialect.op` is in a custom form passlint does not know: "
+        "its neuron.symName is placed before its ':', where most custom forms take attributes; "
+        "MLIR may reject it."
+    )

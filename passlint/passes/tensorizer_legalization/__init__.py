@@ -14,7 +14,12 @@ from passlint.passes.tensorizer_legalization.analysis import (
     names_in_function,
     variant_of,
 )
-from passlint.passes.tensorizer_legalization.apply import legalize_text
+from passlint.passes.tensorizer_legalization.apply import (
+    Legalized,
+    legalize,
+    legalize_text,
+    unsure_placement,
+)
 from passlint.passes.tensorizer_legalization.cases import CASES, QUICK_CODES, Case
 from passlint.passes.tensorizer_legalization.findings import check, copy_statement, quick_check
 
@@ -23,13 +28,16 @@ __all__ = [
     "QUICK_CODES",
     "Case",
     "ChunkAnalysis",
+    "Legalized",
     "Output",
     "analyze_chunk",
     "analyze_file",
     "check",
     "copy_statement",
+    "legalize",
     "legalize_text",
     "names_in_function",
     "quick_check",
+    "unsure_placement",
     "variant_of",
 ]

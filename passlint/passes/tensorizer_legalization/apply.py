@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import TextEdit
+from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import BlockArgument, Chunk, Operation, OpResult, TypeRef
 from passlint.analysis.mlir.known_ops import (
     aliased_constant_type,
@@ -47,14 +48,40 @@ _BARE_SYMBOL = re.compile(r"[A-Za-z_][\w$.]*\Z")
 ZERO_SIZED_TARGET = "AwsNeuronZeroSizedOp"
 
 
-def legalize_text(text: str, pipeline: str = "auto") -> str:
+@dataclass(frozen=True)
+class Legalized:
+    """The file after the pass, and the ops whose name passlint placed without certainty:
+    a custom form it does not know, too rich to print in generic form, takes the attribute
+    before its `:` (where most custom forms take one), offsets in the input text."""
+
+    text: str
+    unsure: list[tuple[int, str]]  # (offset of the op, its name)
+
+
+def legalize(text: str, pipeline: str = "auto") -> Legalized:
     """The whole file after TensorizerLegalization (each `// -----` chunk on its own)."""
     parsed = parse_file(text)
     source = SourceText(text)
     edits: list[TextEdit] = []
+    unsure: list[tuple[int, str]] = []
     for chunk in parsed.chunks:
-        edits.extend(_Legalizer(text, source, analyze_chunk(chunk, pipeline)).edits())
-    return apply_edits(text, edits)
+        legalizer = _Legalizer(text, source, analyze_chunk(chunk, pipeline))
+        edits.extend(legalizer.edits())
+        unsure.extend(legalizer.unsure)
+    return Legalized(apply_edits(text, edits), sorted(unsure))
+
+
+def unsure_placement(op_name: str) -> str:
+    """What ``legalize`` says of a name it placed without certainty."""
+    return (
+        f"`{excerpt(op_name)}` is in a custom form passlint does not know: its neuron.symName "
+        "is placed before its ':', where most custom forms take attributes; MLIR may reject it"
+    )
+
+
+def legalize_text(text: str, pipeline: str = "auto") -> str:
+    """The text of ``legalize``."""
+    return legalize(text, pipeline).text
 
 
 def symbol_ref(name: str) -> str:
@@ -95,6 +122,7 @@ class _Legalizer:
     fresh: FreshNames = field(default_factory=lambda: FreshNames(()))
     generic: bool = False  # print added ops in generic form
     newline: str = "\n"
+    unsure: list[tuple[int, str]] = field(default_factory=list)  # names placed by a guess
 
     @property
     def chunk(self) -> Chunk:
@@ -161,7 +189,10 @@ class _Legalizer:
         if existing is not None and existing.value_span is not None:
             return TextEdit("", self.source.range(*existing.value_span), str(value))
         entry = f"neuron.symName = {value}"
-        edit = attach(op, entry) or attach_before_colon(op, entry)
+        edit = attach(op, entry)
+        if edit is None:
+            self.unsure.append((op.span[0], op.name))
+            edit = attach_before_colon(op, entry)
         return TextEdit("", self.source.range(*edit[0]), edit[1])
 
     # -- rewrites --------------------------------------------------------------------------
