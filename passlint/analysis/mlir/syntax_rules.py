@@ -35,7 +35,7 @@ _ATOMS = frozenset(("INT", "FLOAT", "STRING", "BARE_ID", "SYMBOL", "HASH_ID", "H
 # without arguments, in these words), and what to do.
 EMPTY_BODY_ADVICE = {
     "custom op 'func.func' expected non-empty function body": (
-        "write its ops inside, or drop the `{}` to declare it"
+        "add its ops, or drop `{}` to declare it"
     ),
     "empty block: expect at least a terminator": "end the body with its terminator (`return`)",
 }

@@ -137,8 +137,8 @@ def test_a_pretty_constant_of_an_attribute_alias_reads_its_value_and_type() -> N
 
 
 EMPTY_BODY = (
-    "Custom op 'func.func' expected non-empty function body; write its ops inside, or drop "
-    "the `{}` to declare it."
+    "Custom op 'func.func' expected non-empty function body; add its ops, or drop `{}` to "
+    "declare it."
 )
 EMPTY_BLOCK = (
     "Empty block: expect at least a terminator; end the body with its terminator (`return`)."
