@@ -247,8 +247,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 @contextlib.contextmanager
 def _terminate_as_interrupt() -> Iterator[None]:
     """SIGTERM (and SIGHUP) end a check as Ctrl-C does: through the code that stops the
-    workers and leaves no file half written, not by the default of dying on the spot."""
-    numbers = [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    workers and leaves no file half written, not by the default of dying on the spot. One
+    the process ignores (SIGHUP under ``nohup``) stays ignored."""
+    numbers = [
+        number
+        for name in ("SIGTERM", "SIGHUP")
+        if (number := getattr(signal, name, None)) is not None
+        and signal.getsignal(number) is not signal.SIG_IGN
+    ]
     previous = {number: signal.signal(number, _interrupt) for number in numbers}
     try:
         yield

@@ -196,13 +196,16 @@ def remove_leftovers(folder: str) -> list[str]:
 def signals_deferred() -> Iterator[list[int]]:
     """Hold SIGINT, SIGTERM and SIGHUP until the block ends, then deliver the first one; the
     block sees those caught so far (only the main thread can hold them; elsewhere the block
-    runs as it is and sees none)."""
+    runs as it is and sees none). A signal the process ignores (``nohup``, a background job)
+    stays ignored: it neither stops the block nor reaches it."""
     caught: list[int] = []
     if threading.current_thread() is not threading.main_thread():
         yield caught
         return
     previous = {}
     for number in _DEFERRED:
+        if signal.getsignal(number) is signal.SIG_IGN:
+            continue
         previous[number] = signal.signal(number, lambda got, _frame: caught.append(got))
     try:
         yield caught

@@ -323,6 +323,10 @@ _INTERRUPTED = """\
 import os, signal, sys
 from passlint import cli, writes
 number = getattr(signal, sys.argv[2])
+# As in a terminal, however the suite was started (a background job ignores SIGINT), or
+# ignored, as under nohup.
+default = signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL
+signal.signal(number, signal.SIG_IGN if sys.argv[3:] == ["ignored"] else default)
 if sys.argv[1] == "staging":  # after the first temporary file is written
     stage = writes._stage
     def _stage(real, text):
@@ -355,6 +359,21 @@ def test_an_interrupted_fix_is_applied_whole_or_not_at_all(
     assert fixed == ([False, False] if moment == "staging" else [True, True])
     assert leftovers(tmp_path) == []
     assert result.stderr == ""  # a cancelled run ends silently
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGHUP"])
+def test_a_signal_the_run_ignores_leaves_the_fix_whole(tmp_path: Path, name: str) -> None:
+    """Under ``nohup`` (SIGHUP ignored) or in a background job (SIGINT ignored), such a signal
+    reaches nothing: every file is fixed, as if it had never come (it stopped the writes and
+    reported "held back, as  could not be written")."""
+    kernels, program = cross_file(tmp_path / "ws")
+    script = tmp_path / "interrupted.py"
+    script.write_text(_INTERRUPTED)
+    result = run([str(script), "staging", name, "ignored"], tmp_path, tmp_path / "marker.txt")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert "VALID_COLS: pl.Scalar" in kernels.read_text()
+    assert "(cols, head" in program.read_text()
+    assert leftovers(tmp_path) == []
 
 
 def test_sigterm_ends_check_and_its_workers(tmp_path: Path) -> None:
