@@ -74,6 +74,13 @@ class Wire:
 
     # -- sending ----------------------------------------------------------------------------
 
+    def stderr_says(self, needle: bytes, timeout: float = TIMEOUT) -> bool:
+        """Whether stderr holds ``needle``, waiting for the reader thread up to ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while needle not in self.stderr and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return needle in self.stderr
+
     def send_raw(self, data: bytes) -> None:
         stdin = self.process.stdin
         assert stdin is not None
