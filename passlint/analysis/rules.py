@@ -156,10 +156,10 @@ _RULES = [
         "TL009",
         "composite-decomposition-missing",
         Severity.ERROR,
-        "A returned `stablehlo.composite` carrying `CompositeKind` names a decomposition "
-        "function the module lacks.",
+        "A returned `stablehlo.composite` carrying `CompositeKind` (or `composite_kind`) "
+        "names a decomposition function the module lacks.",
         "The pass names the output of a composite with Neuron's `CompositeKind` attribute "
-        "inside its decomposition; without that function there is nothing to name and the "
+        "(also spelled `composite_kind`) inside its decomposition; without that function there is nothing to name and the "
         "pass fails. (A composite without `CompositeKind`, as jax writes them, is named in "
         "place.)",
         '%0 = stablehlo.composite "my.op" %arg0 {CompositeKind = "FusedComposite", '

@@ -25,7 +25,9 @@ from passlint.analysis.rules import RULES
 from passlint.passes.tensorizer_legalization.analysis import ChunkAnalysis, Output
 
 CONSTANT_OPS = frozenset(("mhlo.constant", "stablehlo.constant"))
-COMPOSITE_KIND = "CompositeKind"
+# The attribute that makes a composite one the pass names inside (design section 3 reads
+# both spellings, as it does `FusionKind`/`fusion_kind`).
+COMPOSITE_KINDS = ("CompositeKind", "composite_kind")
 TERMINATORS = frozenset(("mhlo.return", "stablehlo.return", "func.return", "return"))
 
 Inlay = Literal["argument", "use", "definition", "named"]  # where the hint goes
@@ -178,13 +180,14 @@ def _splat(analysis: ChunkAnalysis, output: Output) -> bool:
 
 
 def _kind_composite(output: Output) -> bool:
-    """A `stablehlo.composite` carrying Neuron's ``CompositeKind``: the only composite the
-    pass names inside its decomposition (jax's composites have none: named in place)."""
+    """A `stablehlo.composite` carrying Neuron's ``CompositeKind`` (or ``composite_kind``):
+    the only composite the pass names inside its decomposition (jax's composites have none:
+    named in place)."""
     op = _op(output)
     return (
         op is not None
         and op.name == "stablehlo.composite"
-        and op.attribute(COMPOSITE_KIND) is not None
+        and any(op.attribute(key) is not None for key in COMPOSITE_KINDS)
     )
 
 
