@@ -341,6 +341,13 @@ class _Builder:
                     name, Bound(where, "call", CallBinding(value, None, self.pos.span(stmt)))
                 )
                 return
+        elif isinstance(value, ast.Subscript) and self._helper_call(value.value):
+            index = value.slice  # ``X = dims("X")[0]``
+            if isinstance(index, ast.Constant) and type(index.value) is int and index.value >= 0:
+                assert isinstance(value.value, ast.Call)
+                binding = CallBinding(value.value, index.value, self.pos.span(stmt))
+                scope.bind(name, Bound(where, "call", binding))
+                return
         scope.bind(name, Bound(where, "other"))
 
     def _helper_call(self, value: ast.expr | None) -> bool:
