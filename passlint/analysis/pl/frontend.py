@@ -342,10 +342,10 @@ class _Builder:
                 )
                 return
         elif isinstance(value, ast.Subscript) and self._helper_call(value.value):
-            index = value.slice  # ``X = dims("X")[0]``
-            if isinstance(index, ast.Constant) and type(index.value) is int and index.value >= 0:
+            item = value.slice  # ``X = dims("X")[0]``
+            if isinstance(item, ast.Constant) and type(item.value) is int and item.value >= 0:
                 assert isinstance(value.value, ast.Call)
-                binding = CallBinding(value.value, index.value, self.pos.span(stmt))
+                binding = CallBinding(value.value, item.value, self.pos.span(stmt))
                 scope.bind(name, Bound(where, "call", binding))
                 return
         scope.bind(name, Bound(where, "other"))

@@ -16,8 +16,10 @@ known sequence, constant subscripts (``dims(n)[0]``), ``pl.dynamic(...)`` calls,
 returns from its globals, and calls of further helpers, at most ``MAX_HELPER_DEPTH`` deep
 (deeper chains, and anything else, leave the name unknown: no finding). Every helper's
 result is remembered per call statement in ``ProvenanceMemo``, so each costs its body's size
-once per resolver; one binding's evaluation stops after ``_MAX_STEPS`` expressions (nested
-comprehensions could otherwise take the square of their size).
+once per resolver. All evaluations of one resolver together take at most ``STEPS_PER_CHARACTER``
+steps per character of the texts it read, and ``BASE_STEPS`` (then: unknown): nested
+comprehensions, or many calls of one long helper, could otherwise take the square of their
+size.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ from passlint.analysis.pl.walk import nodes_below
 MAX_HELPER_DEPTH = 8  # helpers calling helpers (each also counts one level of imports)
 _MAX_NESTING = 40  # nested expressions evaluated in one helper
 _MAX_ITEMS = 10_000  # items of one evaluated sequence
-_MAX_STEPS = 100_000  # expressions evaluated for one binding, helpers and all (then unknown)
+BASE_STEPS = 10_000  # expressions one resolver evaluates, and as many for each character read
+STEPS_PER_CHARACTER = 4
 
 
 @dataclass(frozen=True)
@@ -112,8 +115,11 @@ class Provenance:
     def __init__(self, resolver: ResolverLike, memo: ProvenanceMemo) -> None:
         self.resolver = resolver
         self.memo = memo
-        self._steps = 0  # left for the outermost binding being evaluated
-        self._active = 0
+        self._steps = BASE_STEPS  # left for every evaluation still to come
+
+    def allow(self, characters: int) -> None:
+        """Allow the evaluations steps for ``characters`` more characters of text read."""
+        self._steps += STEPS_PER_CHARACTER * characters
 
     def bound_value(
         self,
@@ -129,13 +135,7 @@ class Provenance:
         value = self.memo.results.get(key)
         if value is None:
             self.memo.results[key] = UNKNOWN  # a helper that calls itself stays unknown
-            if not self._active:
-                self._steps = _MAX_STEPS
-            self._active += 1
-            try:
-                value = self._call(binding.call, _Frame(module, function, point), depth, 0)
-            finally:
-                self._active -= 1
+            value = self._call(binding.call, _Frame(module, function, point), depth, 0)
             self.memo.results[key] = value
         if binding.index is None:
             return value

@@ -147,6 +147,7 @@ class Resolver:
         self.foreign = 0
         self._frames: dict[tuple[str, int, int, Where], Resolved | None] = {}
         self.provenance = Provenance(self, ProvenanceMemo())
+        self.provenance.allow(len(module.text))
         self._class_names: dict[int, dict[str, Where]] = {}
 
     # -- modules ---------------------------------------------------------------------------
@@ -162,6 +163,7 @@ class Resolver:
         if text is not None:
             loaded = load_module(path, text)
             module = loaded if isinstance(loaded, Module) else None
+            self.provenance.allow(len(text))
         self._by_path[key] = module
         return module
 
