@@ -149,6 +149,7 @@ class Resolver:
         self.provenance = Provenance(self, ProvenanceMemo())
         self.provenance.allow(len(module.text))
         self._class_names: dict[int, dict[str, Where]] = {}
+        self._reads: dict[int, frozenset[str]] = {}
 
     # -- modules ---------------------------------------------------------------------------
 
@@ -229,10 +230,32 @@ class Resolver:
         if key in self._frames:
             return self._frames[key]
         before = self.foreign
-        found = self.resolve(name, module, function.parent, function.defined_at)
+        frame = function.parent
+        if module.postponed and frame is not None and not self._captured(name, frame):
+            found = self.resolve(name, module, None, None)  # the frame's globals
+        else:
+            found = self.resolve(name, module, frame, function.defined_at)
         if self.foreign == before:
             self._frames[key] = found
         return found
+
+    def _captured(self, name: str, frame: Function) -> bool:
+        """With postponed annotations, does the frame whose globals and locals pypto's
+        parser copies (``decorator.py``: ``closure_vars``) hold ``name`` of its own function
+        or of one around it? Its parameters and bindings do; a name of an enclosing function
+        only when the frame's code reads it (a free variable: annotations, strings then, do
+        not count). A name the frame binds itself is its local, never a free variable."""
+        if frame.param(name) is not None or name in frame.scope.names:
+            return True
+        outer = frame.parent
+        while outer is not None and name not in outer.scope.names and outer.param(name) is None:
+            outer = outer.parent
+        if outer is None:
+            return True  # no enclosing function binds it: the globals (or nothing) answer
+        read = self._reads.get(id(frame.node))
+        if read is None:
+            read = self._reads[id(frame.node)] = _names_read_in_code(frame.node)
+        return name in read
 
     def annotation_symbol(
         self, name: ast.Name, module: Module, kernel: Function
@@ -379,6 +402,25 @@ def _first_reading(name: str, kernel: Function) -> ast.Name | None:
             if node.id == name:
                 return node
     return None
+
+
+def _names_read_in_code(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names a function's code reads (its body and nested code; no annotations)."""
+    found: set[str] = set()
+    stack: list[ast.AST] = [*node.body]
+    while stack:
+        item = stack.pop()
+        if type(item) is ast.Name:
+            found.add(item.id)
+            continue
+        for field, value in ast.iter_fields(item):
+            if field in ("annotation", "returns", "ctx"):
+                continue  # (``annotation``: of an argument or an annotated assignment)
+            if isinstance(value, ast.AST):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, ast.AST))
+    return frozenset(found)
 
 
 def _bound_names(stmt: ast.stmt) -> list[str]:
