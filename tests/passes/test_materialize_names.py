@@ -282,3 +282,26 @@ def test_symbols_from_sibling_modules(tmp_path: Path) -> None:
         (35, "m, n, w, "),
     ]
     assert check(tmp_path / "shape_symbols.py", Workspace([tmp_path])) == []
+
+
+def test_a_symbol_from_a_relative_import_and_an_imported_helper(tmp_path: Path) -> None:
+    # `from .shapes import ROWS` (a package) and `from .shapes import dims` called here: the
+    # helper runs in its own module (its own `pl` alias), the symbol is bound here.
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "shapes.py").write_text(
+        "import pypto.language as pypto_pl\n\n\n"
+        "def dims(*names):\n    return tuple(pypto_pl.dynamic(n) for n in names)\n\n\n"
+        '(ROWS,) = dims("ROWS")\n'
+    )
+    text = kernel(
+        "ROWS, COLS", above='\nfrom .shapes import ROWS, dims\n\n(COLS,) = dims("COLS")\n'
+    )
+    (package / "kernels.py").write_text(text)
+    (finding,) = check(package / "kernels.py", Workspace([tmp_path]))
+    assert finding.message.startswith("Kernel 'k' cannot bind 'ROWS' and 'COLS'; add them")
+    assert [(r.range.start.line, r.message) for r in finding.related][:2] == [
+        (10, "unbound too (parameter 'x', dim 1)"),
+        (4, "symbol 'COLS' is declared here"),
+    ]
