@@ -10,7 +10,8 @@ variable (the name a scalar parameter must have to take it over:
 ``_bind_dynvar_to_scalar_param``).
 
 A helper's return value is evaluated abstractly: string constants, the helper's parameters
-(positional, keyword, defaults, ``*args``), its own simple assignments, tuples and lists,
+(positional, keyword, defaults, ``*args``), its own assignments (the one in force at the
+``return``: the only one, or the last of those in the body itself), tuples and lists,
 ``tuple(...)`` / ``list(...)`` / ``map(pl.dynamic, ...)``, one-loop comprehensions over a
 known sequence, constant subscripts (``dims(n)[0]``), ``pl.dynamic(...)`` calls, symbols it
 returns from its globals, and calls of further helpers, at most ``MAX_HELPER_DEPTH`` deep
@@ -81,12 +82,17 @@ class _Frame:
     helper: bool = False
 
 
+# A helper's binding of a name: where, the ``name = value`` statement (None: another kind of
+# binding), and whether it stands in the helper's body itself.
+_Assigned = tuple[Where, ast.Assign | None, bool]
+
+
 @dataclass
 class ProvenanceMemo:
     """Results per call statement and each helper's local assignments, for one resolver."""
 
     results: dict[int, Value] = field(default_factory=dict)
-    locals: dict[int, dict[str, list[ast.Assign]]] = field(default_factory=dict)
+    locals: dict[int, dict[str, list[_Assigned]]] = field(default_factory=dict)
     returns: dict[int, list[ast.Return]] = field(default_factory=dict)
 
 
@@ -155,11 +161,11 @@ class Provenance:
         env = self._arguments(helper, helper_module, call, frame, depth, nesting)
         if env is None:
             return UNKNOWN
-        inner = _Frame(helper_module, helper, None, env, helper=True)
         values = [
-            self._eval(ret.value, inner, depth + 1, 0)
+            self._eval(ret.value, _Frame(helper_module, helper, where, env, True), depth + 1, 0)
             for ret in self._returns(helper)
             if ret.value is not None
+            for where in [(ret.lineno, ret.col_offset)]
         ]
         if not values or any(v != values[0] for v in values[1:]):
             return UNKNOWN
@@ -323,28 +329,77 @@ class Provenance:
             return frame.env[name]
         function = frame.function
         if frame.helper and function is not None:  # a helper's body: its own assignments
-            assigned = self._locals(function).get(name)
-            if assigned:
-                if len(assigned) != 1:
-                    return UNKNOWN  # assigned more than once: which one runs is not known
-                return self._eval(assigned[0].value, frame, depth, nesting + 1)
+            assigned = self._assigned(name, function, frame.point)
+            if assigned is not None:
+                if isinstance(assigned, _Unknown):
+                    return UNKNOWN
+                return self._eval(assigned, frame, depth, nesting + 1)
         return self.resolver.value_of(name, frame.module, function, frame.point, depth)
 
-    def _locals(self, function: Function) -> dict[str, list[ast.Assign]]:
+    def _assigned(
+        self, name: str, function: Function, point: Where | None
+    ) -> ast.expr | _Unknown | None:
+        """The value of the assignment to ``name`` in force at ``point`` of the helper's
+        body: the only one, or the last before ``point`` of assignments that all stand in
+        the body itself (not in a branch or loop). Unknown when another kind of statement
+        binds it too, or which assignment ran is not known; None when none binds it."""
+        bindings = self._locals(function).get(name)
+        if not bindings:
+            return None
+        assigned = [(where, stmt, top) for where, stmt, top in bindings if stmt is not None]
+        if len(assigned) != len(bindings):
+            return UNKNOWN  # also bound otherwise (a loop, ``+=``, unpacking, an import)
+        if len(assigned) == 1:
+            return assigned[0][1].value
+        if not all(top for _, _, top in assigned):
+            return UNKNOWN
+        before = [stmt for where, stmt, _ in assigned if point is None or where < point]
+        return before[-1].value if before else UNKNOWN
+
+    def _locals(self, function: Function) -> dict[str, list[_Assigned]]:
         found = self.memo.locals.get(id(function.node))
         if found is None:
-            found = {}
-            barriers = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-            for node in nodes_below(list(function.node.body), barriers):
-                if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                    target = node.targets[0]
-                    if isinstance(target, ast.Name):
-                        found.setdefault(target.id, []).append(node)
-            self.memo.locals[id(function.node)] = found
+            found = self.memo.locals[id(function.node)] = _bindings(function.node)
         return found
 
     def _is_builtin(self, name: str, frame: _Frame) -> bool:
         return self.resolver.function_of(name, frame.module, frame.function, frame.point) is None
+
+
+def _bindings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[_Assigned]]:
+    """Per name, a helper's ``name = value`` statements (where, which, and whether it stands
+    in the body itself) in source order, and a ``None`` statement for any other binding."""
+    found: dict[str, list[_Assigned]] = {}
+    top = {id(stmt) for stmt in node.body}
+    barriers = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+    nodes = nodes_below(list(node.body), barriers)
+    simple: set[int] = set()
+    for item in nodes:
+        if isinstance(item, ast.Assign) and len(item.targets) == 1:
+            target = item.targets[0]
+            if isinstance(target, ast.Name):
+                simple.add(id(target))
+                where = (item.lineno, item.col_offset)
+                found.setdefault(target.id, []).append((where, item, id(item) in top))
+    for item in nodes:
+        other = _other_binding(item)
+        if other is not None and id(item) not in simple:
+            found.setdefault(other, []).append(((0, 0), None, False))
+    for assignments in found.values():
+        assignments.sort(key=lambda entry: entry[0])
+    return found
+
+
+def _other_binding(node: ast.AST) -> str | None:
+    """The name a node binds in its function (a stored name, a nested definition, an
+    import), if any."""
+    if isinstance(node, ast.Name):
+        return node.id if isinstance(node.ctx, ast.Store | ast.Del) else None
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return node.name
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name).split(".")[0]
+    return None
 
 
 def _defaults(args: ast.arguments) -> dict[str, ast.expr]:
