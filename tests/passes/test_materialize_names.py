@@ -316,3 +316,15 @@ def test_a_symbol_from_a_relative_import_and_an_imported_helper(tmp_path: Path) 
         (10, "unbound too (parameter 'x', dim 1)"),
         (4, "symbol 'COLS' is declared here"),
     ]
+
+
+def test_editing_a_helper_re_analyses_the_kernels_that_read_its_symbols() -> None:
+    # The kernel unit cache (cache.py) keys a kernel on its own statement and the module's
+    # other statements by name for defs: a symbol made by a helper depends on the helper's
+    # body too, so such a kernel is not reused from that cache.
+    above = "def dim(name):\n    return pl.dynamic(name)\n\nY = dim('Y')\n"
+    text = helper_kernel(above, "Y")
+    assert [f.code for f in check_text("k.py", text, None)] == ["VS001"]
+    edited = text.replace("return pl.dynamic(name)", "return 4")
+    assert check_text("k.py", edited, None) == []
+    assert [f.code for f in check_text("k.py", text, None)] == ["VS001"]

@@ -324,6 +324,9 @@ class Resolver:
         kind, value = bound.kind, bound.value
         if kind == "call" and depth < _MAX_DEPTH:
             assert isinstance(value, CallBinding)
+            # What the helper returns depends on its body, which may lie outside what the
+            # caller's result is cached under (``cache.py``): counted as read elsewhere.
+            self.foreign += 1
             held = self.provenance.bound_value(value, module, function, bound.where, depth)
             if isinstance(held, Made):
                 return RDynamic(Dynamic(module.path, name, held.symbol, value.span, "helper"))
