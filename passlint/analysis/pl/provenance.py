@@ -15,12 +15,12 @@ A helper's return value is evaluated abstractly: string constants, the helper's 
 ``tuple(...)`` / ``list(...)`` / ``map(pl.dynamic, ...)``, one-loop comprehensions over a
 known sequence, constant subscripts (``dims(n)[0]``), ``pl.dynamic(...)`` calls, symbols it
 returns from its globals, and calls of further helpers, at most ``MAX_HELPER_DEPTH`` deep
-(deeper chains, and anything else, leave the name unknown: no finding). Every helper's
-result is remembered per call statement in ``ProvenanceMemo``, so each costs its body's size
-once per resolver. All evaluations of one resolver together take at most ``STEPS_PER_CHARACTER``
-steps per character of the texts it read, and ``BASE_STEPS`` (then: unknown): nested
-comprehensions, or many calls of one long helper, could otherwise take the square of their
-size.
+(deeper chains, and anything else, leave the name unknown: no finding). A call's value is
+remembered per call statement, and each helper's returns and assignments per helper, in
+``ProvenanceMemo`` (one per resolver). All evaluations of one resolver together take at most
+``BASE_STEPS`` and ``STEPS_PER_CHARACTER`` steps per character of the texts it read (then:
+unknown): nested comprehensions, or many calls of one long helper, could otherwise take the
+square of their size.
 """
 
 from __future__ import annotations
@@ -40,11 +40,11 @@ from passlint.analysis.pl.model import (
 )
 from passlint.analysis.pl.walk import nodes_below
 
-MAX_HELPER_DEPTH = 8  # helpers calling helpers (each also counts one level of imports)
+MAX_HELPER_DEPTH = 8  # helpers calling helpers: the longest chain followed
 _MAX_NESTING = 40  # nested expressions evaluated in one helper
 _MAX_ITEMS = 10_000  # items of one evaluated sequence
-BASE_STEPS = 10_000  # expressions one resolver evaluates, and as many for each character read
-STEPS_PER_CHARACTER = 4
+BASE_STEPS = 10_000  # expressions one resolver evaluates at least ...
+STEPS_PER_CHARACTER = 4  # ... and this many more for each character of the texts it read
 
 
 @dataclass(frozen=True)
