@@ -231,8 +231,12 @@ _RULES = [
         "undefined-valid-shape-name",
         Severity.ERROR,
         "A valid_shape entry names something that is neither a `pl.dynamic` symbol, an int "
-        "constant, nor a parameter.",
-        "The pass (and pypto's parser) cannot resolve the name, so the kernel fails to parse.",
+        "constant, nor a parameter where Python evaluates it: in the kernel's annotations when "
+        "its `def` runs, or in the assignment of a TensorView variable.",
+        "Python raises NameError before pypto's parser sees the kernel. Where Python does not "
+        "evaluate the annotation (`from __future__ import annotations`) or finds the name in "
+        "the program's class body, pypto's parser makes a symbol of that name instead, which "
+        "the pass adds as a parameter (VS001).",
         "pl.TensorView(valid_shape=[16, UNDEFINED])",
     ),
     Rule(

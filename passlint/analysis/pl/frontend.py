@@ -17,6 +17,7 @@ from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.pl.model import (
     Assignment,
     Bound,
+    CallBinding,
     CallSite,
     Direction,
     Dynamic,
@@ -214,6 +215,7 @@ class _Builder:
     def build(self) -> Module:
         module = Module(self.path, self.text, self.tree, self.aliases, Scope())
         module.built_positions = self.pos
+        module.postponed = _postpones_annotations(self.tree)
         for stmt in _flat_statements(self.tree.body):
             self._scope_statement(module.scope, stmt)
             self._definition(module.scope, stmt, None)
@@ -293,6 +295,24 @@ class _Builder:
         self, scope: Scope, target: ast.expr, value: ast.expr | None, stmt: ast.stmt
     ) -> None:
         where = _where(stmt)
+        if isinstance(target, ast.Tuple | ast.List) and isinstance(value, ast.Tuple | ast.List):
+            items, values = target.elts, value.elts
+            if len(items) == len(values) and not any(
+                isinstance(node, ast.Starred) for node in (*items, *values)
+            ):  # ``A, B = pl.dynamic("A"), pl.dynamic("B")``: item by item
+                for item, item_value in zip(items, values, strict=True):
+                    self._bind_target(scope, item, item_value, stmt)
+                return
+        if isinstance(target, ast.Tuple | ast.List) and self._helper_call(value):
+            assert isinstance(value, ast.Call)
+            for index, item in enumerate(target.elts):
+                if isinstance(item, ast.Name):  # ``A, B = dims("A", "B")``
+                    binding = CallBinding(value, index, self.pos.span(stmt))
+                    scope.bind(item.id, Bound(where, "call", binding))
+                else:
+                    for name in _names_in_target(item):
+                        scope.bind(name, Bound(where, "other"))
+            return
         if not isinstance(target, ast.Name):
             for name in _names_in_target(target):
                 scope.bind(name, Bound(where, "other"))
@@ -316,7 +336,29 @@ class _Builder:
             elif called == "TensorView":
                 scope.bind(name, Bound(where, "view", value))
                 return
+            elif self._helper_call(value):
+                scope.bind(
+                    name, Bound(where, "call", CallBinding(value, None, self.pos.span(stmt)))
+                )
+                return
+        elif isinstance(value, ast.Subscript) and self._helper_call(value.value):
+            item = value.slice  # ``X = dims("X")[0]``
+            if isinstance(item, ast.Constant) and type(item.value) is int and item.value >= 0:
+                assert isinstance(value.value, ast.Call)
+                binding = CallBinding(value.value, item.value, self.pos.span(stmt))
+                scope.bind(name, Bound(where, "call", binding))
+                return
         scope.bind(name, Bound(where, "other"))
+
+    def _helper_call(self, value: ast.expr | None) -> bool:
+        """Is ``value`` a call that may reach a workspace helper (``f(...)``, ``mod.f(...)``,
+        nothing of pypto's own)?"""
+        if not isinstance(value, ast.Call):
+            return False
+        callee = value.func
+        if isinstance(callee, ast.Attribute):
+            callee = callee.value
+        return isinstance(callee, ast.Name) and canonical(value.func, self.aliases) is None
 
     # -- functions -------------------------------------------------------------------------
 
@@ -692,6 +734,17 @@ def _int_value(node: ast.expr) -> int | None:
         inner = _int_value(node.operand)
         return None if inner is None else -inner
     return None
+
+
+def _postpones_annotations(tree: ast.Module) -> bool:
+    """``from __future__ import annotations`` among the module's leading statements."""
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+            if any(alias.name == "annotations" for alias in stmt.names):
+                return True
+        elif not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+            return False  # a future import comes first (after the docstring) or not at all
+    return False
 
 
 def _dynamic_symbol(call: ast.Call) -> str | None:

@@ -23,19 +23,26 @@ CallForm = Literal["call", "submit", "spmd_submit"]
 TargetKind = Literal["self", "name", "module"]
 
 DEVICE_KERNEL_TYPES = frozenset({"InCore", "AIC", "AIV", "Spmd"})
+# Who made a symbol: ``pl.dynamic`` at its binding, a workspace helper the binding calls
+# (``(ROWS,) = dims("ROWS")``), or pypto's parser for a valid_shape name nothing defines when
+# the program is built (``provenance``).
+DynamicOrigin = Literal["dynamic", "helper", "parser"]
 
 
 @dataclass(frozen=True)
 class Dynamic:
-    """``NAME = pl.dynamic("SYMBOL")``: a symbolic dimension, by Python name and string."""
+    """``NAME = pl.dynamic("SYMBOL")``: a symbolic dimension, by Python name and string;
+    ``span`` is the binding statement (for a symbol the parser makes: the name's first
+    occurrence in the kernel's annotations)."""
 
     path: str
     name: str
     symbol: str
     span: Span
+    origin: DynamicOrigin = "dynamic"
 
     def moved(self, delta: int) -> Dynamic:
-        return Dynamic(self.path, self.name, self.symbol, _moved(self.span, delta))
+        return Dynamic(self.path, self.name, self.symbol, _moved(self.span, delta), self.origin)
 
 
 @dataclass(frozen=True)
@@ -59,7 +66,22 @@ class ModuleRef:
     level: int
 
 
-BoundKind = Literal["dynamic", "int", "view", "function", "import", "module", "other"]
+@dataclass(frozen=True)
+class CallBinding:
+    """``NAME = f(...)`` or ``A, B = f(...)`` (``index``: the element a name takes of the
+    returned tuple, None for the whole value): what it binds is known only from the callee,
+    a workspace helper that may return ``pl.dynamic`` symbols (``provenance``). ``span`` is
+    the statement's."""
+
+    call: ast.Call
+    index: int | None
+    span: Span
+
+    def moved(self, delta: int) -> CallBinding:
+        return CallBinding(self.call, self.index, _moved(self.span, delta))
+
+
+BoundKind = Literal["dynamic", "int", "view", "function", "import", "module", "call", "other"]
 Where = tuple[int, int]  # (1-based line, UTF-8 column) of a statement: its place in a scope
 
 
@@ -68,14 +90,15 @@ class Bound:
     """One binding of a name in a scope: what it holds and where its statement starts.
 
     ``value`` is a ``Dynamic`` (``pl.dynamic``), an ``int``, the ``pl.TensorView(...)``
-    call, a ``Function``, an ``ImportRef`` / ``ModuleRef``, or None (anything else)."""
+    call, a ``Function``, an ``ImportRef`` / ``ModuleRef``, a ``CallBinding``, or None
+    (anything else)."""
 
     where: Where
     kind: BoundKind
     value: object = None
 
     def moved(self, delta: int) -> Bound:
-        if isinstance(self.value, Dynamic | ImportRef):
+        if isinstance(self.value, Dynamic | ImportRef | CallBinding):
             return Bound(self.where, self.kind, self.value.moved(delta))
         return self
 
@@ -318,6 +341,9 @@ class Module:
     programs: list[Program] = field(default_factory=list)
     functions: list[Function] = field(default_factory=list)
     built_positions: Positions | None = None  # those the front end used, if any
+    # ``from __future__ import annotations``: Python never evaluates the annotations, pypto's
+    # parser alone resolves their names (``provenance``).
+    postponed: bool = False
 
     @property
     def positions(self) -> Positions:

@@ -1,9 +1,12 @@
-"""Name and module resolution for pl sources, as Python resolves annotation names.
+"""Name and module resolution for pl sources, as pypto's parser sees the names.
 
 Order: the enclosing functions' locals, then the module's globals, then names imported from
 other workspace modules (``from kernels import k``), then builtins. Local variable
-annotations inside bodies are never consulted. Other modules are parsed (never imported)
-through a small cache keyed by path and text.
+annotations inside bodies are never consulted. A name bound to a call of a workspace helper
+holds what the helper returns (``provenance``); a valid_shape name nothing defines when the
+program is built is a symbol pypto's parser makes, unless Python raised NameError first
+(``annotation_symbol``). Other modules are parsed (never imported) through a small cache
+keyed by path and text.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from passlint.analysis.pl.frontend import build_module, clear_model_cache, tensor_view
 from passlint.analysis.pl.model import (
     Bound,
+    CallBinding,
     CallSite,
     Dynamic,
     Function,
@@ -30,6 +34,8 @@ from passlint.analysis.pl.model import (
     Where,
 )
 from passlint.analysis.pl.pieces import clear_piece_cache, parse_pieces
+from passlint.analysis.pl.provenance import UNKNOWN, Held, Made, Provenance, ProvenanceMemo, Value
+from passlint.analysis.pl.walk import names_below
 from passlint.analysis.workspace import Workspace
 
 _BUILTINS = frozenset(dir(builtins))
@@ -140,6 +146,10 @@ class Resolver:
         # while this did not change depends on ``module`` and nothing else.
         self.foreign = 0
         self._frames: dict[tuple[str, int, int, Where], Resolved | None] = {}
+        self.provenance = Provenance(self, ProvenanceMemo())
+        self.provenance.allow(len(module.text))
+        self._class_names: dict[int, dict[str, Where]] = {}
+        self._reads: dict[int, frozenset[str]] = {}
 
     # -- modules ---------------------------------------------------------------------------
 
@@ -154,6 +164,7 @@ class Resolver:
         if text is not None:
             loaded = load_module(path, text)
             module = loaded if isinstance(loaded, Module) else None
+            self.provenance.allow(len(text))
         self._by_path[key] = module
         return module
 
@@ -195,7 +206,7 @@ class Resolver:
         while function is not None:
             bound = function.scope.lookup(name, point)
             if bound is not None:
-                return self._meaning(name, bound, module, depth)
+                return self._meaning(name, bound, module, function, depth)
             if function.param(name) is not None or (
                 function.has_self and _self_name(function) == name
             ):
@@ -204,7 +215,7 @@ class Resolver:
             function = function.parent
         bound = module.scope.lookup(name, None if inside else point)
         if bound is not None:
-            return self._meaning(name, bound, module, depth)
+            return self._meaning(name, bound, module, None, depth)
         if name in _BUILTINS or module.scope.star_import:
             return ROther()
         return None
@@ -219,13 +230,109 @@ class Resolver:
         if key in self._frames:
             return self._frames[key]
         before = self.foreign
-        found = self.resolve(name, module, function.parent, function.defined_at)
+        frame = function.parent
+        if module.postponed and frame is not None and not self._captured(name, frame):
+            found = self.resolve(name, module, None, None)  # the frame's globals
+        else:
+            found = self.resolve(name, module, frame, function.defined_at)
         if self.foreign == before:
             self._frames[key] = found
         return found
 
-    def _meaning(self, name: str, bound: Bound, module: Module, depth: int) -> Resolved:
+    def _captured(self, name: str, frame: Function) -> bool:
+        """With postponed annotations, does the frame whose globals and locals pypto's
+        parser copies (``decorator.py``: ``closure_vars``) hold ``name`` of its own function
+        or of one around it? Its parameters and bindings do; a name of an enclosing function
+        only when the frame's code reads it (a free variable: annotations, strings then, do
+        not count). A name the frame binds itself is its local, never a free variable."""
+        if frame.param(name) is not None or name in frame.scope.names:
+            return True
+        outer = frame.parent
+        while outer is not None and name not in outer.scope.names and outer.param(name) is None:
+            outer = outer.parent
+        if outer is None:
+            return True  # no enclosing function binds it: the globals (or nothing) answer
+        read = self._reads.get(id(frame.node))
+        if read is None:
+            read = self._reads[id(frame.node)] = _names_read_in_code(frame.node)
+        return name in read
+
+    def annotation_symbol(
+        self, name: ast.Name, module: Module, kernel: Function
+    ) -> RDynamic | None:
+        """The symbol pypto's parser makes for a valid_shape name of ``kernel``'s own
+        annotations that nothing defines where the program is built (``type_resolver.py``,
+        ``_parse_tileview_expr``: neither a parameter nor in ``closure_vars``, it becomes a
+        ``Var`` of that name). None where Python raised NameError first: the annotations are
+        evaluated when the ``def`` runs (no ``from __future__ import annotations``) and the
+        name is not in the class body around it either (``closure_vars`` holds the frame's
+        globals and locals, never a class body's names, which Python does see)."""
+        if not module.postponed and not self._in_class_body(name.id, kernel):
+            return None
+        first = _first_reading(name.id, kernel) or name
+        span = module.positions.span(first)
+        return RDynamic(Dynamic(module.path, name.id, name.id, span, "parser"))
+
+    def _in_class_body(self, name: str, kernel: Function) -> bool:
+        """Is ``name`` bound in the body of the program class of ``kernel`` before it?"""
+        owner = kernel.owner
+        if owner is None:
+            return False
+        names = self._class_names.get(id(owner.node))
+        if names is None:
+            names = {}
+            for stmt in owner.node.body:
+                targets = _bound_names(stmt)
+                for target in targets:
+                    names.setdefault(target, (stmt.lineno, stmt.col_offset))
+            self._class_names[id(owner.node)] = names
+        where = names.get(name)
+        return where is not None and where < (kernel.node.lineno, kernel.node.col_offset)
+
+    # -- what provenance asks --------------------------------------------------------------
+
+    def function_of(
+        self, name: str, module: Module, function: Function | None, point: Where | None
+    ) -> tuple[Function, Module] | None:
+        """The workspace function ``name`` holds at ``point`` of ``function`` (or of the
+        module's top level)."""
+        found = self.resolve(name, module, function, point)
+        return (found.function, found.module) if isinstance(found, RFunction) else None
+
+    def module_ref_of(
+        self, name: str, module: Module, function: Function | None
+    ) -> ModuleRef | None:
+        """The module ``import MODULE as name`` binds, seen from ``function``'s body."""
+        while function is not None:
+            bound = function.scope.lookup(name)
+            if bound is not None:
+                return bound.value if isinstance(bound.value, ModuleRef) else None
+            function = function.parent
+        bound = module.scope.lookup(name)
+        return bound.value if bound is not None and isinstance(bound.value, ModuleRef) else None
+
+    def value_of(
+        self, name: str, module: Module, function: Function | None, point: Where | None, depth: int
+    ) -> Value:
+        """A name a helper's return value reads, as a symbol it hands on (or unknown)."""
+        found = self.resolve(name, module, function, point, depth + 1)
+        return Held(found.dynamic) if isinstance(found, RDynamic) else UNKNOWN
+
+    def _meaning(
+        self, name: str, bound: Bound, module: Module, function: Function | None, depth: int
+    ) -> Resolved:
         kind, value = bound.kind, bound.value
+        if kind == "call" and depth < _MAX_DEPTH:
+            assert isinstance(value, CallBinding)
+            # What the helper returns depends on its body, which may lie outside what the
+            # caller's result is cached under (``cache.py``): counted as read elsewhere.
+            self.foreign += 1
+            held = self.provenance.bound_value(value, module, function, bound.where, depth)
+            if isinstance(held, Made):
+                return RDynamic(Dynamic(module.path, name, held.symbol, value.span, "helper"))
+            if isinstance(held, Held):
+                return RDynamic(held.dynamic)
+            return ROther()
         if kind == "dynamic":
             assert isinstance(value, Dynamic)
             return RDynamic(value)
@@ -286,6 +393,50 @@ class Resolver:
             point, function = function.defined_at, function.parent
         bound = module.scope.lookup(alias)
         return bound.value if bound is not None and isinstance(bound.value, ModuleRef) else None
+
+
+def _first_reading(name: str, kernel: Function) -> ast.Name | None:
+    """The first ``Name`` node reading ``name`` in the kernel's parameter annotations."""
+    for param in kernel.params:
+        annotation = param.node.annotation
+        if annotation is None or name not in param.reads:
+            continue
+        for node in names_below(annotation):
+            if node.id == name:
+                return node
+    return None
+
+
+def _names_read_in_code(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names a function's code reads (its body and nested code; no annotations)."""
+    found: set[str] = set()
+    stack: list[ast.AST] = [*node.body]
+    while stack:
+        item = stack.pop()
+        if type(item) is ast.Name:
+            found.add(item.id)
+            continue
+        for field, value in ast.iter_fields(item):
+            if field in ("annotation", "returns", "ctx"):
+                continue  # (``annotation``: of an argument or an annotated assignment)
+            if isinstance(value, ast.AST):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, ast.AST))
+    return frozenset(found)
+
+
+def _bound_names(stmt: ast.stmt) -> list[str]:
+    """The names a class-body statement binds (assignments, imports, defs)."""
+    if isinstance(stmt, ast.Assign):
+        return [n.id for target in stmt.targets for n in names_below(target)]
+    if isinstance(stmt, ast.AnnAssign | ast.AugAssign):
+        return [n.id for n in names_below(stmt.target)] if stmt.value is not None else []
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [stmt.name]
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        return [alias.asname or alias.name.split(".")[0] for alias in stmt.names]
+    return []
 
 
 def _self_name(function: Function) -> str:

@@ -10,6 +10,9 @@ the way pypto's parser reads the annotations (``type_resolver.py``, ``ast_parser
   A ``X: pl.Scalar[pl.INDEX]`` parameter also takes over the ``pl.dynamic`` held by the
   Python name ``X`` (``_bind_dynvar_to_scalar_param``), so later annotations read it; after
   a parameter whose annotation read ``X``, the parser rejects it (VS005).
+* A valid_shape name of the kernel's own annotations that nothing defines where the program
+  is built is a symbol the parser makes (``_parse_tileview_expr``), unless Python raised
+  NameError evaluating the annotation first (VS006; ``Resolver.annotation_symbol``).
 * A TensorView held in a variable was built when Python ran its assignment: its symbols are
   fixed then, and no parameter takes them over (only a physical dimension binds them).
 * Unbound symbols are ordered by their first bare slot; a symbol only inside compound entries
@@ -84,6 +87,8 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
                     resolved = resolver.resolve(name.id, view_module, None)
                     if isinstance(resolved, RDynamic) and resolved.dynamic.name in late:
                         resolved = RParam(late[resolved.dynamic.name])  # VS005 says it
+                if resolved is None and own:
+                    resolved = resolver.annotation_symbol(name, module, kernel)
                 if resolved is None:
                     tensor = param.tensor
                     node: ast.AST = name if own or tensor is None else (tensor.view_ref or name)

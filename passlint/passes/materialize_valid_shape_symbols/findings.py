@@ -78,7 +78,8 @@ def unbound(
     unfixable = analysis.clashes or analysis.fixed_views
     fix = None if unfixable else _unbound_fix(analysis, names, sites, blocked, uses, unread)
     annotation = edits.scalar_annotation(module)
-    message = _unbound_message(analysis, annotation) + _unfixable(analysis, annotation)
+    message = _unbound_message(analysis, annotation) + _parser_made(analysis)
+    message += _unfixable(analysis, annotation)
     left = _left_by_hand(blocked, uses, unread)
     if left and not unfixable:
         message += f" The fix cannot complete these calls: {'; '.join(left)}."
@@ -87,6 +88,24 @@ def unbound(
     related += [place for symbol in symbols for place in _declared(symbol.declared, module)]
     related += _site_places(sites)
     return [_finding("VS001", module, node, message, related, fix)]
+
+
+def _parser_made(analysis: KernelAnalysis) -> str:
+    """Why there is a symbol where nothing declares one (``Resolver.annotation_symbol``)."""
+    made = [s for s in analysis.symbols if s.declared.origin == "parser"]
+    if not made:
+        return ""
+    names = _listed([f"'{q(s.name)}'" for s in made])
+    one = len(made) == 1
+    if analysis.module.postponed:
+        why = (
+            "with postponed annotations (`from __future__ import annotations`) it reads the "
+            f"names bound when the program's decorator runs, and {'it is' if one else 'they are'}"
+            " not bound then"
+        )
+    else:
+        why = f"it never reads a class body's names, where Python found {'it' if one else 'them'}"
+    return f" pypto's DSL parser makes {names} a symbol of that name itself: {why}."
 
 
 def _unbound_message(analysis: KernelAnalysis, annotation: str) -> str:
@@ -414,7 +433,11 @@ def _declared(dynamic: Dynamic, module: Module) -> list[Location]:
     if dynamic.path != module.path:
         return []
     declared = module.positions.source.range(*dynamic.span)
-    return [Location(dynamic.path, declared, f"symbol '{q(dynamic.symbol)}' is declared here")]
+    if dynamic.origin == "parser":
+        note = f"pypto's parser makes symbol '{q(dynamic.symbol)}' here"
+    else:
+        note = f"symbol '{q(dynamic.symbol)}' is declared here"
+    return [Location(dynamic.path, declared, note)]
 
 
 def _site_places(sites: list[SiteResult]) -> list[Location]:
