@@ -155,6 +155,8 @@ def _decorator_cases(call: ast.Call, lists: ModuleLists, ids: ValueIds) -> list[
     names, force_tuple = parsed
     if not names or len(values.elts) > MAX_CASES:
         return None
+    if any(isinstance(item, ast.Starred) for item in values.elts):
+        return None  # [*MORE]: how many values, only running the code tells
     given = _given_ids(_argument(call, 3, "ids"), len(values.elts))
     sets: list[_Set] = []
     for index, item in enumerate(values.elts):
@@ -190,8 +192,11 @@ def _given_ids(node: ast.expr | None, count: int) -> list[str | None] | None:
         return _UNKNOWN_IDS
     given: list[str | None] = []
     for item in node.elts[:count]:
+        if isinstance(item, ast.Constant) and item.value is None:
+            given.append(None)
+            continue
         literal = _literal_id(item)
-        if literal is None and not (isinstance(item, ast.Constant) and item.value is None):
+        if literal is None:
             return _UNKNOWN_IDS
         given.append(literal)
     return given + [None] * (count - len(given))

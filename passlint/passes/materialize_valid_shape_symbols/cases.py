@@ -30,7 +30,7 @@ import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from passlint.analysis.findings import Finding, Fix
+from passlint.analysis.findings import Finding, Fix, Location
 from passlint.analysis.pl.frontend import _dynamic_symbol, pl_name
 from passlint.analysis.pl.model import Dynamic, Function, Module
 from passlint.analysis.pl.parametrize import (
@@ -346,17 +346,21 @@ def merged(unit: Unit, per_context: list[list[Finding]]) -> list[Finding]:
     """One finding per distinct finding of the unit's contexts, naming the contexts that
     give it unless all do; a fix preferred only where every context gives it."""
     every = len(per_context)
-    holds: dict[Finding, list[int]] = {}
+    holds: dict[Finding, list[int]] = {}  # by the finding without its related places
+    related: dict[Finding, dict[Location, None]] = {}  # their union, in order
     fixed: dict[tuple[object, ...], set[int]] = {}
     for index, found in enumerate(per_context):
         for finding in found:
-            contexts = holds.setdefault(finding, [])
+            key = replace(finding, related=())
+            contexts = holds.setdefault(key, [])
             if index not in contexts:
                 contexts.append(index)
+            related.setdefault(key, {}).update(dict.fromkeys(finding.related))
             if finding.fix is not None:
                 fixed.setdefault(finding.fix.edits, set()).add(index)
     out: list[Finding] = []
-    for finding, contexts in holds.items():
+    for key, contexts in holds.items():
+        finding = replace(key, related=tuple(related[key]))
         if len(contexts) == every:
             out.append(finding)
             continue
@@ -368,11 +372,14 @@ def merged(unit: Unit, per_context: list[list[Finding]]) -> list[Finding]:
         if fix is not None:
             without = [c.label for i, c in enumerate(unit.contexts) if i not in fixed[fix.edits]]
             if without:
+                cases = _named(without)
+                share, need = ("shares", "needs") if len(without) == 1 else ("share", "need")
                 reason = (
-                    f" The fix is not preferred: it edits text {_named(without)} "
-                    "share, and changes what the pass does there."
+                    f" The fix is not preferred: {cases} {share} the text it edits and {need} "
+                    "no fix, so it would change the program built there."
                 )
-                fix = Fix(f"{fix.title} (changes {_named(without)} too)", fix.edits, False)
+                title = f"{fix.title} (also changes {cases}, which {need} no fix)"
+                fix = Fix(title, fix.edits, False)
         message = _after_first_sentence(finding.message, note) + reason
         out.append(replace(finding, message=message, fix=fix))
     return out
