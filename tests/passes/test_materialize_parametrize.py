@@ -154,6 +154,14 @@ def test_the_summary_is_that_of_a_case_that_gains_parameters() -> None:
 def test_not_enumerable_cases_analyse_as_before() -> None:
     text = program('@pytest.mark.parametrize("rows", make_cases())')
     assert check_text("t.py", text, None) == []
+    # more than MAX_CASES (64) cases: as if not parametrized (the parameter means nothing)
+    for sizes, count in ((32, 1), (33, 0)):  # 64 cases, 66 cases
+        many = program(
+            '@pytest.mark.parametrize("rows", [pl.dynamic("ROWS"), 1])\n'
+            f'@pytest.mark.parametrize("size", {list(range(sizes))})',
+            "def test_rows(rows, size):",
+        )
+        assert len(check_text("t.py", many, None)) == count
 
 
 def test_cases_cost_linear_time() -> None:

@@ -157,3 +157,31 @@ def test_every_case_dynamic(dtype):
             return self.kernel(part, out)
 
     assert Every is not None
+
+
+class TestParametrizedMethods:
+    @pytest.mark.parametrize("rows,cols", [(16, 64), (pl.dynamic("MROWS"), pl.dynamic("MCOLS"))])
+    def test_in_a_method(self, rows, cols):
+        @pl.program
+        class InMethod:
+            @pl.function(type=pl.FunctionType.AIV)
+            def kernel(
+                self,
+                x: pl.Tensor[[16, 64], pl.FP32, pl.TensorView(valid_shape=[rows, cols], layout=pl.TensorLayout.ND)],
+                out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+            ) -> pl.Tensor[[16, 64], pl.FP32]:
+                t = pl.load(x, [0, 0], [16, 64], target_memory=pl.MemorySpace.Vec)
+                return pl.store(t, [0, 0], out)
+
+            @pl.function(type=pl.FunctionType.Orchestration)
+            def main(
+                self,
+                x: pl.Tensor[[16, 64], pl.FP32],
+                m: pl.Scalar[pl.INDEX],
+                n: pl.Scalar[pl.INDEX],
+                out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+            ) -> pl.Tensor[[16, 64], pl.FP32]:
+                part = pl.slice(x, [16, 64], [0, 0], valid_shape=[m, n])
+                return self.kernel(part, out)
+
+        assert InMethod is not None
