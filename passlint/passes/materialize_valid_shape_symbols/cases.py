@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 
 from passlint.analysis.findings import Finding, Fix, Location
 from passlint.analysis.pl.frontend import _dynamic_symbol, pl_name
-from passlint.analysis.pl.model import Dynamic, Function, Module
+from passlint.analysis.pl.model import Dynamic, Function, Module, Where
 from passlint.analysis.pl.parametrize import (
     BY_POSITION,
     MAX_CASES,
@@ -145,11 +145,16 @@ class Units:
         return bindings
 
     def _meaning(
-        self, value: ast.expr, name: str, where: Function, bindings: Bindings | None
+        self,
+        value: ast.expr,
+        name: str,
+        where: Function,
+        bindings: Bindings | None,
+        point: Where | None = None,
     ) -> Resolved:
         """What a parameter ``name`` holds when given ``value`` (an expression of
-        ``where``'s decorators, or of its body under ``bindings``): a ``pl.dynamic``
-        symbol (held by ``name``), an int, or what a name denotes there."""
+        ``where``'s decorators, or of its body at ``point`` under ``bindings``): a
+        ``pl.dynamic`` symbol (held by ``name``), an int, or what a name denotes there."""
         if isinstance(value, ast.Constant) and type(value.value) is int:
             return RInt(value.value)
         if isinstance(value, ast.Call) and pl_name(value.func, self.module.aliases) == "dynamic":
@@ -163,7 +168,7 @@ class Units:
                 found = self.resolver.resolve_in_definition(value.id, self.module, where)
             else:
                 resolver = Resolver(self.module, self.resolver.workspace, bindings)
-                found = resolver.resolve(value.id, self.module, where)
+                found = resolver.resolve(value.id, self.module, where, point)
             if isinstance(found, RDynamic):
                 dynamic = found.dynamic
                 return RDynamic(Dynamic(dynamic.path, name, dynamic.symbol, dynamic.span))
@@ -194,7 +199,7 @@ class Units:
         passed = [*node.args, *(k.value for k in node.keywords)]
         if not any(isinstance(a, ast.Name) and a.id in names for a in passed):
             return None
-        found = self.resolver.resolve(node.func.id, self.module, test)
+        found = self.resolver.resolve(node.func.id, self.module, test, _point(node))
         if not isinstance(found, RFunction) or found.module is not self.module:
             return None
         builder = found.function
@@ -217,7 +222,7 @@ class Units:
         by_test = {id(function): (function, found) for function, found in tests}
         for caller, call in calls.get(builder.name, []):
             if caller is not None:
-                resolved = self.resolver.resolve(builder.name, self.module, caller)
+                resolved = self.resolver.resolve(builder.name, self.module, caller, _point(call))
                 if not isinstance(resolved, RFunction) or resolved.function is not builder:
                     continue
             test = by_test.get(id(caller)) if caller is not None else None
@@ -250,7 +255,7 @@ class Units:
             if caller is None:
                 meaning: Resolved = self._module_meaning(value, name)
             else:
-                meaning = self._meaning(value, name, caller, outer)
+                meaning = self._meaning(value, name, caller, outer, _point(call))
             bindings[(id(builder), name)] = meaning
         return bindings
 
@@ -410,6 +415,10 @@ def _label(function: Function, case: Case) -> str:
         return f"{function.name}[{case.id}]"
     values = ", ".join(f"{name}={ast.unparse(value)}" for name, value in case.values)
     return f"{function.name} with {values}"
+
+
+def _point(node: ast.expr) -> Where:
+    return node.lineno, node.col_offset
 
 
 def _own_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Call]:

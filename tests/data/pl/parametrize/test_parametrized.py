@@ -133,32 +133,6 @@ def test_cases_from_a_module_list(cols):
     assert FromList is not None
 
 
-@pytest.mark.parametrize("dtype", ["FP32", "FP16"])
-def test_every_case_dynamic(dtype):
-    element = getattr(pl, dtype)
-    EVERY = pl.dynamic("EVERY")
-
-    @pl.program
-    class Every:
-        @pl.function(type=pl.FunctionType.InCore)
-        def kernel(
-            self,
-            x: pl.Tensor[[64], element, pl.TensorView(valid_shape=[EVERY], layout=pl.TensorLayout.ND)],
-            out: pl.Out[pl.Tensor[[64], element]],
-        ) -> pl.Tensor[[64], element]:
-            t = pl.load(x, [0], [64], target_memory=pl.MemorySpace.Vec)
-            return pl.store(t, [0], out)
-
-        @pl.function(type=pl.FunctionType.Orchestration)
-        def main(
-            self, x: pl.Tensor[[64], element], n: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[64], element]]
-        ) -> pl.Tensor[[64], element]:
-            part = pl.slice(x, [64], [0], valid_shape=[n])
-            return self.kernel(part, out)
-
-    assert Every is not None
-
-
 class TestParametrizedMethods:
     @pytest.mark.parametrize("rows,cols", [(16, 64), (pl.dynamic("MROWS"), pl.dynamic("MCOLS"))])
     def test_in_a_method(self, rows, cols):
