@@ -159,3 +159,34 @@ class TestParametrizedMethods:
                 return self.kernel(part, out)
 
         assert InMethod is not None
+
+
+@pytest.mark.parametrize("valid", [pytest.param(16, id="static"), pytest.param(pl.dynamic("SHARED"), id="dynamic")])
+def test_conflict_in_one_case(valid):
+    # In the dynamic case both tensors' valid_shape read one symbol, and the call feeds it
+    # two different extents: the pass rejects that program only.
+    @pl.program
+    class Conflicting:
+        @pl.function(type=pl.FunctionType.InCore)
+        def kernel(
+            self,
+            a: pl.Tensor[[64], pl.FP32, pl.TensorView(valid_shape=[valid], layout=pl.TensorLayout.ND)],
+            b: pl.Tensor[[64], pl.FP32, pl.TensorView(valid_shape=[valid], layout=pl.TensorLayout.ND)],
+            out: pl.Out[pl.Tensor[[64], pl.FP32]],
+        ) -> pl.Tensor[[64], pl.FP32]:
+            t = pl.load(a, [0], [64], target_memory=pl.MemorySpace.Vec)
+            return pl.store(t, [0], out)
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(
+            self,
+            x: pl.Tensor[[64], pl.FP32],
+            m: pl.Scalar[pl.INDEX],
+            n: pl.Scalar[pl.INDEX],
+            out: pl.Out[pl.Tensor[[64], pl.FP32]],
+        ) -> pl.Tensor[[64], pl.FP32]:
+            first = pl.slice(x, [64], [0], valid_shape=[m])
+            second = pl.slice(x, [64], [0], valid_shape=[n])
+            return self.kernel(first, second, out)
+
+    assert Conflicting is not None
