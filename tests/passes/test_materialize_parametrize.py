@@ -66,7 +66,8 @@ def test_a_symbol_of_some_cases_names_them_and_its_fix_is_not_preferred() -> Non
         "dimension or scalar parameter binds it (parameter 'x', dim 0), so "
         "MaterializeValidShapeSymbols adds `rows: pl.Scalar[pl.INDEX]` in front and passes "
         "the extent at every call. The fix is not preferred: test_rows[64] shares the text it "
-        "edits and needs no fix, so it would change the program built there."
+        "edits, and there the pass adds nothing; the fix would still give the kernel the "
+        "parameter there and pass it an extent at every call."
     )
     assert finding.fix is not None and not finding.fix.preferred
     assert finding.fix.title == (

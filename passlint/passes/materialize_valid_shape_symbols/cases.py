@@ -14,10 +14,13 @@ analysed once per context (``Run`` with bindings); everything else once, as befo
 Merging, per unit: a finding every context gives is reported as it is; one that only some
 give names them (``test_k[dynamic]``, pytest's node ids) in a second sentence; identical
 findings of several contexts are one. A fix edits the text every context shares: it is
-preferred only when every context has a finding with that very fix (a VS001 fix of a kernel
-that gains a parameter in some cases would give the kernel that parameter in the other
-cases too, where valid_shape is a constant the pass leaves alone); otherwise its title and
-message say which cases it would change.
+preferred only when every context has a finding with that very fix; otherwise its title and
+message say which cases it would change. (The real pass on a VS001-fixed program: in a
+symbolic case the parameter binds the symbol and the call passes the extent the pass
+would; in a constant case the program still builds and the pass leaves it alone, but the
+kernel has a parameter it does not read, since pypto's ``_parse_tileview_expr`` resolves
+a name holding an int in the closure before the parameters, and its calls pass one more
+argument.)
 
 Cost: one run over the module per context index (``Run`` with the bindings of every unit's
 context of that index), at most ``MAX_CASES`` of them; a unit with more contexts is not
@@ -379,9 +382,11 @@ def merged(unit: Unit, per_context: list[list[Finding]]) -> list[Finding]:
             if without:
                 cases = _named(without)
                 share, need = ("shares", "needs") if len(without) == 1 else ("share", "need")
-                reason = (
-                    f" The fix is not preferred: {cases} {share} the text it edits and {need} "
-                    "no fix, so it would change the program built there."
+                reason = f" The fix is not preferred: {cases} {share} the text it edits, " + (
+                    "and there the pass adds nothing; the fix would still give the kernel the "
+                    "parameter there and pass it an extent at every call."
+                    if finding.code == "VS001"
+                    else f"and {need} no fix, so it would change the program built there."
                 )
                 title = f"{fix.title} (also changes {cases}, which {need} no fix)"
                 fix = Fix(title, fix.edits, False)
