@@ -176,7 +176,12 @@ _RULES = [
         "`NAME: pl.Scalar[pl.INDEX]` parameter and prepends the caller's actual extent at "
         "every call site; the source should say so itself. A kernel with several such symbols "
         "has one finding, on the first, naming them all: the pass adds them in one rewrite, "
-        "which is the fix.",
+        "which is the fix. A program built in a `pytest.mark.parametrize` test (or in a builder "
+        "the test calls with its parameters) is analysed once per case, with the parameters "
+        "holding that case's literal values: a finding of some cases only names them as pytest "
+        "does (`test_k[n1]`), and its fix is not preferred, since it would change the programs "
+        "of the other cases too. A test with more than 64 cases, or with values that are not "
+        "literals, is analysed as if it were not parametrized.",
         "@pl.function(type=pl.FunctionType.InCore)\n"
         "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]): ...\n"
         "...\nk(pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))",

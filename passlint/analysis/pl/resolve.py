@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import builtins
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,11 +134,21 @@ def clear_cache() -> None:
 
 
 class Resolver:
-    """Resolves names and callees starting from one module, loading others on demand."""
+    """Resolves names and callees starting from one module, loading others on demand.
 
-    def __init__(self, module: Module, workspace: Workspace | None) -> None:
+    ``bindings`` gives parameters of enclosing functions a meaning (keyed by the
+    function's id and the parameter's name): what one ``pytest.mark.parametrize`` case
+    passes (``parametrize``); any other parameter means nothing the pass can use."""
+
+    def __init__(
+        self,
+        module: Module,
+        workspace: Workspace | None,
+        bindings: Mapping[tuple[int, str], Resolved] | None = None,
+    ) -> None:
         self.module = module
         self.workspace = workspace
+        self.bindings: Mapping[tuple[int, str], Resolved] = bindings or {}
         self._by_path: dict[str, Module | None] = {_key(module.path): module}
         self._keys: dict[str, str] = {}
         self._own = self._key(module.path)
@@ -207,9 +217,9 @@ class Resolver:
             bound = function.scope.lookup(name, point)
             if bound is not None:
                 return self._meaning(name, bound, module, function, depth)
-            if function.param(name) is not None or (
-                function.has_self and _self_name(function) == name
-            ):
+            if function.param(name) is not None:
+                return self.bindings.get((id(function), name), ROther())
+            if function.has_self and _self_name(function) == name:
                 return ROther()
             point = function.defined_at
             function = function.parent

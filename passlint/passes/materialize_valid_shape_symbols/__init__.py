@@ -28,7 +28,7 @@ from passlint.analysis.pl.resolve import forget_statements, load_module
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import screen
+from passlint.passes.materialize_valid_shape_symbols import cases, screen
 from passlint.passes.materialize_valid_shape_symbols.model import (
     Binding,
     KernelAnalysis,
@@ -42,7 +42,6 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     SymbolExtent,
     ValueUse,
 )
-from passlint.passes.materialize_valid_shape_symbols.run import Run
 
 __all__ = [
     "Binding",
@@ -91,7 +90,7 @@ def _check_text(path: str, text: str, workspace: Workspace | None) -> list[Findi
     if loaded is None:
         return []
     try:
-        return Run(loaded, workspace).findings()
+        return cases.findings(loaded, workspace)
     except RecursionError:
         # Expressions nested deeper than the pass can follow: say so rather than nothing.
         rng = SourceText(text).range(0, min(len(text), 1))
@@ -117,10 +116,8 @@ def analyze_module(path: str, text: str, workspace: Workspace | None) -> ModuleA
         return ModuleAnalysis(path, None, problem=loaded)
     if loaded is None:
         return ModuleAnalysis(path, None)
-    run = Run(loaded, workspace)
     try:
-        kernels = tuple(run.summary(kernel) for kernel in loaded.kernels)
-        outlined = tuple(run.outlined())
+        summaries, outlined = cases.summaries(loaded, workspace)
     except RecursionError:
-        kernels, outlined = (), ()
-    return ModuleAnalysis(path, loaded, kernels, outlined=outlined)
+        summaries, outlined = [], []
+    return ModuleAnalysis(path, loaded, tuple(summaries), outlined=tuple(outlined))

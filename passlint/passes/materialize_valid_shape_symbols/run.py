@@ -5,9 +5,11 @@ findings lives in ``cache``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl.model import Function, Module
-from passlint.analysis.pl.resolve import Resolver
+from passlint.analysis.pl.resolve import Resolved, Resolver
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import findings as report
 from passlint.passes.materialize_valid_shape_symbols.binding import analyze_kernel
@@ -25,12 +27,20 @@ from passlint.passes.materialize_valid_shape_symbols.sites import CallSites
 
 
 class Run:
-    """The analyses of one module's kernels (and of the kernels its calls reach)."""
+    """The analyses of one module's kernels (and of the kernels its calls reach);
+    ``bindings`` give enclosing functions' parameters the values of one parametrized case
+    (``Resolver``; such a run reuses no stored findings)."""
 
-    def __init__(self, module: Module, workspace: Workspace | None) -> None:
+    def __init__(
+        self,
+        module: Module,
+        workspace: Workspace | None,
+        bindings: Mapping[tuple[int, str], Resolved] | None = None,
+    ) -> None:
         self.module = module
         self.workspace = workspace
-        self.resolver = Resolver(module, workspace)
+        self.resolver = Resolver(module, workspace, bindings)
+        self._bound = bool(bindings)
         self.sites = CallSites(module, self.resolver, workspace)
         self._analyses: dict[int, KernelAnalysis] = {}
         self._sites: dict[int, list[SiteResult]] = {}
@@ -76,11 +86,13 @@ class Run:
             tuple(self.value_uses(analysis)),
         )
 
-    def outlined(self) -> list[OutlinedKernel]:
-        """The kernels outlined from ``pl.at`` scopes of non-kernel functions that gain
-        parameters."""
+    def outlined(self, keep: Callable[[Function], bool] | None = None) -> list[OutlinedKernel]:
+        """The kernels outlined from ``pl.at`` scopes of non-kernel functions (those
+        ``keep`` keeps) that gain parameters."""
         found: list[OutlinedKernel] = []
         for function in self.module.functions:
+            if keep is not None and not keep(function):
+                continue
             if not function.is_device_kernel and function.outlined:
                 reader = self.sites.reader
                 found += outlined_kernels(function, self.module, self.resolver, reader)
@@ -88,32 +100,41 @@ class Run:
 
     # -- findings ----------------------------------------------------------------------------
 
-    def findings(self) -> list[Finding]:
+    def findings(self, keep: Callable[[Function], bool] | None = None) -> list[Finding]:
+        """The module's findings; with ``keep``, those of the kernels, calls and ``pl.at``
+        scopes in the functions it keeps."""
         found: list[Finding] = []
         own_sites: dict[int, list[tuple[Finding, ...]]] = {}
         module = self.module
         for kernel in module.kernels:
+            if keep is not None and not keep(kernel):
+                continue
             unit = self._unit(kernel)
             found.extend(unit.findings)
             if unit.sites is not None:
                 own_sites[id(kernel)] = list(reversed(unit.sites))
         for function in module.functions:
+            kept = keep is None or keep(function)
             for site in function.calls:
                 callee = self.sites.callee(site, module)
                 if callee is None or not callee.function.is_device_kernel:
                     continue
-                if callee.module is module:
+                if callee.module is module and (keep is None or keep(callee.function)):
                     queue = own_sites.get(id(callee.function))
                     if queue is None:  # no unbound symbols: no call site findings
                         continue
                     if queue:
-                        found.extend(queue.pop())
+                        results = queue.pop()  # taken in order, kept or not
+                        if kept:
+                            found.extend(results)
                         continue
+                if not kept:
+                    continue
                 analysis = self.analysis(callee.function, callee.module)
                 if analysis.symbols:
                     result = self.sites.result(site, module, analysis)
                     found.extend(report.site_findings(result, analysis))
-        found += [report.outlined(module, kernel) for kernel in self.outlined()]
+        found += [report.outlined(module, kernel) for kernel in self.outlined(keep)]
         found.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))
         return found
 
@@ -122,7 +143,8 @@ class Run:
         reused from an earlier run whose inputs were the same (``cache``)."""
         callers = self.sites.calls_named(self.module).get(kernel.name, [])
         # A standalone kernel's uses as a value may be anywhere in the module: not cached.
-        key = self._keys.key(kernel, callers) if kernel.owner is not None else None
+        stored = kernel.owner is not None and not self._bound
+        key = self._keys.key(kernel, callers) if stored else None
         before = self.resolver.foreign
 
         def compute() -> KernelUnit:

@@ -1,0 +1,322 @@
+"""The cases of a test function's ``@pytest.mark.parametrize`` decorators, read from syntax.
+
+A decorator gives its argnames (``"n"``, ``"a,b"``, ``("a", "b")``) a value expression per
+case: the items of a list or tuple literal, written in place or held by a module-level name;
+``pytest.param(..., id=...)`` items; ``indirect`` decorators feed fixtures, not parameters,
+and are not read. Stacked decorators give the product of their cases, the one nearest the
+``def`` outermost, as pytest orders them. Each case is named as pytest names it
+(``_pytest/python.py``, ``IdMaker``): ``pytest.param``'s ``id``, else the ``ids=[...]``
+item, else the values' ids joined by ``-`` (``_idval``: a str, bytes or number literal by
+its text, ASCII-escaped; an object without ``__name__`` such as a ``pl.dynamic`` symbol
+by argname and index, ``n1``), made unique per decorator as ``make_unique_parameterset_ids``
+does; the ids of stacked decorators are joined by ``-``, the nearest first. What a name
+denotes (an int, a symbol, a function) is asked of the caller (``ValueIds``).
+
+At most ``MAX_CASES`` cases are enumerated; a function with more, or with a decorator whose
+values are not literal, has no cases (``None``): it is analysed as if not parametrized.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+MAX_CASES = 64  # cases of one test function (the product of its decorators)
+_LONG_STRING = 100  # pytest's "short" strategy names a longer str by argname and index
+
+
+class ByPosition:
+    """pytest names the value by its argname and the case's index (``n1``)."""
+
+
+BY_POSITION = ByPosition()
+ValueId = str | ByPosition | None  # None: only running the code could tell
+ValueIds = Callable[[ast.expr], ValueId]  # the id of a name (or other non-literal) value
+
+
+@dataclass(frozen=True)
+class Case:
+    """One parametrization: pytest's id (None when only running the code could tell it)
+    and the value expression each argname gets."""
+
+    id: str | None
+    values: tuple[tuple[str, ast.expr], ...]
+
+
+@dataclass(frozen=True)
+class _Set:
+    values: tuple[ast.expr, ...]
+    id: str | None  # pytest.param(id=...) or the ids=[...] item
+    has_id: bool
+
+
+class ModuleLists:
+    """The module-level names bound (last) to a list or tuple literal: ``CASES = [...]``,
+    built once per module."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self._lists: dict[str, ast.expr | None] = {}
+        for stmt in tree.body:
+            targets: list[ast.expr] = []
+            value: ast.expr | None = None
+            if isinstance(stmt, ast.Assign):
+                targets, value = stmt.targets, stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                targets, value = [stmt.target], stmt.value
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    literal = isinstance(value, ast.List | ast.Tuple)
+                    self._lists[target.id] = value if literal else None
+
+    def get(self, name: str) -> ast.expr | None:
+        return self._lists.get(name)
+
+
+def is_parametrize(decorator: ast.expr) -> bool:
+    """``@pytest.mark.parametrize(...)`` (pytest under any alias) or ``@mark.parametrize``."""
+    if not isinstance(decorator, ast.Call):
+        return False
+    func = decorator.func
+    if not isinstance(func, ast.Attribute) or func.attr != "parametrize":
+        return False
+    mark = func.value
+    if isinstance(mark, ast.Name):
+        return mark.id == "mark"
+    return isinstance(mark, ast.Attribute) and mark.attr == "mark"
+
+
+def cases(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, lists: ModuleLists, ids: ValueIds
+) -> list[Case] | None:
+    """The cases of ``node``'s parametrize decorators (None: none, too many, or not all
+    known by syntax)."""
+    decorators = [d for d in node.decorator_list if is_parametrize(d)]
+    if not decorators:
+        return None
+    product: list[Case] = [Case("", ())]
+    for decorator in reversed(decorators):  # the nearest the def first, as pytest applies
+        assert isinstance(decorator, ast.Call)
+        one = _decorator_cases(decorator, lists, ids)
+        if one is None or len(product) * len(one) > MAX_CASES:
+            return None
+        product = [
+            Case(_joined(outer.id, inner.id), outer.values + inner.values)
+            for outer in product
+            for inner in one
+        ]
+    return product
+
+
+def _joined(outer: str | None, inner: str | None) -> str | None:
+    if outer is None or inner is None:
+        return None
+    return inner if outer == "" else f"{outer}-{inner}"
+
+
+def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    for item in call.keywords:
+        if item.arg == keyword:
+            return item.value
+    if index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args):
+        return call.args[index]
+    return None
+
+
+def _argnames(node: ast.expr | None) -> tuple[list[str], bool] | None:
+    """The names and pytest's ``force_tuple`` (one name in a string without a trailing
+    comma: each value is taken whole)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        names = [part.strip() for part in node.value.split(",") if part.strip()]
+        return names, len(names) == 1 and not node.value.rstrip().endswith(",")
+    if isinstance(node, ast.List | ast.Tuple):
+        names = []
+        for item in node.elts:
+            if not isinstance(item, ast.Constant) or not isinstance(item.value, str):
+                return None
+            names.append(item.value)
+        return names, False
+    return None
+
+
+def _decorator_cases(call: ast.Call, lists: ModuleLists, ids: ValueIds) -> list[Case] | None:
+    if any(keyword.arg is None for keyword in call.keywords):
+        return None  # **kwargs
+    indirect = _argument(call, 2, "indirect")
+    if indirect is not None and not (isinstance(indirect, ast.Constant) and not indirect.value):
+        return None  # the values go to fixtures
+    parsed = _argnames(_argument(call, 0, "argnames"))
+    values = _argument(call, 1, "argvalues")
+    if isinstance(values, ast.Name):
+        values = lists.get(values.id)
+    if parsed is None or not isinstance(values, ast.List | ast.Tuple):
+        return None
+    names, force_tuple = parsed
+    if not names or len(values.elts) > MAX_CASES:
+        return None
+    if any(isinstance(item, ast.Starred) for item in values.elts):
+        return None  # [*MORE]: how many values, only running the code tells
+    given = _given_ids(_argument(call, 3, "ids"), len(values.elts))
+    sets: list[_Set] = []
+    for index, item in enumerate(values.elts):
+        found = _parameter_set(item, force_tuple, len(names))
+        if found is None:
+            return None
+        if not found.has_id and given and given[index] is not None:
+            found = _Set(found.values, given[index], True)
+        sets.append(found)
+    if given is _UNKNOWN_IDS:
+        resolved: list[str | None] = [s.id if s.has_id else None for s in sets]
+    else:
+        resolved = [
+            s.id if s.has_id else _generated(s.values, names, index, ids)
+            for index, s in enumerate(sets)
+        ]
+    unique = _unique(resolved)
+    return [
+        Case(case_id, tuple(zip(names, s.values, strict=True)))
+        for case_id, s in zip(unique, sets, strict=True)
+    ]
+
+
+_UNKNOWN_IDS: list[str | None] = []  # ids=... that is not a literal list (a function)
+
+
+def _given_ids(node: ast.expr | None, count: int) -> list[str | None] | None:
+    """The ``ids=[...]`` items (None where an item is None or beyond the list), None when
+    there is no ``ids``, ``_UNKNOWN_IDS`` when it is not a literal list."""
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
+        return None
+    if not isinstance(node, ast.List | ast.Tuple):
+        return _UNKNOWN_IDS
+    given: list[str | None] = []
+    for item in node.elts[:count]:
+        if isinstance(item, ast.Constant) and item.value is None:
+            given.append(None)
+            continue
+        literal = _literal_id(item)
+        if literal is None:
+            return _UNKNOWN_IDS
+        given.append(literal)
+    return given + [None] * (count - len(given))
+
+
+def _parameter_set(item: ast.expr, force_tuple: bool, width: int) -> _Set | None:
+    if isinstance(item, ast.Call) and _is_pytest_param(item.func):
+        if any(isinstance(a, ast.Starred) for a in item.args) or len(item.args) != width:
+            return None
+        case_id: str | None = None
+        has_id = False
+        for keyword in item.keywords:
+            if keyword.arg == "id":
+                value = keyword.value
+                if isinstance(value, ast.Constant) and value.value is None:
+                    continue
+                if not isinstance(value, ast.Constant) or not isinstance(value.value, str):
+                    return None
+                case_id, has_id = _ascii_escaped(value.value), True
+        return _Set(tuple(item.args), case_id, has_id)
+    if force_tuple:
+        return _Set((item,), None, False)
+    if isinstance(item, ast.Tuple | ast.List) and len(item.elts) == width:
+        if any(isinstance(e, ast.Starred) for e in item.elts):
+            return None
+        return _Set(tuple(item.elts), None, False)
+    return None
+
+
+def _is_pytest_param(func: ast.expr) -> bool:
+    if isinstance(func, ast.Attribute):
+        return func.attr == "param" and isinstance(func.value, ast.Name)
+    return isinstance(func, ast.Name) and func.id == "param"
+
+
+def _generated(
+    values: tuple[ast.expr, ...], names: list[str], index: int, ids: ValueIds
+) -> str | None:
+    """``_idval`` of each value, joined by ``-``."""
+    parts: list[str] = []
+    for value, name in zip(values, names, strict=True):
+        found = _value_id(value, ids)
+        if found is None:
+            return None
+        parts.append(f"{name}{index}" if isinstance(found, ByPosition) else found)
+    return "-".join(parts)
+
+
+def _value_id(value: ast.expr, ids: ValueIds) -> ValueId:
+    if isinstance(value, ast.Constant):
+        if isinstance(value.value, str | bytes) and len(value.value) > _LONG_STRING:
+            return BY_POSITION
+        literal = _literal_id(value)
+        return BY_POSITION if literal is None else literal
+    number = _number(value)
+    if number is not None:
+        return number
+    if isinstance(value, ast.List | ast.Tuple | ast.Dict | ast.Set):
+        return BY_POSITION  # no __name__
+    return ids(value)
+
+
+def _literal_id(node: ast.expr) -> str | None:
+    """``_idval_from_value`` of a literal: str and bytes ASCII-escaped, numbers, None and
+    bools as ``str`` prints them."""
+    if not isinstance(node, ast.Constant):
+        return _number(node)
+    value = node.value
+    if isinstance(value, str | bytes):
+        return _ascii_escaped(value)
+    if value is None or isinstance(value, bool | int | float | complex):
+        return str(value)
+    return None
+
+
+def _number(node: ast.expr) -> str | None:
+    """A signed number literal (``-3``, ``+1.5``) as ``str`` prints its value."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        operand = node.operand
+        value = operand.value if isinstance(operand, ast.Constant) else None
+        if isinstance(value, int | float | complex) and not isinstance(value, bool):
+            return str(-value if isinstance(node.op, ast.USub) else +value)
+    return None
+
+
+_NON_PRINTABLE = {i: f"\\x{i:02x}" for i in range(128) if i not in range(32, 127)}
+_NON_PRINTABLE.update({ord("\t"): "\\t", ord("\r"): "\\r", ord("\n"): "\\n"})
+
+
+def _ascii_escaped(value: str | bytes) -> str:
+    """``_pytest.compat.ascii_escaped``."""
+    if isinstance(value, bytes):
+        text = value.decode("ascii", "backslashreplace")
+    else:
+        text = value.encode("unicode_escape").decode("ascii")
+    return text.translate(_NON_PRINTABLE)
+
+
+def _unique(ids: list[str | None]) -> list[str | None]:
+    """``IdMaker.make_unique_parameterset_ids``: a repeated id gets a counter (after ``_``
+    when it ends in a digit), skipping ids already taken. Unknown ids stay unknown, and
+    make every repeated one unknown (their counters depend on them)."""
+    if None in ids:
+        known = Counter(i for i in ids if i is not None)
+        return [i if i is not None and known[i] == 1 else None for i in ids]
+    counts = Counter(ids)
+    if all(count == 1 for count in counts.values()):
+        return ids
+    out: list[str] = [i for i in ids if i is not None]
+    current = Counter(out)  # the ids as they stand, renamed ones included
+    suffixes: dict[str, int] = defaultdict(int)
+    for index, item in enumerate(list(out)):
+        if counts[item] > 1:
+            suffix = "_" if item and item[-1].isdigit() else ""
+            new = f"{item}{suffix}{suffixes[item]}"
+            while current[new] > 0:
+                suffixes[item] += 1
+                new = f"{item}{suffix}{suffixes[item]}"
+            current[item] -= 1
+            current[new] += 1
+            out[index] = new
+            suffixes[item] += 1
+    return list(out)

@@ -1,0 +1,459 @@
+"""The pass over parametrized tests: each ``pytest.mark.parametrize`` case analysed with the
+test's parameters bound to that case's values, and the findings of all cases merged.
+
+pytest runs a parametrized test once per case, and each run builds its programs with the
+parameters bound to that case's values; pypto's parser reads those values from the frame
+(``pl.dynamic("N")`` is a symbol, ``64`` a constant). So does this module: a test function
+with enumerable cases (``passlint.analysis.pl.parametrize``) is a *unit*, and so is a builder
+function of the module that such a test calls with one of its parameters (``build(n)``):
+the builder's contexts are the test's cases, with the builder's parameters bound to the
+call's arguments, plus one context per other call of it in the module (the builder's cases
+are the calls this module makes). The kernels, calls and ``pl.at`` scopes inside a unit are
+analysed once per context (``Run`` with bindings); everything else once, as before.
+
+Merging, per unit: a finding every context gives is reported as it is; one that only some
+give names them (``test_k[dynamic]``, pytest's node ids) in a second sentence; identical
+findings of several contexts are one. A fix edits the text every context shares: it is
+preferred only when every context has a finding with that very fix; otherwise its title and
+message say which cases it would change. (The real pass on a VS001-fixed program: in a
+symbolic case the parameter binds the symbol and the call passes the extent the pass
+would; in a constant case the program still builds and the pass leaves it alone, but the
+kernel has a parameter it does not read, since pypto's ``_parse_tileview_expr`` resolves
+a name holding an int in the closure before the parameters, and its calls pass one more
+argument.)
+
+Cost: one run over the module per context index (``Run`` with the bindings of every unit's
+context of that index), at most ``MAX_CASES`` of them; a unit with more contexts is not
+analysed per case.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+
+from passlint.analysis.findings import Finding, Fix, Location
+from passlint.analysis.pl.frontend import _dynamic_symbol, pl_name
+from passlint.analysis.pl.model import Dynamic, Function, Module, Where
+from passlint.analysis.pl.parametrize import (
+    BY_POSITION,
+    MAX_CASES,
+    Case,
+    ModuleLists,
+    ValueId,
+    cases,
+)
+from passlint.analysis.pl.resolve import (
+    RDynamic,
+    Resolved,
+    Resolver,
+    RFunction,
+    RInt,
+    ROther,
+)
+from passlint.analysis.workspace import Workspace
+from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary, OutlinedKernel
+from passlint.passes.materialize_valid_shape_symbols.run import Run
+
+Bindings = dict[tuple[int, str], Resolved]
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+@dataclass
+class Context:
+    """One way a unit runs: its name in messages and what its parameters hold."""
+
+    label: str
+    bindings: Bindings
+
+
+@dataclass
+class Unit:
+    function: Function
+    contexts: list[Context] = field(default_factory=list)
+    first_line: int = 0  # 1-based, its first decorator
+    last_line: int = 0
+
+
+class Units:
+    """The units of one module and which unit owns each function (the nearest enclosing
+    one)."""
+
+    def __init__(self, module: Module, workspace: Workspace | None) -> None:
+        self.module = module
+        self.resolver = Resolver(module, workspace)
+        self.lists = ModuleLists(module.tree)
+        self.units: dict[int, Unit] = {}
+        self._owners: dict[int, Unit | None] = {}
+        self._find()
+
+    def owner(self, function: Function) -> Unit | None:
+        key = id(function)
+        if key not in self._owners:
+            unit = self.units.get(key)
+            if unit is None and function.parent is not None:
+                unit = self.owner(function.parent)
+            self._owners[key] = unit
+        return self._owners[key]
+
+    # -- finding the units ---------------------------------------------------------------
+
+    def _find(self) -> None:
+        module = self.module
+        tests: list[tuple[Function, list[Case]]] = []
+        for function in module.functions:
+            if function.decorated or not function.params:
+                continue
+            found = cases(function.node, self.lists, self._ids(function))
+            if found is not None:
+                tests.append((function, found))
+        if not tests:
+            return
+        tested = {id(function) for function, _ in tests}
+        for function, found in tests:
+            unit = self._unit(function)
+            for case in found:
+                bindings = self._case_bindings(function, case)
+                unit.contexts.append(Context(_label(function, case), bindings))
+        builders: dict[int, Unit] = {}
+        calls = _calls_by_name(module)
+        for function, found in tests:
+            names = {name for case in found[:1] for name, _ in case.values}
+            for node in _own_calls(function.node):
+                builder = self._builder(node, function, names)
+                if builder is None or id(builder) in tested:
+                    continue
+                if id(builder) not in builders:
+                    builders[id(builder)] = self._builder_unit(builder, calls, tests)
+        for unit in [*self.units.values(), *builders.values()]:
+            if not 0 < len(unit.contexts) <= MAX_CASES:
+                self.units.pop(id(unit.function), None)
+            else:
+                self.units[id(unit.function)] = unit
+        self._owners.clear()  # asked while the units were being found
+
+    def _unit(self, function: Function) -> Unit:
+        node = function.node
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        unit = Unit(function, [], first, node.end_lineno or node.lineno)
+        self.units[id(function)] = unit
+        return unit
+
+    def _case_bindings(self, function: Function, case: Case) -> Bindings:
+        bindings: Bindings = {}
+        for name, value in case.values:
+            if function.param(name) is not None:
+                bindings[(id(function), name)] = self._meaning(value, name, function, None)
+        return bindings
+
+    def _meaning(
+        self,
+        value: ast.expr,
+        name: str,
+        where: Function,
+        bindings: Bindings | None,
+        point: Where | None = None,
+    ) -> Resolved:
+        """What a parameter ``name`` holds when given ``value`` (an expression of
+        ``where``'s decorators, or of its body at ``point`` under ``bindings``): a
+        ``pl.dynamic`` symbol (held by ``name``), an int, or what a name denotes there."""
+        if isinstance(value, ast.Constant) and type(value.value) is int:
+            return RInt(value.value)
+        if isinstance(value, ast.Call) and pl_name(value.func, self.module.aliases) == "dynamic":
+            symbol = _dynamic_symbol(value)
+            if symbol is None:
+                return ROther()
+            span = self.module.positions.span(value)
+            return RDynamic(Dynamic(self.module.path, name, symbol, span))
+        if isinstance(value, ast.Name):
+            if bindings is None:
+                found = self.resolver.resolve_in_definition(value.id, self.module, where)
+            else:
+                resolver = Resolver(self.module, self.resolver.workspace, bindings)
+                found = resolver.resolve(value.id, self.module, where, point)
+            if isinstance(found, RDynamic):
+                dynamic = found.dynamic
+                return RDynamic(Dynamic(dynamic.path, name, dynamic.symbol, dynamic.span))
+            return found if isinstance(found, RInt | RFunction) else ROther()
+        return ROther()
+
+    def _ids(self, function: Function) -> Callable[[ast.expr], ValueId]:
+        """pytest's id of a non-literal value of ``function``'s decorators: an int's
+        digits, a function's name; a ``pl.dynamic`` symbol has no ``__name__`` (named by
+        position)."""
+
+        def value_id(value: ast.expr) -> ValueId:
+            meaning = self._meaning(value, "", function, None)
+            if isinstance(meaning, RInt):
+                return str(meaning.value)
+            if isinstance(meaning, RDynamic):
+                return BY_POSITION
+            if isinstance(meaning, RFunction):
+                return meaning.function.name
+            return None
+
+        return value_id
+
+    def _builder(self, node: ast.Call, test: Function, names: set[str]) -> Function | None:
+        """The builder ``node`` calls, when it passes one of the test's parameters."""
+        if not isinstance(node.func, ast.Name):
+            return None
+        passed = [*node.args, *(k.value for k in node.keywords)]
+        if not any(isinstance(a, ast.Name) and a.id in names for a in passed):
+            return None
+        found = self.resolver.resolve(node.func.id, self.module, test, _point(node))
+        if not isinstance(found, RFunction) or found.module is not self.module:
+            return None
+        builder = found.function
+        if builder.decorated or (builder.parent is not None and self.owner(builder.parent)):
+            return None  # a kernel, or nested in a unit (whose bindings it would need too)
+        return builder
+
+    def _builder_unit(
+        self,
+        builder: Function,
+        calls: dict[str, list[tuple[Function | None, ast.Call]]],
+        tests: list[tuple[Function, list[Case]]],
+    ) -> Unit:
+        """The builder's contexts: per call of it in the module, each case of the test it
+        is in (one context for a call elsewhere)."""
+        unit = Unit(builder)
+        node = builder.node
+        unit.first_line = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        unit.last_line = node.end_lineno or node.lineno
+        by_test = {id(function): (function, found) for function, found in tests}
+        for caller, call in calls.get(builder.name, []):
+            if caller is not None:
+                resolved = self.resolver.resolve(builder.name, self.module, caller, _point(call))
+                if not isinstance(resolved, RFunction) or resolved.function is not builder:
+                    continue
+            test = by_test.get(id(caller)) if caller is not None else None
+            where = f" (the call on line {call.lineno})" if len(calls[builder.name]) > 1 else ""
+            if test is None:
+                bindings = self._call_bindings(builder, call, caller, {})
+                name = caller.name if caller is not None else "module level"
+                unit.contexts.append(Context(f"{name}{where}", bindings))
+                continue
+            function, found = test
+            for case in found:
+                outer = self._case_bindings(function, case)
+                bindings = self._call_bindings(builder, call, function, outer)
+                unit.contexts.append(Context(f"{_label(function, case)}{where}", bindings))
+                if len(unit.contexts) > MAX_CASES:
+                    return unit
+        return unit
+
+    def _call_bindings(
+        self, builder: Function, call: ast.Call, caller: Function | None, outer: Bindings
+    ) -> Bindings:
+        params = [p.name for p in builder.params]
+        given: list[tuple[str, ast.expr]] = []
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            return {}
+        given += [(params[i], a) for i, a in enumerate(call.args) if i < len(params)]
+        given += [(k.arg, k.value) for k in call.keywords if k.arg in params]
+        bindings: Bindings = {}
+        for name, value in given:
+            if caller is None:
+                meaning: Resolved = self._module_meaning(value, name)
+            else:
+                meaning = self._meaning(value, name, caller, outer, _point(call))
+            bindings[(id(builder), name)] = meaning
+        return bindings
+
+    def _module_meaning(self, value: ast.expr, name: str) -> Resolved:
+        if isinstance(value, ast.Name):
+            found = self.resolver.resolve(value.id, self.module, None)
+            if isinstance(found, RDynamic):
+                dynamic = found.dynamic
+                return RDynamic(Dynamic(dynamic.path, name, dynamic.symbol, dynamic.span))
+            return found if isinstance(found, RInt) else ROther()
+        if isinstance(value, ast.Constant) and type(value.value) is int:
+            return RInt(value.value)
+        return ROther()
+
+    # -- running -------------------------------------------------------------------------
+
+    def runs(self, workspace: Workspace | None) -> Iterator[tuple[int, Run]]:
+        """Per context index, a run with every unit's context of that index bound."""
+        count = max((len(u.contexts) for u in self.units.values()), default=0)
+        for index in range(count):
+            bindings: Bindings = {}
+            for unit in self.units.values():
+                if index < len(unit.contexts):
+                    bindings.update(unit.contexts[index].bindings)
+            yield index, Run(self.module, workspace, bindings)
+
+    def keep(self, index: int) -> Callable[[Function], bool]:
+        def kept(function: Function) -> bool:
+            unit = self.owner(function)
+            return unit is not None and index < len(unit.contexts)
+
+        return kept
+
+    def unit_at(self, line: int) -> Unit | None:
+        """The innermost unit whose text holds 1-based ``line``."""
+        inside = [u for u in self.units.values() if u.first_line <= line <= u.last_line]
+        return min(inside, key=lambda u: u.last_line - u.first_line) if inside else None
+
+
+def findings(module: Module, workspace: Workspace | None) -> list[Finding]:
+    """The module's findings, parametrized tests analysed per case."""
+    units = Units(module, workspace)
+    if not units.units:
+        return Run(module, workspace).findings()
+    found = Run(module, workspace).findings(lambda f: units.owner(f) is None)
+    per_unit: dict[int, list[list[Finding]]] = {id(u): [] for u in units.units.values()}
+    for index, run in units.runs(workspace):
+        of_run: dict[int, list[Finding]] = {}
+        for finding in run.findings(units.keep(index)):
+            unit = units.unit_at(finding.range.start.line + 1)
+            if unit is not None:
+                of_run.setdefault(id(unit), []).append(finding)
+        for unit in units.units.values():
+            if index < len(unit.contexts):
+                per_unit[id(unit)].append(of_run.get(id(unit), []))
+    for unit in units.units.values():
+        found += merged(unit, per_unit[id(unit)])
+    found.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))
+    return found
+
+
+def summaries(
+    module: Module, workspace: Workspace | None
+) -> tuple[list[KernelSummary], list[OutlinedKernel]]:
+    """Per kernel its summary (for a kernel in a unit: of the first context in which it
+    gains parameters, else of the first), and the outlined kernels (of every context, the
+    first per scope)."""
+    units = Units(module, workspace)
+    base = Run(module, workspace)
+    chosen: dict[int, KernelSummary] = {}
+    outlined: dict[int, OutlinedKernel] = {}
+    for kernel in module.kernels:
+        if units.owner(kernel) is None:
+            chosen[id(kernel)] = base.summary(kernel)
+    for item in base.outlined(lambda f: units.owner(f) is None):
+        outlined.setdefault(id(item.scope.node), item)
+    for index, run in units.runs(workspace):
+        keep = units.keep(index)
+        for kernel in module.kernels:
+            if not keep(kernel):
+                continue
+            summary = run.summary(kernel)
+            old = chosen.get(id(kernel))
+            if old is None or (not old.unbound and summary.unbound):
+                chosen[id(kernel)] = summary
+        for item in run.outlined(keep):
+            outlined.setdefault(id(item.scope.node), item)
+    kernels = [chosen[id(k)] for k in module.kernels if id(k) in chosen]
+    return kernels, list(outlined.values())
+
+
+def merged(unit: Unit, per_context: list[list[Finding]]) -> list[Finding]:
+    """One finding per distinct finding of the unit's contexts, naming the contexts that
+    give it unless all do; a fix preferred only where every context gives it."""
+    every = len(per_context)
+    holds: dict[Finding, list[int]] = {}  # by the finding without its related places
+    related: dict[Finding, dict[Location, None]] = {}  # their union, in order
+    fixed: dict[tuple[object, ...], set[int]] = {}
+    for index, found in enumerate(per_context):
+        for finding in found:
+            key = replace(finding, related=())
+            contexts = holds.setdefault(key, [])
+            if index not in contexts:
+                contexts.append(index)
+            related.setdefault(key, {}).update(dict.fromkeys(finding.related))
+            if finding.fix is not None:
+                fixed.setdefault(finding.fix.edits, set()).add(index)
+    out: list[Finding] = []
+    for key, contexts in holds.items():
+        finding = replace(key, related=tuple(related[key]))
+        if len(contexts) == every:
+            out.append(finding)
+            continue
+        labels = [unit.contexts[i].label for i in contexts]
+        others = [c.label for i, c in enumerate(unit.contexts) if i not in contexts]
+        note = f"This holds in {_named(labels)} only, not in {_named(others)}."
+        fix = finding.fix
+        reason = ""
+        if fix is not None:
+            without = [c.label for i, c in enumerate(unit.contexts) if i not in fixed[fix.edits]]
+            if without:
+                cases = _named(without)
+                share, need = ("shares", "needs") if len(without) == 1 else ("share", "need")
+                reason = f" The fix is not preferred: {cases} {share} the text it edits, " + (
+                    "and there the pass adds nothing; the fix would still give the kernel the "
+                    "parameter there and pass it an extent at every call."
+                    if finding.code == "VS001"
+                    else f"and {need} no fix, so it would change the program built there."
+                )
+                title = f"{fix.title} (also changes {cases}, which {need} no fix)"
+                fix = Fix(title, fix.edits, False)
+        message = _after_first_sentence(finding.message, note) + reason
+        out.append(replace(finding, message=message, fix=fix))
+    return out
+
+
+_NAMED = 4  # the contexts a message names one by one; the others it counts
+
+
+def _named(labels: list[str]) -> str:
+    if len(labels) > _NAMED:
+        return f"{', '.join(labels[: _NAMED - 1])} and {len(labels) - _NAMED + 1} more"
+    if len(labels) == 1:
+        return labels[0]
+    return f"{', '.join(labels[:-1])} and {labels[-1]}"
+
+
+def _after_first_sentence(message: str, sentence: str) -> str:
+    end = message.find(". ")
+    if end < 0:
+        return f"{message} {sentence}"
+    return f"{message[: end + 1]} {sentence}{message[end + 1 :]}"
+
+
+def _label(function: Function, case: Case) -> str:
+    """The case as pytest's node id names it (``test_k[dynamic]``), or by its values when
+    the id depends on what only running the code tells."""
+    if case.id is not None:
+        return f"{function.name}[{case.id}]"
+    values = ", ".join(f"{name}={ast.unparse(value)}" for name, value in case.values)
+    return f"{function.name} with {values}"
+
+
+def _point(node: ast.expr) -> Where:
+    return node.lineno, node.col_offset
+
+
+def _own_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.Call]:
+    """The calls in a function's body, not in its nested definitions."""
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.Call):
+            yield item
+        if isinstance(item, _NESTED):
+            continue
+        stack.extend(ast.iter_child_nodes(item))
+
+
+def _calls_by_name(module: Module) -> dict[str, list[tuple[Function | None, ast.Call]]]:
+    """The calls of bare names anywhere in the module, by name, each with the function
+    whose body makes it (None: the module's top level), in source order."""
+    functions = {id(f.node): f for f in module.functions}
+    found: dict[str, list[tuple[Function | None, ast.Call]]] = {}
+    stack: list[tuple[ast.AST, Function | None]] = [(s, None) for s in module.tree.body]
+    while stack:
+        item, owner = stack.pop()
+        if isinstance(item, ast.Call) and isinstance(item.func, ast.Name):
+            found.setdefault(item.func.id, []).append((owner, item))
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+            inner = functions.get(id(item), owner)
+            stack.extend((child, owner) for child in item.decorator_list)
+            stack.extend((child, inner) for child in item.body)
+            continue
+        stack.extend((child, owner) for child in ast.iter_child_nodes(item))
+    for calls in found.values():
+        calls.sort(key=lambda c: (c[1].lineno, c[1].col_offset))
+    return found

@@ -1,0 +1,187 @@
+"""MaterializeValidShapeSymbols over parametrized tests: each ``pytest.mark.parametrize``
+case analysed with the test's parameters bound to its values (issue 27, point 2).
+
+pypto's parser reads a valid_shape name from the frame the program is built in
+(``python/pypto/language/parser/type_resolver.py``, ``_parse_tileview_expr``: the earlier
+parameters, then the closure variables), so a test parameter holding ``64`` is a constant
+there and one holding ``pl.dynamic("N")`` a symbol that the pass adds as a leading
+parameter (``src/ir/transforms/materialize_valid_shape_symbols_pass.cpp``, ``BuildPlan``).
+The programs are written as pypto's own tests write parametrized programs
+(``tests/ut/language/parser/test_type_resolver.py``, ``test_parametrized_shapes``;
+``tests/ut/ir/transforms/test_legalize_tile_cast.py``,
+``test_native_table_is_owned_by_the_backend_handler``): the program is built inside the
+test (or a builder it calls) and reads the parameters as closure variables.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from linear_time import assert_doubling_linear
+
+from passlint.analysis.edits import apply_edits
+from passlint.analysis.findings import Finding
+from passlint.analysis.pl.resolve import clear_cache
+from passlint.analysis.source import SourceText
+from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
+
+KERNEL = """
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def kernel(
+            self,
+            x: pl.Tensor[[128], pl.FP32, pl.TensorView(valid_shape=[rows], layout=pl.TensorLayout.ND)],
+        ) -> pl.Tensor[[128], pl.FP32]:
+            return x
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: pl.Tensor[[128], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[128], pl.FP32]:
+            return self.kernel(pl.slice(x, [128], [0], valid_shape=[n]))
+"""
+
+
+def program(decorator: str, test: str = "def test_rows(rows):") -> str:
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+    return (
+        "import pypto.language as pl\nimport pytest\n\nDYN = pl.dynamic('D')\n\n\n"
+        f"{decorator}\n{test}\n{body}"
+    )
+
+
+def place(text: str, finding: Finding) -> str:
+    source = SourceText(text)
+    return text[source.offset(finding.range.start) : source.offset(finding.range.end)]
+
+
+def test_a_symbol_of_some_cases_names_them_and_its_fix_is_not_preferred() -> None:
+    text = program('@pytest.mark.parametrize("rows", [64, pl.dynamic("ROWS")])')
+    [finding] = check_text("t.py", text, None)
+    assert (finding.code, finding.range.start.line, finding.range.start.column) == ("VS001", 14, 68)
+    assert place(text, finding) == "rows"
+    assert finding.message == (
+        "Kernel 'kernel' cannot bind 'ROWS' (Python name 'rows'); add it as a leading "
+        "parameter. This holds in test_rows[rows1] only, not in test_rows[64]. No physical "
+        "dimension or scalar parameter binds it (parameter 'x', dim 0), so "
+        "MaterializeValidShapeSymbols adds `rows: pl.Scalar[pl.INDEX]` in front and passes "
+        "the extent at every call. The fix is not preferred: test_rows[64] shares the text it "
+        "edits, and there the pass adds nothing; the fix would still give the kernel the "
+        "parameter there and pass it an extent at every call."
+    )
+    assert finding.fix is not None and not finding.fix.preferred
+    assert finding.fix.title == (
+        "Add leading parameter rows to 'kernel' and pass the extent at 1 call site "
+        "(also changes test_rows[64], which needs no fix)"
+    )
+    fixed = apply_edits(text, finding.fix.edits)
+    assert "def kernel(\n            self,\n            rows: pl.Scalar[pl.INDEX],\n" in fixed
+    assert "return self.kernel(n, pl.slice(x, [128], [0], valid_shape=[n]))" in fixed
+    ast.parse(fixed)
+    assert check_text("t.py", fixed, None) == []  # in every case the parameter binds it
+
+
+def test_a_finding_of_every_case_names_none() -> None:
+    text = program(
+        '@pytest.mark.parametrize("rows", [pytest.param(DYN, id="a"), pl.dynamic("D")])\n'
+        '@pytest.mark.parametrize("dtype", ["FP32", "FP16"])',
+        "def test_rows(rows, dtype):",
+    )
+    [finding] = check_text("t.py", text, None)
+    assert finding.message.startswith(
+        "Kernel 'kernel' cannot bind 'D' (Python name 'rows'); add it as a leading parameter. "
+        "No physical dimension"
+    )
+    assert finding.fix is not None and finding.fix.preferred
+    # each case's symbol is declared elsewhere: both places are related
+    declared = [r for r in finding.related if "pl.dynamic" in r.message or "declared" in r.message]
+    assert len({r.range for r in declared}) == 2, finding.related
+
+
+def test_cases_that_differ_in_their_symbol_are_named_each() -> None:
+    text = program(
+        '@pytest.mark.parametrize("rows", [pl.dynamic("A"), pl.dynamic("B")], ids=["a", "b"])'
+    )
+    found = check_text("t.py", text, None)
+    assert [f.message.split(". ")[:2] for f in found] == [
+        [
+            "Kernel 'kernel' cannot bind 'A' (Python name 'rows'); add it as a leading parameter",
+            "This holds in test_rows[a] only, not in test_rows[b]",
+        ],
+        [
+            "Kernel 'kernel' cannot bind 'B' (Python name 'rows'); add it as a leading parameter",
+            "This holds in test_rows[b] only, not in test_rows[a]",
+        ],
+    ]
+    # the same edits fix both cases: preferred in each
+    assert all(f.fix is not None and f.fix.preferred for f in found)
+    assert found[0].fix is not None and found[1].fix is not None
+    assert found[0].fix.edits == found[1].fix.edits
+
+
+def test_constant_cases_only_are_silent() -> None:
+    text = program('@pytest.mark.parametrize("rows", [16, 64, N])').replace(
+        "DYN = pl.dynamic('D')", "N = 32"
+    )
+    assert check_text("t.py", text, None) == []
+
+
+def test_a_builder_called_with_a_parameter_takes_each_case() -> None:
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+    text = (
+        "import pypto.language as pl\nimport pytest\n\n\n"
+        f"def build(rows):\n{body}\n    return P\n\n\n"
+        '@pytest.mark.parametrize("valid", [48, pl.dynamic("VALID")], ids=["const", "symbol"])\n'
+        "def test_built(valid):\n    assert build(valid) is not None\n\n\n"
+        "def test_plain():\n    assert build(rows=32) is not None\n"
+    )
+    [finding] = check_text("t.py", text, None)
+    assert finding.message.split(". ")[:2] == [
+        "Kernel 'kernel' cannot bind 'VALID' (Python name 'rows'); add it as a leading parameter",
+        "This holds in test_built[symbol] (the call on line 25) only, not in "
+        "test_built[const] (the call on line 25) and test_plain (the call on line 29)",
+    ]
+    assert finding.fix is not None and not finding.fix.preferred
+
+
+def test_the_summary_is_that_of_a_case_that_gains_parameters() -> None:
+    text = program('@pytest.mark.parametrize("rows", [64, pl.dynamic("ROWS")])')
+    analysis = analyze_module("t.py", text, None)
+    [kernel] = [k for k in analysis.kernels if k.kernel.name == "kernel"]
+    assert [s.symbol for s in kernel.unbound] == ["ROWS"]
+    assert [call.texts for call in kernel.calls] == [["n"]]
+
+
+def test_not_enumerable_cases_analyse_as_before() -> None:
+    text = program('@pytest.mark.parametrize("rows", make_cases())')
+    assert check_text("t.py", text, None) == []
+    # more than MAX_CASES (64) cases: as if not parametrized (the parameter means nothing)
+    for sizes, count in ((32, 1), (33, 0)):  # 64 cases, 66 cases
+        many = program(
+            '@pytest.mark.parametrize("rows", [pl.dynamic("ROWS"), 1])\n'
+            f'@pytest.mark.parametrize("size", {list(range(sizes))})',
+            "def test_rows(rows, size):",
+        )
+        assert len(check_text("t.py", many, None)) == count
+
+
+def test_cases_cost_linear_time() -> None:
+    """Doubling the parametrized tests (two cases each, a builder called from each) at most
+    doubles the time."""
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+
+    def build(count: int) -> str:
+        parts = ["import pypto.language as pl\nimport pytest\n"]
+        for i in range(count):
+            parts.append(
+                f"def build{i}(rows):\n{body}\n    return P\n\n"
+                f'@pytest.mark.parametrize("rows", [64, pl.dynamic("R{i}")])\n'
+                f"def test_{i}(rows):\n    assert build{i}(rows) is not None\n"
+            )
+        return "\n".join(parts)
+
+    def run(text: str) -> object:
+        return check_text("t.py", text, None)
+
+    assert len(run(build(2))) == 2
+    assert_doubling_linear(build, run, 8, before=clear_cache)
