@@ -168,7 +168,12 @@ _RULES = [
         "`NAME: pl.Scalar[pl.INDEX]` parameter and prepends the caller's actual extent at "
         "every call site; the source should say so itself. A kernel with several such symbols "
         "has one finding, on the first, naming them all: the pass adds them in one rewrite, "
-        "which is the fix.",
+        "which is the fix. A parameter named as the symbol's Python variable takes that "
+        "`pl.dynamic` over for every function pypto's parser reads after the kernel; where "
+        "other functions of the program read the symbol both before and after the kernel, "
+        "that would split one symbol in two and calls between them would no longer build, so "
+        "the fix names the parameter `NAME_kernel` and reads it in the kernel instead (or, "
+        "where no such name is free, is not preferred and says why).",
         "@pl.function(type=pl.FunctionType.InCore)\n"
         "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]): ...\n"
         "...\nk(pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))",
