@@ -7,8 +7,9 @@ functions parsed before it keep the symbol they shared (``decorator.py``,
 between the two sides then binds one symbol twice (``src/ir/op/type_inference.cpp``,
 ``DeduceCallReturnType``: "conflicting bindings ... not provably equal"; ``BindCallTypeVar``
 skips a symbol bound to itself, which is why it built before). Where that would happen, the
-fix names the parameter afresh and reads it in the kernel; where it cannot, the fix is not
-preferred and says why."""
+fix gives the kernel a ``pl.dynamic`` of its own (declared after the shared one: Python
+evaluates the annotations, so the name must exist), reads it in the kernel and names the
+parameter by it; where it cannot, the fix is not preferred and says why."""
 
 from __future__ import annotations
 
@@ -41,8 +42,8 @@ MAIN = """    @pl.function(type=pl.FunctionType.Orchestration)
 """
 
 
-def program(*methods: str) -> str:
-    return HEAD + "@pl.program\nclass Shared:\n" + "".join(methods)
+def program(*methods: str, head: str = HEAD) -> str:
+    return head + "@pl.program\nclass Shared:\n" + "".join(methods)
 
 
 def vs001(text: str) -> Finding:
@@ -61,21 +62,23 @@ def fixed(text: str) -> str:
 
 def test_a_parameter_that_would_split_the_symbols_readers_is_named_afresh() -> None:
     """second (before first) keeps N, main (after) would read first's parameter: the call
-    main makes of second would bind N to two values. The fix names the parameter N_first
-    and reads it in first, which takes nothing over."""
+    main makes of second would bind N to two values. The fix declares N_first as the same
+    symbol, reads it in first and names the parameter so: it takes over what first alone
+    reads."""
     text = program(SECOND, FIRST, MAIN)
     finding = vs001(text)
     assert finding.fix is not None and finding.fix.preferred
     assert finding.fix.title == (
-        "Add leading parameter N_first to 'first', read in place of 'N' and pass the extent "
-        "at 1 call site"
+        "Add leading parameter N_first to 'first' (its own `N_first = pl.dynamic(...)` for "
+        "'N') and pass the extent at 1 call site"
     )
     assert (
         " A parameter named 'N' would take over `pl.dynamic` 'N' for every function pypto's "
         "parser reads after 'first' ('main'), while those before it ('second') keep the symbol "
         "they share with them: calls between them would bind one symbol to two values, which "
-        "the parser rejects (conflicting bindings, not provably equal). So the fix names it "
-        "'N_first' and reads 'N_first' for 'N' in 'first'." in finding.message
+        "the parser rejects (conflicting bindings, not provably equal). So the fix declares "
+        "`N_first` as the same symbol after 'N', reads it for 'N' in 'first' and names the "
+        "parameter 'N_first'." in finding.message
     )
     assert fixed(text) == program(
         SECOND,
@@ -83,6 +86,9 @@ def test_a_parameter_that_would_split_the_symbols_readers_is_named_afresh() -> N
         .replace("valid_shape=[N, 64]", "valid_shape=[N_first, 64]")
         .replace("valid_shapes=[N, 64]", "valid_shapes=[N_first, 64]"),
         MAIN.replace("self.first(part)", "self.first(n, part)"),
+        head=HEAD.replace(
+            'N = pl.dynamic("N")\n', 'N = pl.dynamic("N")\nN_first = pl.dynamic("N")\n'
+        ),
     )
 
 
@@ -128,8 +134,8 @@ def test_without_a_free_name_the_fix_is_not_preferred() -> None:
         "preferred: parameter 'N' would change what 'main' read"
     )
     assert finding.message.endswith(
-        " The fix is not preferred: no free name can replace it in the kernel (it assigns 'N', "
-        "or 'N_first' is taken)."
+        " The fix is not preferred: the kernel cannot get a `pl.dynamic` of its own for it (it "
+        "assigns 'N', 'N_first' is taken, or 'N' is not declared here as `N = pl.dynamic(...)`)."
     )
 
 

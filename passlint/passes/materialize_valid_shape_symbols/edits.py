@@ -57,6 +57,11 @@ def leading_params(kernel: Function, module: Module, pos: Positions, names: list
     return TextEdit(module.path, pos.source.range(at, at), new_text)
 
 
+def declaration(module: Module, pos: Positions, at: int, text: str) -> TextEdit:
+    """Insert ``text`` (a declaration on a line of its own) at offset ``at``."""
+    return TextEdit(module.path, pos.source.range(at, at), text)
+
+
 def renamed(
     module: Module, pos: Positions, reads: tuple[ast.Name, ...], name: str
 ) -> list[TextEdit]:

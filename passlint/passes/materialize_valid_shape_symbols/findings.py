@@ -168,8 +168,10 @@ def _unbound_fix(
     ]
     changes: list[TextEdit] = [edits.leading_params(kernel, module, pos, names)]
     for rebinding in fresh.values():
-        assert rebinding.fresh is not None
-        changes += edits.renamed(module, pos, rebinding.reads, rebinding.fresh)
+        assert rebinding.renamed is not None
+        name, declaration, reads = rebinding.renamed
+        changes.append(edits.declaration(module, pos, *declaration))
+        changes += edits.renamed(module, pos, reads, name)
     for site in sites:
         if site.texts is not None:
             changes.append(
@@ -179,7 +181,9 @@ def _unbound_fix(
     done = len(sites) - len(blocked)
     calls = f"{done} call site{'s' if done != 1 else ''}"
     renames = "".join(
-        f", read in place of '{q(r.dynamic.name)}'" for r in fresh.values() if r.fresh
+        f" (its own `{q(r.fresh)} = pl.dynamic(...)` for '{q(r.dynamic.name)}')"
+        for r in fresh.values()
+        if r.fresh
     )
     title = (
         f"Add leading parameter{plural} {', '.join(q(n) for n in names)} to "
@@ -227,13 +231,14 @@ def _rebinding_words(analysis: KernelAnalysis, rebindings: list[Rebinding]) -> s
         )
         if r.fresh is not None:
             what += (
-                f" So the fix names it '{q(r.fresh)}' and reads '{q(r.fresh)}' for '{name}' in "
-                f"'{kernel}'."
+                f" So the fix declares `{q(r.fresh)}` as the same symbol after '{name}', reads "
+                f"it for '{name}' in '{kernel}' and names the parameter '{q(r.fresh)}'."
             )
         else:
             what += (
-                " The fix is not preferred: no free name can replace it in the kernel (it "
-                f"assigns '{name}', or '{q(r.dynamic.name)}_{kernel}' is taken)."
+                " The fix is not preferred: the kernel cannot get a `pl.dynamic` of its own "
+                f"for it (it assigns '{name}', '{q(r.dynamic.name)}_{kernel}' is taken, or "
+                f"'{name}' is not declared here as `{name} = pl.dynamic(...)`)."
             )
         words.append(what)
     return "".join(words)

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from passlint.analysis.pl.model import Dynamic, Function, Module, Program
+from passlint.analysis.pl.positions import line_at, starts_line
 from passlint.analysis.pl.resolve import RDynamic, Resolver
 from passlint.analysis.pl.walk import nodes_below
 
@@ -36,21 +37,25 @@ class Rebinding:
     before the kernel: they keep the shared symbol) and ``after`` (they read the kernel's
     parameter from then on); a few of each, by name, and how many there are.
 
-    ``fresh`` is a name no other function reads for a parameter that takes over nothing,
-    and ``reads`` the kernel's reads of ``dynamic`` to read it instead (None: the kernel
-    binds the name itself, or no such name is free)."""
+    ``renamed``: the kernel's own ``pl.dynamic`` for the symbol instead (``_renamed``), or
+    None when there can be none."""
 
     dynamic: Dynamic
     before: tuple[str, ...]
     after: tuple[str, ...]
     before_count: int
     after_count: int
-    fresh: str | None
-    reads: tuple[ast.Name, ...]
+    renamed: _Renamed
+
+    @property
+    def fresh(self) -> str | None:
+        return self.renamed[0] if self.renamed is not None else None
 
 
 # Readers of one symbol in one parse group: their offsets (sorted) and functions.
 _Group = tuple[list[int], list[Function]]
+# A kernel's own pl.dynamic: its name, (offset, text) of its declaration, the reads to rename.
+_Renamed = tuple[str, tuple[int, str], tuple[ast.Name, ...]] | None
 
 SHOWN = 3  # readers named in a message, on each side
 
@@ -97,32 +102,14 @@ class Readers:
         last_before = bisect.bisect_left(before_offsets, at)
         if not last_before or first_after == len(after_offsets):
             return None
-        fresh, reads = self._renamed(kernel, dynamic)
         return Rebinding(
             dynamic,
             tuple(f.name for f in before[max(0, last_before - SHOWN) : last_before]),
             tuple(f.name for f in after[first_after : first_after + SHOWN]),
             last_before,
             len(after_offsets) - first_after,
-            fresh,
-            reads,
+            self._renamed(kernel, dynamic),
         )
-
-    def _renamed(
-        self, kernel: Function, dynamic: Dynamic
-    ) -> tuple[str | None, tuple[ast.Name, ...]]:
-        """A parameter name for ``dynamic`` that no pl.dynamic holds (so it takes nothing
-        over) and is free in ``kernel``, and the kernel's reads of the symbol to rename."""
-        names = [n for n in nodes_below(_roots(kernel.node), _DEFS) if type(n) is ast.Name]
-        reads = [n for n in names if n.id == dynamic.name]
-        if any(not isinstance(n.ctx, ast.Load) for n in reads):
-            return None, ()  # the kernel assigns the name: its reads are not all the symbol
-        fresh = f"{dynamic.name}_{kernel.name}"
-        taken = {n.id for n in names} | {p.name for p in kernel.params}
-        if fresh in taken or self.resolver.resolve_in_definition(fresh, self.module, kernel):
-            return None, ()
-        reads.sort(key=lambda n: (n.lineno, n.col_offset))
-        return fresh, tuple(reads)
 
     def _group(self, program: Program | None, dynamic: Dynamic, standalone: bool) -> _Group:
         """The readers of ``dynamic`` in parse order with a kernel of ``program``: the
@@ -146,6 +133,53 @@ class Readers:
         found = ([r[0] for r in readers], [r[1] for r in readers])
         self._groups[key] = found
         return found
+
+    def _renamed(self, kernel: Function, dynamic: Dynamic) -> _Renamed:
+        """The kernel's own ``pl.dynamic`` for the symbol: a free name, the declaration to
+        add after ``dynamic``'s (Python evaluates the annotations, so the name must exist;
+        its DynVar, read by the kernel alone, is what its parameter takes over), and the
+        kernel's reads of ``dynamic`` to read it instead. None when the kernel assigns the
+        name, the name is taken, or ``dynamic`` is not a plain ``NAME = pl.dynamic(...)``
+        statement of this module."""
+        names = [n for n in nodes_below(_roots(kernel.node), _DEFS) if type(n) is ast.Name]
+        reads = [n for n in names if n.id == dynamic.name]
+        if any(not isinstance(n.ctx, ast.Load) for n in reads):
+            return None  # the kernel assigns the name: its reads are not all the symbol
+        fresh = f"{dynamic.name}_{kernel.name}"
+        taken = {n.id for n in names} | {p.name for p in kernel.params}
+        if fresh in taken or self.resolver.resolve_in_definition(fresh, self.module, kernel):
+            return None
+        declaration = self._declaration(dynamic, fresh)
+        if declaration is None:
+            return None
+        reads.sort(key=lambda n: (n.lineno, n.col_offset))
+        return fresh, declaration, tuple(reads)
+
+    def _declaration(self, dynamic: Dynamic, fresh: str) -> tuple[int, str] | None:
+        """Where and what to insert to declare ``fresh`` as ``dynamic`` is declared: on the
+        line after its statement, with its indentation."""
+        if dynamic.path != self.module.path:
+            return None
+        text, source = self.module.text, self.module.positions.source
+        start, end = dynamic.span
+        try:
+            [statement] = ast.parse(text[start:end]).body
+        except (SyntaxError, ValueError):
+            return None
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and statement.targets[0].id == dynamic.name
+            and isinstance(statement.value, ast.Call)
+        ):
+            return None
+        value = ast.get_source_segment(text[start:end], statement.value)
+        first, last = line_at(source, start), line_at(source, end)
+        if value is None or not starts_line(text, first, start):
+            return None
+        indent = text[first.start : start]
+        return last.end, f"{last.newline}{indent}{fresh} = {value}"
 
 
 def _roots(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
