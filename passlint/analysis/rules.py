@@ -159,9 +159,9 @@ _RULES = [
         "A returned `stablehlo.composite` carrying `CompositeKind` (or `composite_kind`) "
         "names a decomposition function the module lacks.",
         "The pass names the output of a composite with Neuron's `CompositeKind` attribute "
-        "(also spelled `composite_kind`) inside its decomposition; without that function there is nothing to name and the "
-        "pass fails. (A composite without `CompositeKind`, as jax writes them, is named in "
-        "place.)",
+        "(also spelled `composite_kind`) inside its decomposition; without that function "
+        "there is nothing to name and the pass fails. (A composite without `CompositeKind`, "
+        "as jax writes them, is named in place.)",
         '%0 = stablehlo.composite "my.op" %arg0 {CompositeKind = "FusedComposite", '
         "decomposition = @my.op} : "
         "(tensor<4xf32>) -> tensor<4xf32>\nreturn %0 : tensor<4xf32>",
@@ -176,11 +176,18 @@ _RULES = [
         "`NAME: pl.Scalar[pl.INDEX]` parameter and prepends the caller's actual extent at "
         "every call site; the source should say so itself. A kernel with several such symbols "
         "has one finding, on the first, naming them all: the pass adds them in one rewrite, "
-        "which is the fix. A program built in a `pytest.mark.parametrize` test (or in a builder "
-        "the test calls with its parameters) is analysed once per case, with the parameters "
-        "holding that case's literal values: a finding of some cases only names them as pytest "
-        "does (`test_k[n1]`), and its fix is not preferred, since it would change the programs "
-        "of the other cases too. A test with more than 64 cases, or with values that are not "
+        "which is the fix. A parameter named as the symbol's Python variable takes that "
+        "`pl.dynamic` over for every function pypto's parser reads after the kernel; where "
+        "other functions of the program read the symbol both before and after the kernel, "
+        "that would split one symbol in two and calls between them would no longer build, so "
+        "the fix gives the kernel a `pl.dynamic` of its own for the same symbol "
+        '(`NAME_kernel = pl.dynamic("NAME")` after the shared one), reads it in the kernel '
+        "and names the parameter after it (or, where it cannot, is not preferred and says "
+        "why). A program built in a `pytest.mark.parametrize` test (or in a builder the test "
+        "calls with its parameters) is analysed once per case, with the parameters holding "
+        "that case's literal values: a finding of some cases only names them as pytest does "
+        "(`test_k[n1]`), and its fix is not preferred, since it would change the programs of "
+        "the other cases too. A test with more than 64 cases, or with values that are not "
         "literals, is analysed as if it were not parametrized.",
         "@pl.function(type=pl.FunctionType.InCore)\n"
         "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]): ...\n"

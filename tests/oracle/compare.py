@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from oracle.predict import PredictedSite, Prediction
-from oracle.truth import FileTruth, Truth
+from oracle.truth import FileTruth, SiteChange, Truth
 
 
 @dataclass(frozen=True)
@@ -412,31 +412,54 @@ def compare(truth: Truth, predictions: dict[str, tuple[str, Prediction]]) -> Rep
     return report
 
 
-def compare_fixed(before: Truth, after: Truth, files: list[str]) -> list[Disagreement]:
-    """What the real pass says of files after passlint's fixes: nothing left to add, every
-    program still built, no new parser error and no new rejection. Programs are matched
-    by their class line, carried across the fix's edits."""
-    found = []
+@dataclass
+class FixedVerdict:
+    """What the real pass and parser say of the fixed files: the disagreements, how many
+    fixed calls were compared with the pass's extents, and the kernels passlint left unfixed
+    on purpose (still gaining parameters, as its finding says)."""
+
+    disagreements: list[Disagreement] = field(default_factory=list)
+    calls: int = 0
+    unfixed: list[str] = field(default_factory=list)
+
+
+def compare_fixed(
+    before: Truth, after: Truth, files: list[str], unfixed: set[tuple[str, int]] | None = None
+) -> FixedVerdict:
+    """What the real pass says of files after passlint's fixes: every program still built,
+    no new parser error and no new rejection, nothing left to add (but to the kernels in
+    ``unfixed``: relative path and ``def`` line in the fixed file, which passlint reports
+    and does not fix), and at every call the pass changed in the original, the fixed call
+    passes what the pass passes there. Programs and calls are matched by their lines,
+    carried across the fix's edits; after-truth recorded with ``--arguments``."""
+    verdict = FixedVerdict()
+    found = verdict.disagreements
+    unfixed = unfixed or set()
     empty: dict[str, list[Any]] = {"programs": [], "functions": [], "parser_errors": []}
     for rel in files:
         old = before.document["files"].get(rel, empty)
         new = after.document["files"].get(rel, empty)
         moved = _moved_lines(Path(before.root, rel), Path(after.root, rel))
+        still: set[str] = set()  # kernels the pass still changes after the fix
         for entry in new["programs"] + new["functions"]:
             for variant in entry["variants"]:
                 for kernel in variant.get("kernels", []) if variant["outcome"] == "changed" else []:
+                    still.add(kernel["name"])
+                    what = f"'{kernel['name']}' gains {kernel['added']}"
+                    if (kernel["file"], kernel["line"]) in unfixed:
+                        place = f"{kernel['file']}:{kernel['line']}: {what}"
+                        if place not in verdict.unfixed:
+                            verdict.unfixed.append(place)
+                        continue
                     found.append(
-                        Disagreement(
-                            "fixed code still gains parameters",
-                            rel,
-                            kernel["line"],
-                            f"'{kernel['name']}' gains {kernel['added']}",
-                        )
+                        Disagreement("fixed code still gains parameters", rel, kernel["line"], what)
                     )
         now = {p["line"]: p for p in new["programs"]}
+        unbuilt: list[int] = []  # class lines of the programs no longer built
         for program in old["programs"]:
             again = now.get(moved.get(program["line"], -1))
             if again is None:
+                unbuilt.append(program["line"] or 0)
                 found.append(
                     Disagreement(
                         "program no longer built after the fix",
@@ -470,18 +493,89 @@ def compare_fixed(before: Truth, after: Truth, files: list[str]) -> list[Disagre
                         error["message"].splitlines()[0][:200],
                     )
                 )
-    return found
+        calls = _fixed_calls(after, rel)
+        places = _Places(_text(Path(before.root, rel)))
+        for site in before.file(rel).sites:
+            if site.callee in still:
+                continue  # (reported above, or left unfixed on purpose)
+            if places.innermost(site.line, places.classes) in unbuilt:
+                continue  # (its program is not built: reported above)
+            verdict.calls += 1
+            problem = _fixed_call_problem(site, moved, calls)
+            if problem is not None:
+                found.append(Disagreement(problem[0], rel, site.line, problem[1]))
+    return verdict
+
+
+# A call of the fixed tree: (line, callee) -> [(column, arguments printed)], per variant.
+_FixedCalls = dict[tuple[int, str], list[tuple[int, tuple[str, ...]]]]
+
+
+def _fixed_calls(after: Truth, rel: str) -> _FixedCalls | None:
+    """Every call in file ``rel`` of the fixed tree's programs, with its arguments; None if
+    no program built there recorded any (not built: reported as such)."""
+    calls: _FixedCalls = {}
+    recorded = False
+    for section in after.document["files"].values():
+        for program in section["programs"]:
+            for variant in program["variants"]:
+                recorded = recorded or "arguments" in variant
+                for call in variant.get("arguments", []):
+                    if call["file"] == rel:
+                        key = (call["line"], call["callee"])
+                        calls.setdefault(key, []).append((call["column"], tuple(call["args"])))
+    return calls if recorded else None
+
+
+def _fixed_call_problem(
+    site: SiteChange, moved: dict[int, int], calls: _FixedCalls | None
+) -> tuple[str, str] | None:
+    """Why the fixed call of ``site`` does not pass the extents the pass passes to the
+    original one (None: it does, or nothing of the file was built)."""
+    if calls is None:
+        return None
+    expected = [normalized(e) for e in site.extents]
+    what = f"{site.form} of '{site.callee}'"
+    line = moved.get(site.line)
+    found = calls.get((line, site.callee), []) if line is not None else []
+    if not found:
+        return ("fixed call not found", f"{what}: the pass prepends {list(site.extents)}")
+    nearest = min(abs(column - site.column) for column, _ in found)
+    passed = [args for column, args in found if abs(column - site.column) == nearest]
+    if any([normalized(a) for a in args[: len(expected)]] == expected for args in passed):
+        return None
+    return (
+        "fixed call passes other extents",
+        f"{what}: the pass passes {list(site.extents)} to the original, the fixed call "
+        f"{list(passed[0][: len(expected)])}",
+    )
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+
+
+def def_line(text: str, line: int) -> int | None:
+    """The ``def`` line of the innermost function holding ``line`` (1-based)."""
+    places = _Places(text)
+    return places.innermost(line, places.functions)
 
 
 def _moved_lines(old: Path, new: Path) -> dict[int, int]:
-    """Where each line the fix left alone went (1-based lines)."""
+    """Where each line went (1-based lines): those the fix left alone, and those it edited
+    (a call given its extents), paired in order within each edited block."""
     try:
         before = old.read_text(encoding="utf-8").splitlines()
         after = new.read_text(encoding="utf-8").splitlines()
     except OSError:
         return {}
     moved = {}
-    for block in difflib.SequenceMatcher(None, before, after, autojunk=False).get_matching_blocks():
-        for k in range(block.size):
-            moved[block.a + k + 1] = block.b + k + 1
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, a_start, a_end, b_start, b_end in matcher.get_opcodes():
+        if tag in ("equal", "replace"):  # an edited line stays where it was
+            for k in range(min(a_end - a_start, b_end - b_start)):
+                moved[a_start + k + 1] = b_start + k + 1
     return moved

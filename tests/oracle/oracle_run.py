@@ -9,9 +9,11 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from oracle.compare import compare_fixed
+from oracle.compare import compare_fixed, def_line
 from oracle.predict import Prediction, predict
 from oracle.truth import Truth, from_document
 
@@ -101,9 +103,19 @@ def predictions(root: Path, files: list[Path]) -> dict[str, tuple[str, Predictio
     return out
 
 
-def fixed_copy(root: Path, entries: list[str], target: Path) -> list[str]:
+@dataclass
+class FixedCopy:
+    """A tree after ``passlint check --fix``: the files it changed and the kernels it left
+    unfixed on purpose (a VS001 finding remains: no fix, or one not preferred, whose message
+    says why), as (relative path, ``def`` line in the fixed file)."""
+
+    changed: list[str]
+    unfixed: set[tuple[str, int]]
+
+
+def fixed_copy(root: Path, entries: list[str], target: Path) -> FixedCopy:
     """Copy the files and folders ``entries`` of ``root`` to ``target`` and apply passlint's
-    fixes there as ``passlint check --fix`` does; the files it changed (relative paths)."""
+    fixes there as ``passlint check --fix`` does."""
     for entry in entries:
         if (root / entry).is_dir():
             shutil.copytree(root / entry, target / entry, symlinks=True)
@@ -111,15 +123,34 @@ def fixed_copy(root: Path, entries: list[str], target: Path) -> list[str]:
             (target / entry).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(root / entry, target / entry)
     before = {p: p.read_bytes() for p in target.rglob("*.py")}
-    subprocess.run(
-        [sys.executable, "-m", "passlint", "check", "--fix", "--quiet", *entries],
+    done = subprocess.run(
+        [sys.executable, "-m", "passlint", "check", "--fix", "--format", "json", *entries],
         cwd=target,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
         check=False,
     )
-    return sorted(
+    changed = sorted(
         str(p.relative_to(target)) for p, data in before.items() if p.read_bytes() != data
     )
+    return FixedCopy(changed, _unfixed(target, json.loads(done.stdout or "{}")))
+
+
+def _unfixed(target: Path, report: dict[str, Any]) -> set[tuple[str, int]]:
+    """The kernels that still have a VS001 finding in the fixed tree (``report``: passlint's
+    JSON of it), by relative path and ``def`` line."""
+    found = set()
+    for finding in report.get("findings", []):
+        if finding["code"] != "VS001":
+            continue
+        path = Path(finding["path"])
+        path = path if path.is_absolute() else target / path
+        line = finding["range"]["start"]["line"]
+        kernel = def_line(path.read_text(encoding="utf-8"), line)
+        if kernel is not None:
+            found.add((str(path.relative_to(target)), kernel))
+    return found
 
 
 def check_fixes(
@@ -134,16 +165,23 @@ def check_fixes(
     """Fix a copy of ``entries`` of ``root`` in ``target``, run the oracle again on the fixed
     files, the files calling their kernels and what builds their programs, and say what it
     found (also in SUMMARIES): the fixed files and the disagreements' text ("" if none)."""
-    changed = fixed_copy(root, entries, target)
-    if not changed:
+    copy = fixed_copy(root, entries, target)
+    if not copy.changed:
         return [], ""
-    judged = truth.affected(changed)  # the fixed files and those calling their kernels
+    judged = truth.affected(copy.changed)  # the fixed files and those calling their kernels
     fixed = [target / rel for rel in truth.builders(judged)]
-    after = record(python, target, fixed, target.parent / f"{target.name}-fixed.json", options)
-    found = compare_fixed(truth, after, judged)
-    text = "\n".join(map(str, found))
-    SUMMARIES.append(
-        f"{title} after --fix ({len(changed)} files changed): "
-        + (f"disagreements:\n{text}" if found else "the real pass has nothing left to add.")
+    out = target.parent / f"{target.name}-fixed.json"
+    after = record(python, target, fixed, out, ("--arguments", *options))
+    result = compare_fixed(truth, after, judged, copy.unfixed)
+    text = "\n".join(map(str, result.disagreements))
+    verdict = (
+        f"disagreements:\n{text}"
+        if result.disagreements
+        else "every fixed program builds, every fixed call passes the extents the pass "
+        f"passes to the original ({result.calls} calls compared), and the real pass has "
+        "nothing left to add"
     )
-    return changed, text
+    if result.unfixed:
+        verdict += "; left unfixed by passlint (its finding says why): " + ", ".join(result.unfixed)
+    SUMMARIES.append(f"{title} after --fix ({len(copy.changed)} files changed): {verdict}.")
+    return copy.changed, text

@@ -150,7 +150,7 @@ def test_the_fixed_code_is_judged_by_the_pass_again(tmp_path: Path) -> None:
     fixed_well = _document(
         tmp_path / "new", [_program(4, "unchanged"), _program(7, "unchanged")], []
     )
-    assert compare_fixed(before, fixed_well, ["p.py"]) == []
+    assert compare_fixed(before, fixed_well, ["p.py"]).disagreements == []
     error = {
         "function": "main",
         "function_line": 7,
@@ -160,10 +160,86 @@ def test_the_fixed_code_is_judged_by_the_pass_again(tmp_path: Path) -> None:
         "line": 8,
     }
     broken = _document(tmp_path / "new", [_program(4, "changed", [kernel])], [error])
-    assert [d.kind for d in compare_fixed(before, broken, ["p.py"])] == [
+    assert [d.kind for d in compare_fixed(before, broken, ["p.py"]).disagreements] == [
         "fixed code still gains parameters",
         "program no longer built after the fix",
         "fix breaks parsing",
+    ]
+    # a kernel passlint reports and leaves unfixed on purpose is listed, not a disagreement
+    verdict = compare_fixed(before, broken, ["p.py"], {("p.py", 9)})
+    assert [d.kind for d in verdict.disagreements] == [
+        "program no longer built after the fix",
+        "fix breaks parsing",
+    ]
+    assert verdict.unfixed == ["p.py:9: 'k' gains ['V']"]
+
+
+ORIGINAL = """@pl.program
+class P:
+    def kernel(self, x):
+        return x
+
+    def main(self, x, n):
+        a = self.kernel(x)
+        return self.kernel(
+            x,
+        )
+"""
+FIXED = """@pl.program
+class P:
+    def kernel(self, V: pl.Scalar[pl.INDEX], x):
+        return x
+
+    def main(self, x, n):
+        a = self.kernel(n, x)
+        return self.kernel(
+            n,
+            x,
+        )
+"""
+
+
+def _called(line: int, args: list[str]) -> dict[str, object]:
+    column = 13 if line == 7 else 16
+    return {"callee": "kernel", "form": "call", "file": "p.py", "line": line, "column": column} | {
+        "args": args,
+        "params": ["V", "x"],
+    }
+
+
+def test_each_fixed_call_passes_what_the_pass_passes(tmp_path: Path) -> None:
+    """The pass's extents at the original calls against the arguments the fixed calls
+    give (the line of a call the fix edited, and one below lines it inserted, carried)."""
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new").mkdir()
+    (tmp_path / "old" / "p.py").write_text(ORIGINAL)
+    (tmp_path / "new" / "p.py").write_text(FIXED)
+    kernel = {"name": "kernel", "file": "p.py", "line": 3, "added": ["V"]}
+    program = _program(2, "changed", [kernel])
+    program["variants"][0]["calls"] = [  # type: ignore[index]
+        {"callee": "kernel", "form": "call", "file": "p.py", "line": line, "column": column}
+        | {"caller": "main", "extents": ["n"]}
+        for line, column in ((7, 13), (8, 16))
+    ]
+    before = _document(tmp_path / "old", [program], [])
+
+    def after(args: list[list[str]], lines: tuple[int, int] = (7, 8)) -> Truth:
+        fixed = _program(2, "unchanged")
+        fixed["variants"][0]["arguments"] = [  # type: ignore[index]
+            _called(line, a) for line, a in zip(lines, args, strict=True)
+        ]
+        return _document(tmp_path / "new", [fixed], [])
+
+    verdict = compare_fixed(before, after([["n", "x"], ["n", "x"]]), ["p.py"])
+    assert (verdict.disagreements, verdict.calls) == ([], 2)
+    verdict = compare_fixed(before, after([["64", "x"], ["n", "x"]]), ["p.py"])
+    assert [str(d) for d in verdict.disagreements] == [
+        "p.py:7: fixed call passes other extents: call of 'kernel': the pass passes ['n'] to "
+        "the original, the fixed call ['64']"
+    ]
+    verdict = compare_fixed(before, after([["n", "x"], ["n", "x"]], (7, 20)), ["p.py"])
+    assert [str(d) for d in verdict.disagreements] == [
+        "p.py:8: fixed call not found: call of 'kernel': the pass prepends ['n']"
     ]
 
 

@@ -3,7 +3,9 @@
 Sources: ``pl.slice(t, shape, offset, valid_shape)`` (positional or keyword), subscript
 slices ``t[a:b, ...]``, ``pl.tensor.view``, ``pl.set_validshape``, ``pl.create_tensor``,
 the caller's parameter annotations (TensorView inline or through a variable), following
-simple local assignments (``a = ...``) made before the call in the calling function.
+simple local assignments (``a = ...``) made before the call in the calling function; a local
+annotated with a TensorView (``a: pl.Tensor[..., pl.TensorView(...)] = ...``) has the
+annotation's extents, as pypto's parser types it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 
 from passlint.analysis.pl.expressions import constant_text, int_text, unparse
 from passlint.analysis.pl.frontend import pl_name
-from passlint.analysis.pl.model import Assignment, Function, Module
+from passlint.analysis.pl.model import Assignment, Function, Module, TensorAnnotation
 from passlint.analysis.pl.resolve import Resolver, RView
 
 _MAX_DEPTH = 32
@@ -87,14 +89,26 @@ class ExtentReader:
                 return None
             key = (id(latest), depth)  # many calls pass the same variable
             if key not in self._assigned:
-                self._assigned[key] = self._of(
-                    latest.value, caller, module, latest.start, depth + 1
-                )
+                tensor = latest.annotation
+                if tensor is not None and (tensor.view is not None or tensor.view_ref is not None):
+                    # ``x: pl.Tensor[..., pl.TensorView(...)] = value``: pypto's parser types
+                    # the variable by the annotation (ast_parser.parse_annotated_assignment:
+                    # a TensorType with a tensor_view overrides the value's type)
+                    self._assigned[key] = self._of_annotation(tensor, caller, module)
+                else:
+                    self._assigned[key] = self._of(
+                        latest.value, caller, module, latest.start, depth + 1
+                    )
             return self._assigned[key]
         param = caller.param(name)
         if param is None or param.tensor is None:
             return None
-        tensor = param.tensor
+        return self._of_annotation(param.tensor, caller, module)
+
+    def _of_annotation(
+        self, tensor: TensorAnnotation, caller: Function, module: Module
+    ) -> ArgExtents:
+        """The extents a ``pl.Tensor[shape, dtype, view?]`` annotation in ``caller`` gives."""
         shape = self._dims(tensor.shape, module, caller)
         view, view_module = tensor.view, module
         if view is None and tensor.view_ref is not None and isinstance(tensor.view_ref, ast.Name):

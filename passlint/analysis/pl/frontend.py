@@ -563,7 +563,8 @@ class _Builder:
                     )
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             if stmt.value is not None:
-                records.append(Assignment(stmt.target.id, stmt.value, start, end))
+                tensor = self.tensor_annotation(stmt.annotation)
+                records.append(Assignment(stmt.target.id, stmt.value, start, end, tensor))
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             records.append(Assignment(stmt.target.id, None, start, end))
         for bound in _loop_targets(stmt):
@@ -688,7 +689,8 @@ def _relocated(built: _Built, base: int) -> _Built:
         new.owner = programs.get(id(old.owner), old.owner) if old.owner is not None else None
         new.params = [p.moved(delta) for p in old.params]
         new.assignments = [
-            Assignment(a.name, a.value, a.start + delta, a.end + delta) for a in old.assignments
+            Assignment(a.name, a.value, a.start + delta, a.end + delta, a.annotation)
+            for a in old.assignments
         ]
         new.calls = [c.moved(delta, new) for c in old.calls]
         new.outlined = [OutlinedScope(o.node, o.level, o.name_hint, new) for o in old.outlined]

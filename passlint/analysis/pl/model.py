@@ -221,12 +221,14 @@ class Param:
 
 @dataclass
 class Assignment:
-    """``name = value`` in a function body (value None when it is not a simple binding)."""
+    """``name = value`` in a function body (value None when it is not a simple binding);
+    ``annotation``: the tensor type of ``name: pl.Tensor[...] = value``, if it has one."""
 
     name: str
     value: ast.expr | None
     start: int
     end: int
+    annotation: TensorAnnotation | None = None
 
 
 @dataclass

@@ -56,6 +56,7 @@ class UnitKeys:
         self._env: int | None = None
         self._homes: dict[int, tuple[int, str, str | None]] = {}
         self._lines: list[str] | None = None
+        self._programs: dict[int, int] = {}
 
     def key(self, kernel: Function, callers: list[CallSite]) -> tuple[object, ...] | None:
         """What ``kernel``'s findings depend on within its module; None when the module's
@@ -77,7 +78,23 @@ class UnitKeys:
             node.col_offset,
             kernel.name,
             tuple(homes.values()),
+            self._program(kernel),
         )
+
+    def _program(self, kernel: Function) -> int | None:
+        """A number for the text of the kernel's program: whether the VS001 fix may name its
+        parameter as its symbol depends on what the other methods read (``rebinding``)."""
+        if kernel.owner is None:
+            return None
+        found = self._programs.get(id(kernel.owner))
+        if found is None:
+            if self._lines is None:
+                self._lines = self.module.text.split("\n")
+            node = kernel.owner.node
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            text = "\n".join(self._lines[start - 1 : node.end_lineno or node.lineno])
+            found = self._programs[id(kernel.owner)] = _number(("program", start, text))
+        return found
 
     def _home(self, outer: Function) -> tuple[int, str, str | None]:
         found = self._homes.get(id(outer))
@@ -148,7 +165,11 @@ def _environment(module: Module, with_workspace: bool) -> int:
 
     parts: list[object] = [module.path, with_workspace, tuple(sorted(module.aliases.items()))]
     parts.extend(defs(module.tree.body))
-    key = tuple(parts)
+    return _number(tuple(parts))
+
+
+def _number(key: tuple[object, ...]) -> int:
+    """A number standing for ``key``, the same while it is the same."""
     found = _environments.get(key)
     if found is None:
         if len(_environments) >= _UNIT_CACHE_SIZE:

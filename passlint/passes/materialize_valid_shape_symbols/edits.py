@@ -7,6 +7,7 @@ changes.
 
 from __future__ import annotations
 
+import ast
 import re
 
 from passlint.analysis.findings import TextEdit
@@ -54,6 +55,18 @@ def leading_params(kernel: Function, module: Module, pos: Positions, names: list
             at = text.find("(", pos.start(kernel.node)) + 1
             new_text = ", ".join(declarations)
     return TextEdit(module.path, pos.source.range(at, at), new_text)
+
+
+def declaration(module: Module, pos: Positions, at: int, text: str) -> TextEdit:
+    """Insert ``text`` (a declaration on a line of its own) at offset ``at``."""
+    return TextEdit(module.path, pos.source.range(at, at), text)
+
+
+def renamed(
+    module: Module, pos: Positions, reads: tuple[ast.Name, ...], name: str
+) -> list[TextEdit]:
+    """Read ``name`` at each of ``reads`` (names of one symbol in a kernel)."""
+    return [TextEdit(module.path, pos.range(read), name) for read in reads]
 
 
 def call_extents(site: CallSite, module: Module, pos: Positions, texts: list[str]) -> TextEdit:

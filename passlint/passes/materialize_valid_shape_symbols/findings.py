@@ -32,6 +32,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     UnreadFile,
     ValueUse,
 )
+from passlint.passes.materialize_valid_shape_symbols.rebinding import Rebinding
 
 FIRST_SENTENCE = 100  # characters, MESSAGES.md point 1
 
@@ -41,15 +42,17 @@ def kernel_findings(
     sites: list[SiteResult] | None,
     uses: list[ValueUse],
     unread: list[UnreadFile],
+    rebindings: list[Rebinding] | None = None,
 ) -> list[Finding]:
     """The findings on a kernel itself (VS001, VS002, VS005, VS006); ``sites`` are its calls
     (None: not looked for, as it has nothing to pass); ``uses`` and ``unread`` hide calls
-    the fix cannot reach."""
+    the fix cannot reach; ``rebindings``: symbols whose parameter would change what other
+    functions read (``rebinding``)."""
     found = [late(analysis, item) for item in analysis.late]
     found += [undefined(analysis, item) for item in analysis.undefined]
     found += [compound_only(analysis, symbol) for symbol in analysis.compound_only]
     if analysis.symbols:
-        found += unbound(analysis, sites or [], uses, unread)
+        found += unbound(analysis, sites or [], uses, unread, rebindings or [])
     return found
 
 
@@ -68,18 +71,22 @@ def unbound(
     sites: list[SiteResult],
     uses: list[ValueUse],
     unread: list[UnreadFile],
+    rebindings: list[Rebinding],
 ) -> list[Finding]:
     """One finding for the kernel's unbound symbols, on the first one's entry: the pass adds
     them all in one rewrite, which is the fix. (A finding for each symbol, each with the whole
     fix and every call's extents, made the output grow with the square of their number.)"""
     module, symbols = analysis.module, analysis.symbols
-    names = [symbol.declared.name for symbol in symbols]
     blocked = [s for s in sites if s.texts is None]
     unfixable = analysis.clashes or analysis.fixed_views
-    fix = None if unfixable else _unbound_fix(analysis, names, sites, blocked, uses, unread)
+    fix = None
+    if not unfixable:
+        fix = _unbound_fix(analysis, sites, blocked, uses, unread, rebindings)
     annotation = edits.scalar_annotation(module)
     message = _unbound_message(analysis, annotation) + _parser_made(analysis)
     message += _unfixable(analysis, annotation)
+    if rebindings and not unfixable:
+        message += _rebinding_words(analysis, rebindings)
     left = _left_by_hand(blocked, uses, unread)
     if left and not unfixable:
         message += f" The fix cannot complete these calls: {'; '.join(left)}."
@@ -161,14 +168,29 @@ def _listed(items: list[str], separator: str = ", ", last: str = " and ") -> str
 
 def _unbound_fix(
     analysis: KernelAnalysis,
-    names: list[str],
     sites: list[SiteResult],
     blocked: list[SiteResult],
     uses: list[ValueUse],
     unread: list[UnreadFile],
+    rebindings: list[Rebinding],
 ) -> Fix:
+    """Leading parameters named by the symbols' Python names (so that each takes over its
+    ``pl.dynamic``), and the extents at every call. A symbol whose taking over would change
+    what other functions read (``rebindings``) gets a parameter of a fresh name instead,
+    read in its place in the kernel; where there is none, the fix is not preferred."""
     kernel, module = analysis.kernel, analysis.module
-    changes: list[TextEdit] = [edits.leading_params(kernel, module, module.positions, names)]
+    pos = module.positions
+    fresh = {r.dynamic: r for r in rebindings if r.fresh is not None}
+    names = [
+        fresh[s.declared].fresh or s.declared.name if s.declared in fresh else s.declared.name
+        for s in analysis.symbols
+    ]
+    changes: list[TextEdit] = [edits.leading_params(kernel, module, pos, names)]
+    for rebinding in fresh.values():
+        assert rebinding.renamed is not None
+        name, declaration, reads = rebinding.renamed
+        changes.append(edits.declaration(module, pos, *declaration))
+        changes += edits.renamed(module, pos, reads, name)
     for site in sites:
         if site.texts is not None:
             changes.append(
@@ -177,16 +199,68 @@ def _unbound_fix(
     plural = "s" if len(names) > 1 else ""
     done = len(sites) - len(blocked)
     calls = f"{done} call site{'s' if done != 1 else ''}"
+    renames = "".join(
+        f" (its own `{q(r.fresh)} = pl.dynamic(...)` for '{q(r.dynamic.name)}')"
+        for r in fresh.values()
+        if r.fresh
+    )
     title = (
         f"Add leading parameter{plural} {', '.join(q(n) for n in names)} to "
-        f"'{q(kernel.name)}' and pass the extent{plural} at {calls}"
+        f"'{q(kernel.name)}'{renames} and pass the extent{plural} at {calls}"
     )
-    if not blocked and not uses and not unread:
+    stuck = [r for r in rebindings if r.fresh is None]
+    if not blocked and not uses and not unread and not stuck:
         return Fix(title, tuple(changes))
-    by_hand = [_where(s.site, s.module) for s in blocked]
-    by_hand += [_place(u.module, u.node, u.node.id) for u in uses]
-    by_hand += [f"the calls in {Path(u.path).name}" for u in unread]
-    return Fix(f"{title}; edit by hand: {', '.join(by_hand)}", tuple(changes), preferred=False)
+    left = []
+    if blocked or uses or unread:
+        by_hand = [_where(s.site, s.module) for s in blocked]
+        by_hand += [_place(u.module, u.node, u.node.id) for u in uses]
+        by_hand += [f"the calls in {Path(u.path).name}" for u in unread]
+        left.append(f"edit by hand: {', '.join(by_hand)}")
+    left += [
+        f"not preferred: parameter '{q(r.dynamic.name)}' would change what "
+        f"{_functions(r.after, r.after_count)} read"
+        for r in stuck
+    ]
+    return Fix(f"{title}; {'; '.join(left)}", tuple(changes), preferred=False)
+
+
+def _functions(names: tuple[str, ...], count: int) -> str:
+    """``'a', 'b' and 3 more``."""
+    shown = [f"'{q(n)}'" for n in names]
+    if count > len(names):
+        shown.append(f"{count - len(names)} more")
+    return _listed(shown)
+
+
+def _rebinding_words(analysis: KernelAnalysis, rebindings: list[Rebinding]) -> str:
+    """Why a parameter named as the symbol would break the program, and what the fix does."""
+    kernel = q(analysis.kernel.name)
+    words = []
+    for r in rebindings:
+        name = q(r.dynamic.name)
+        symbol = _words(r.dynamic.symbol, r.dynamic.name)
+        what = (
+            f" A parameter named '{name}' would take over `pl.dynamic` {symbol} for every "
+            f"function pypto's parser reads after '{kernel}' "
+            f"({_functions(r.after, r.after_count)}), while those before it "
+            f"({_functions(r.before, r.before_count)}) keep the symbol they share with them: "
+            "calls between them would bind one symbol to two values, which the parser rejects "
+            "(conflicting bindings, not provably equal)."
+        )
+        if r.fresh is not None:
+            what += (
+                f" So the fix declares `{q(r.fresh)}` as the same symbol after '{name}', reads "
+                f"it for '{name}' in '{kernel}' and names the parameter '{q(r.fresh)}'."
+            )
+        else:
+            what += (
+                " The fix is not preferred: the kernel cannot get a `pl.dynamic` of its own "
+                f"for it (it assigns '{name}', '{q(r.dynamic.name)}_{kernel}' is taken, or "
+                f"'{name}' is not declared here as `{name} = pl.dynamic(...)`)."
+            )
+        words.append(what)
+    return "".join(words)
 
 
 def _unfixable(analysis: KernelAnalysis, annotation: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from passlint.analysis.findings import Finding
-from passlint.analysis.pl.model import Function, Module
+from passlint.analysis.pl.model import Dynamic, Function, Module
 from passlint.analysis.pl.resolve import Resolved, Resolver
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import findings as report
@@ -23,6 +23,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     ValueUse,
 )
 from passlint.passes.materialize_valid_shape_symbols.outlined import outlined_kernels
+from passlint.passes.materialize_valid_shape_symbols.rebinding import Readers, Rebinding
 from passlint.passes.materialize_valid_shape_symbols.sites import CallSites
 
 
@@ -45,6 +46,7 @@ class Run:
         self._analyses: dict[int, KernelAnalysis] = {}
         self._sites: dict[int, list[SiteResult]] = {}
         self._keys = UnitKeys(module, workspace is not None)
+        self.readers = Readers(module, self.resolver, self._takes_over)
 
     def analysis(self, kernel: Function, module: Module) -> KernelAnalysis:
         found = self._analyses.get(id(kernel))
@@ -85,6 +87,21 @@ class Run:
             tuple(sites),
             tuple(self.value_uses(analysis)),
         )
+
+    def rebindings(self, analysis: KernelAnalysis) -> list[Rebinding]:
+        """The unbound symbols whose leading parameter would split the other readers of
+        their ``pl.dynamic`` (``rebinding``)."""
+        if analysis.module is not self.module:
+            return []
+        found = (self.readers.split(analysis.kernel, s.declared) for s in analysis.symbols)
+        return [r for r in found if r is not None]
+
+    def _takes_over(self, function: Function, dynamic: Dynamic) -> bool:
+        """Does ``function``'s own VS001 fix give it the parameter for ``dynamic``?"""
+        if not function.is_device_kernel:
+            return False
+        analysis = self.analysis(function, self.module)
+        return any(s.declared == dynamic for s in analysis.symbols)
 
     def outlined(self, keep: Callable[[Function], bool] | None = None) -> list[OutlinedKernel]:
         """The kernels outlined from ``pl.at`` scopes of non-kernel functions (those
@@ -154,7 +171,11 @@ class Run:
             if analysis.symbols or analysis.compound_only:
                 sites = self.sites_of(analysis)
             findings = report.kernel_findings(
-                analysis, sites, self.value_uses(analysis), self.unread(analysis)
+                analysis,
+                sites,
+                self.value_uses(analysis),
+                self.unread(analysis),
+                self.rebindings(analysis),
             )
             own: tuple[tuple[Finding, ...], ...] | None = None
             if analysis.symbols:

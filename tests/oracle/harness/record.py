@@ -9,7 +9,9 @@ plugin (``plugin.py``), a few files per process; every other Python file that im
 ``pypto.language`` is run as a module and its argument-free builders are called
 (``run_module.py``). Each program built on the way is put through the pass (``recorder``);
 this script gathers the events into one JSON document whose format
-``TRUTH_FORMAT.md`` (beside this folder) and ``tests/oracle/truth.py`` describe.
+``TRUTH_FORMAT.md`` (beside this folder) and ``tests/oracle/truth.py`` describe. With
+``--arguments`` each program's variants also list every call with all its arguments (the
+re-run of fixed files compares them with the extents the pass prepends to the originals).
 """
 
 from __future__ import annotations
@@ -82,9 +84,15 @@ def is_pl_source(path: str) -> bool:
 
 
 def run_tests(
-    files: list[str], root: str, events: str, chunk: int, seconds: float, extra: list[str]
+    files: list[str],
+    root: str,
+    events: str,
+    chunk: int,
+    seconds: float,
+    extra: list[str],
+    env: dict[str, str],
 ) -> None:
-    env = dict(os.environ, PASSLINT_ORACLE_EVENTS=events, PASSLINT_ORACLE_TEST_SECONDS=str(seconds))
+    env = dict(env, PASSLINT_ORACLE_EVENTS=events, PASSLINT_ORACLE_TEST_SECONDS=str(seconds))
     env["PYTHONPATH"] = os.pathsep.join([HERE, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     for start in range(0, len(files), chunk):
         part = files[start : start + chunk]
@@ -124,8 +132,8 @@ def run_tests(
         )
 
 
-def run_modules(files: list[str], root: str, events: str) -> None:
-    env = dict(os.environ, PASSLINT_ORACLE_EVENTS=events)
+def run_modules(files: list[str], root: str, events: str, env: dict[str, str]) -> None:
+    env = dict(env, PASSLINT_ORACLE_EVENTS=events)
     env["PYTHONPATH"] = os.pathsep.join([HERE, root, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     for path in files:  # one process per file: a module's state cannot reach the next
         try:
@@ -311,6 +319,11 @@ class TruthBuilder:
             )
         if "pipeline" in event:
             out["pipeline"] = self.pipeline(event["pipeline"])
+        if "arguments" in event:
+            out["arguments"] = sorted(
+                ({**c, "file": self.rel(c["file"]) or c["file"]} for c in event["arguments"]),
+                key=lambda c: (c["file"], c["line"], c["column"]),
+            )
         return out
 
     def pipeline(self, result: dict[str, Any]) -> dict[str, Any]:
@@ -510,20 +523,30 @@ def main(argv: list[str] | None = None) -> int:
         help="extra pytest arguments for the test files below FOLDER (relative to --root), "
         "e.g. 'tests/st=--platform=a2a3sim --codegen-only'",
     )
+    parser.add_argument(
+        "--arguments",
+        action="store_true",
+        help="also record every call of a program's functions with all its arguments",
+    )
     args = parser.parse_args(argv)
     files = python_files(args.paths)
     tests = [f for f in files if is_test_file(f)]
     modules = [f for f in files if not is_test_file(f) and is_pl_source(f)]
     root = os.path.abspath(args.root)
+    env = dict(os.environ)
+    if args.arguments:
+        from recorder import ARGUMENTS_ENV  # (this script's folder is on sys.path)
+
+        env[ARGUMENTS_ENV] = "1"
     with tempfile.TemporaryDirectory() as scratch:
         events = args.from_events or args.events or os.path.join(scratch, "events.jsonl")
         if not args.from_events:
             if os.path.exists(events):
                 os.remove(events)
             for extra, group in _groups(tests, root, args.pytest_args).items():
-                run_tests(group, root, events, args.chunk, args.test_seconds, list(extra))
+                run_tests(group, root, events, args.chunk, args.test_seconds, list(extra), env)
             if modules:
-                run_modules(modules, root, events)
+                run_modules(modules, root, events, env)
         truth = TruthBuilder(args.root)
         if os.path.exists(events):
             with open(events, encoding="utf-8") as lines:

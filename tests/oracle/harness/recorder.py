@@ -18,6 +18,11 @@ printer). A program whose orchestration code holds ``with pl.at(...)`` (or anoth
 outlined scope) also goes through the default pipeline's passes up to and including its
 outlining passes, then the pass: that event names the outlined kernels.
 
+With ``PASSLINT_ORACLE_ARGUMENTS`` set (the re-run of fixed files), each program event also
+lists every call/submit of a program function with all its arguments, printed by pypto's
+printer, and the callee's parameter names: what a fix inserted at a call, as the parser
+built it.
+
 Events are JSON lines appended to the file named by ``PASSLINT_ORACLE_EVENTS``.
 """
 
@@ -33,6 +38,7 @@ from collections.abc import Iterator
 from typing import Any
 
 EVENTS_ENV = "PASSLINT_ORACLE_EVENTS"
+ARGUMENTS_ENV = "PASSLINT_ORACLE_ARGUMENTS"
 
 _DEVICE_TYPES = frozenset({"InCore", "AIC", "AIV", "Spmd"})
 _SPAN_IN_MESSAGE = re.compile(r"\[([^\s'\"\[]+\.py):(\d+)(?::(\d+))?\]")
@@ -157,6 +163,8 @@ def _program(program: Any) -> None:
     event.update(_outcome(program))
     if _has_outlined_scopes(program):
         event["pipeline"] = _pipeline_outcome(program)
+    if os.environ.get(ARGUMENTS_ENV):
+        event["arguments"] = _arguments(program)
     _emit(event)
 
 
@@ -226,6 +234,25 @@ def _changes(before: Any, after: Any) -> dict[str, Any]:
 
 
 def _sites(program: Any, added: dict[str, int]) -> list[dict[str, Any]]:
+    """The calls of the kernels that gained parameters, with what the pass prepends."""
+    calls = _calls(program, set(added))
+    for call in calls:
+        call["extents"] = call.pop("args")[: added[call["callee"]]]
+    return calls
+
+
+def _arguments(program: Any) -> list[dict[str, Any]]:
+    """Every call of a function of the program, with all its arguments and the callee's
+    parameter names (as the program was built: the pass does not run here)."""
+    params = {f.name: [p.name_hint for p in f.params] for f in program.functions.values()}
+    calls = _calls(program, set(params))
+    for call in calls:
+        call["params"] = params[call["callee"]]
+    return calls
+
+
+def _calls(program: Any, callees: set[str]) -> list[dict[str, Any]]:
+    """The calls and submits of ``callees`` in ``program``, with every argument printed."""
     from pypto.pypto_core import ir
 
     sites: list[dict[str, Any]] = []
@@ -243,9 +270,8 @@ def _sites(program: Any, added: dict[str, int]) -> list[dict[str, Any]]:
 
         def note(self, op: Any, form: str) -> None:
             target = op.op
-            if not isinstance(target, ir.GlobalVar) or target.name not in added:
+            if not isinstance(target, ir.GlobalVar) or target.name not in callees:
                 return
-            count = added[target.name]
             span = op.span
             sites.append(
                 {
@@ -255,7 +281,7 @@ def _sites(program: Any, added: dict[str, int]) -> list[dict[str, Any]]:
                     "file": span.filename,
                     "line": span.begin_line,
                     "column": span.begin_column,
-                    "extents": [ir.python_print(arg) for arg in list(op.args)[:count]],
+                    "args": [ir.python_print(arg) for arg in op.args],
                 }
             )
 

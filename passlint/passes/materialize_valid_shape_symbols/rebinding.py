@@ -1,0 +1,189 @@
+"""pypto's rebinding rule, for the VS001 fix: which other functions would read a symbol
+differently once the kernel has its leading parameter.
+
+A ``X: pl.Scalar[pl.INDEX]`` parameter takes over the ``pl.dynamic`` held by Python name
+``X`` (``ast_parser.ASTParser._bind_dynvar_to_scalar_param`` points the DynVar's ``_ir_var``
+at the parameter), and the DynVar keeps it: every annotation and body pypto parses after the
+kernel reads the kernel's parameter where it read the symbol all functions of the program
+shared (``type_resolver._validate_shape_value``, ``expr_evaluator.get_or_create_dynvar``).
+The functions parsed before the kernel keep the shared symbol. So when some are parsed before
+it and some after, two functions that read one symbol now read two: a call between them,
+which bound the symbol to itself (``BindCallTypeVar`` skips that), now binds it to another
+value and a second argument to a third (``DeduceCallReturnType``: "conflicting bindings ...
+not provably equal"), and the program no longer builds.
+
+Parse order is the order of the program's methods (``decorator.py``, ``_parse_program_body``),
+and for a standalone kernel the order in which definitions run (their order in the source).
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from passlint.analysis.pl.model import Dynamic, Function, Module, Program
+from passlint.analysis.pl.positions import line_at, starts_line
+from passlint.analysis.pl.resolve import RDynamic, Resolver
+from passlint.analysis.pl.walk import nodes_below
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+@dataclass(frozen=True)
+class Rebinding:
+    """The fix's parameter for ``dynamic`` would split its readers: ``before`` (parsed
+    before the kernel: they keep the shared symbol) and ``after`` (they read the kernel's
+    parameter from then on); a few of each, by name, and how many there are.
+
+    ``renamed``: the kernel's own ``pl.dynamic`` for the symbol instead (``_renamed``), or
+    None when there can be none."""
+
+    dynamic: Dynamic
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    before_count: int
+    after_count: int
+    renamed: _Renamed
+
+    @property
+    def fresh(self) -> str | None:
+        return self.renamed[0] if self.renamed is not None else None
+
+
+# Readers of one symbol in one parse group: their offsets (sorted) and functions.
+_Group = tuple[list[int], list[Function]]
+# A kernel's own pl.dynamic: its name, (offset, text) of its declaration, the reads to rename.
+_Renamed = tuple[str, tuple[int, str], tuple[ast.Name, ...]] | None
+
+SHOWN = 3  # readers named in a message, on each side
+
+
+class Readers:
+    """The DSL functions of a module that read each ``pl.dynamic``, by parse group (one
+    program, or the standalone functions), built once per module (the caller's memo).
+    ``takes_over(function, dynamic)``: whether the function's own VS001 fix gives it the
+    parameter too (then it reads its own parameter, wherever it is parsed)."""
+
+    def __init__(
+        self, module: Module, resolver: Resolver, takes_over: Callable[[Function, Dynamic], bool]
+    ) -> None:
+        self.module = module
+        self.resolver = resolver
+        self.takes_over = takes_over
+        self._names: dict[tuple[str, int | None], list[Function]] | None = None
+        self._groups: dict[tuple[str, int, bool, Dynamic], _Group] = {}
+
+    def _readers(self, name: str, program: Program | None) -> list[Function]:
+        """The decorated functions whose text reads ``name`` (annotations and body; nested
+        definitions are their own): the methods of ``program``, or (None) all of them."""
+        if self._names is None:
+            self._names = {}
+            for function in self.module.functions:
+                if not function.decorated:
+                    continue
+                nodes = nodes_below(_roots(function.node), _DEFS)
+                for read in {n.id for n in nodes if type(n) is ast.Name}:
+                    self._names.setdefault((read, None), []).append(function)
+                    if function.owner is not None:
+                        self._names.setdefault((read, id(function.owner)), []).append(function)
+        return self._names.get((name, id(program) if program is not None else None), [])
+
+    def split(self, kernel: Function, dynamic: Dynamic) -> Rebinding | None:
+        """How a leading parameter for ``dynamic`` in ``kernel`` splits the other readers of
+        its Python name; None when it does not (all of them on one side)."""
+        at = self.module.positions.start(kernel.node)
+        # A standalone kernel can be called by any function defined after it, and by the
+        # standalone functions defined before it (a program's methods run after its class).
+        after_offsets, after = self._group(kernel.owner, dynamic, False)
+        before_offsets, before = self._group(kernel.owner, dynamic, kernel.owner is None)
+        first_after = bisect.bisect_right(after_offsets, at)
+        last_before = bisect.bisect_left(before_offsets, at)
+        if not last_before or first_after == len(after_offsets):
+            return None
+        return Rebinding(
+            dynamic,
+            tuple(f.name for f in before[max(0, last_before - SHOWN) : last_before]),
+            tuple(f.name for f in after[first_after : first_after + SHOWN]),
+            last_before,
+            len(after_offsets) - first_after,
+            self._renamed(kernel, dynamic),
+        )
+
+    def _group(self, program: Program | None, dynamic: Dynamic, standalone: bool) -> _Group:
+        """The readers of ``dynamic`` in parse order with a kernel of ``program``: the
+        program's methods, or (a standalone kernel) the module's functions (``standalone``:
+        only those outside programs). The kernels its own VS001 fix gives the parameter,
+        and functions with a parameter of its name, read their own parameter instead."""
+        key = (dynamic.name, id(program), standalone, dynamic)
+        found = self._groups.get(key)
+        if found is not None:
+            return found
+        readers: list[tuple[int, Function]] = []
+        for function in self._readers(dynamic.name, program):
+            if standalone and function.owner is not None:
+                continue
+            if function.param(dynamic.name) is not None or self.takes_over(function, dynamic):
+                continue
+            meaning = self.resolver.resolve_in_definition(dynamic.name, self.module, function)
+            if isinstance(meaning, RDynamic) and meaning.dynamic == dynamic:
+                readers.append((self.module.positions.start(function.node), function))
+        readers.sort(key=lambda r: r[0])
+        found = ([r[0] for r in readers], [r[1] for r in readers])
+        self._groups[key] = found
+        return found
+
+    def _renamed(self, kernel: Function, dynamic: Dynamic) -> _Renamed:
+        """The kernel's own ``pl.dynamic`` for the symbol: a free name, the declaration to
+        add after ``dynamic``'s (Python evaluates the annotations, so the name must exist;
+        its DynVar, read by the kernel alone, is what its parameter takes over), and the
+        kernel's reads of ``dynamic`` to read it instead. None when the kernel assigns the
+        name, the name is taken, or ``dynamic`` is not a plain ``NAME = pl.dynamic(...)``
+        statement of this module."""
+        names = [n for n in nodes_below(_roots(kernel.node), _DEFS) if type(n) is ast.Name]
+        reads = [n for n in names if n.id == dynamic.name]
+        if any(not isinstance(n.ctx, ast.Load) for n in reads):
+            return None  # the kernel assigns the name: its reads are not all the symbol
+        fresh = f"{dynamic.name}_{kernel.name}"
+        taken = {n.id for n in names} | {p.name for p in kernel.params}
+        if fresh in taken or self.resolver.resolve_in_definition(fresh, self.module, kernel):
+            return None
+        declaration = self._declaration(dynamic, fresh)
+        if declaration is None:
+            return None
+        reads.sort(key=lambda n: (n.lineno, n.col_offset))
+        return fresh, declaration, tuple(reads)
+
+    def _declaration(self, dynamic: Dynamic, fresh: str) -> tuple[int, str] | None:
+        """Where and what to insert to declare ``fresh`` as ``dynamic`` is declared: on the
+        line after its statement, with its indentation."""
+        if dynamic.path != self.module.path:
+            return None
+        text, source = self.module.text, self.module.positions.source
+        start, end = dynamic.span
+        try:
+            [statement] = ast.parse(text[start:end]).body
+        except (SyntaxError, ValueError):
+            return None
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and statement.targets[0].id == dynamic.name
+            and isinstance(statement.value, ast.Call)
+        ):
+            return None
+        value = ast.get_source_segment(text[start:end], statement.value)
+        first, last = line_at(source, start), line_at(source, end)
+        if value is None or not starts_line(text, first, start):
+            return None
+        indent = text[first.start : start]
+        return last.end, f"{last.newline}{indent}{fresh} = {value}"
+
+
+def _roots(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
+    """What pypto parses of a function: its parameters' annotations, return type, body."""
+    args = node.args
+    roots: list[ast.AST] = [*args.posonlyargs, *args.args, *args.kwonlyargs, *node.body]
+    return roots + ([node.returns] if node.returns is not None else [])
