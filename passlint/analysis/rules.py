@@ -263,7 +263,11 @@ _RULES = [
         "are the variables the body reads (OutlineIncoreScopes); MaterializeValidShapeSymbols "
         "then adds each valid_shape symbol that no captured variable or physical dimension "
         "binds as a leading `pl.Scalar[pl.INDEX]` parameter, fed the captured tensor's own "
-        "extent. Nothing needs changing: the finding says what the compiled kernel receives.",
+        "extent. Before it, OptimizeOrchTensors gives an input fed a slice of a tensor of "
+        "static shape that tensor's strides instead of its view, so such a slice adds nothing "
+        "(where the shape is not known statically, the message says under which condition the "
+        "finding holds). Nothing needs changing: the finding says what the compiled kernel "
+        "receives.",
         "part = pl.slice(x, [16, 64], [0, 0], valid_shape=[16, n])\n"
         'with pl.at(level=pl.Level.CORE_GROUP, name_hint="fused"):\n'
         "    t = pl.load(part, [0, 0], [16, 64])",

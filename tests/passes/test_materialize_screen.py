@@ -109,9 +109,10 @@ def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]):
 ''',
     "outlined scope with a positional valid shape": """
 import pypto.language as pl
+R = pl.dynamic("R")
 
 @pl.function(type=pl.FunctionType.Orchestration)
-def main(x: pl.Tensor[[16, 128], pl.FP32], n: pl.Scalar[pl.INDEX]):
+def main(x: pl.Tensor[[R, 128], pl.FP32], n: pl.Scalar[pl.INDEX]):
     a = pl.slice(x, [16, 128], [0, 0], [16, n])
     with pl.at(level=pl.Level.CORE_GROUP):
         b = pl.add(a, a)

@@ -160,14 +160,15 @@ def many_aliases(n: int) -> str:
 
 
 def many_scopes(n: int) -> str:
-    """``pl.at`` scopes of one orchestration, each after an assignment (VS007 each)."""
+    """``pl.at`` scopes of one orchestration, each after an assignment (VS007 each: the
+    sliced tensor's shape is dynamic, so OptimizeOrchTensors keeps the slices' views)."""
     body = "".join(
         f"    p{j} = pl.slice(x, [16, 64], [0, 0], valid_shape=[16, n])\n"
         f"    with pl.at(level=pl.Level.CORE_GROUP, name_hint='f{j}'):\n"
         f"        t{j} = pl.load(p{j}, [0, 0], [16, 64])\n"
         for j in range(n)
     )
-    head = "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(x: pl.Tensor[[16, 64], pl.FP32], n: pl.Scalar[pl.INDEX]):\n"
+    head = "@pl.function(type=pl.FunctionType.Orchestration)\ndef main(x: pl.Tensor[[V, 64], pl.FP32], n: pl.Scalar[pl.INDEX]):\n"
     return HEAD + head + body + "    return x\n"
 
 

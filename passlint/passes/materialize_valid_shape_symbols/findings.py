@@ -32,6 +32,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     UnreadFile,
     ValueUse,
 )
+from passlint.passes.materialize_valid_shape_symbols.pipeline import Depends
 from passlint.passes.materialize_valid_shape_symbols.rebinding import Rebinding
 
 FIRST_SENTENCE = 100  # characters, MESSAGES.md point 1
@@ -433,13 +434,15 @@ def outlined(module: Module, kernel: OutlinedKernel) -> Finding:
     names = ", ".join(_words(s.symbol, s.name) for s in kernel.symbols)
     plural = "s" if len(kernel.symbols) > 1 else ""
     strings = ", ".join(f"'{q(s.symbol)}'" for s in kernel.symbols)
+    adds = "may add" if all(s.unless is not None for s in kernel.symbols) else "adds"
     first = _sentence(
-        f"The pass adds {names} to outlined kernel '{q(kernel.name)}'; nothing to change.",
-        f"The pass adds {strings} to outlined kernel '{q(kernel.name)}'; nothing to change.",
-        f"The pass adds leading parameter{plural} to this outlined kernel; nothing to change.",
+        f"The pass {adds} {names} to outlined kernel '{q(kernel.name)}'; nothing to change.",
+        f"The pass {adds} {strings} to outlined kernel '{q(kernel.name)}'; nothing to change.",
+        f"The pass {adds} leading parameter{plural} to this outlined kernel; nothing to change.",
     )
     fed = "; ".join(
         f"{_words(s.symbol, s.name)} from the valid_shape of '{q(s.tensor)}', fed `{q(s.extent)}`"
+        + _unless(s.tensor, s.unless)
         for s in kernel.symbols
     )
     message = (
@@ -452,6 +455,17 @@ def outlined(module: Module, kernel: OutlinedKernel) -> Finding:
     end = min(positions.end(node), line_at(positions.source, start).end)  # its first line
     rng = positions.source.range(start, end)
     return Finding("VS007", RULES["VS007"].severity, module.path, rng, message)
+
+
+def _unless(tensor: str, unless: Depends | None) -> str:
+    """When the pipeline's OptimizeOrchTensors may replace the view first (``pipeline``)."""
+    if unless is None:
+        return ""
+    return (
+        f", unless {q(unless.condition)}: then OptimizeOrchTensors first gives the parameter "
+        f"of '{q(tensor)}' (a slice of `{q(unless.parent)}`) the strides of `{q(unless.parent)}` "
+        "instead of its view, and nothing is added"
+    )
 
 
 # -- shared -----------------------------------------------------------------------------------

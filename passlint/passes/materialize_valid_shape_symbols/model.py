@@ -19,6 +19,7 @@ from passlint.analysis.pl.model import (
     Param,
     SyntaxProblem,
 )
+from passlint.passes.materialize_valid_shape_symbols.pipeline import Depends
 
 
 @dataclass(frozen=True)
@@ -216,12 +217,15 @@ class KernelSummary:
 class OutlinedSymbol:
     """A symbol the pass adds to an outlined kernel: its Python name and string (the same
     for a scalar variable), the captured tensor whose valid_shape reads it, the extent the
-    outlined call passes."""
+    outlined call passes; ``unless``: the condition under which the pipeline replaces that
+    tensor's view by strides first (``pipeline``), so that nothing is added (None: it
+    holds)."""
 
     name: str
     symbol: str
     tensor: str
     extent: str
+    unless: Depends | None = None
 
 
 @dataclass(frozen=True)

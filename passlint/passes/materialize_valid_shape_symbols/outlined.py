@@ -4,7 +4,10 @@ scopes (``OutlineIncoreScopes``, ``scope_outline_utils.cpp``): an InCore kernel 
 reads before it defines them, in first-read order, each with its type. The pass then adds
 the valid_shape symbols of those parameters that nothing in the outlined kernel binds (no
 captured variable, no physical dimension of a captured tensor), and the outlined call passes
-the captured tensor's own valid_shape entry. The source has no signature to edit: these are
+the captured tensor's own valid_shape entry. Before the pass, OptimizeOrchTensors replaces
+the view of an input fed a slice of a tensor with a static shape by strides (``pipeline``):
+such a tensor contributes no symbol, and one whose parent's shape is not known statically
+contributes under that condition. The source has no signature to edit: these are
 information findings without a fix.
 """
 
@@ -18,6 +21,7 @@ from passlint.analysis.pl.model import Function, Module, OutlinedScope
 from passlint.analysis.pl.resolve import RDynamic, Resolver, RInt
 from passlint.analysis.pl.walk import nodes_below
 from passlint.passes.materialize_valid_shape_symbols.model import OutlinedKernel, OutlinedSymbol
+from passlint.passes.materialize_valid_shape_symbols.pipeline import Depends, Pipeline, Strided
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
@@ -27,13 +31,14 @@ def outlined_kernels(
 ) -> list[OutlinedKernel]:
     """The outlined kernels of ``function``'s ``pl.at`` scopes that gain parameters."""
     out = []
+    pipeline = Pipeline(resolver, reader)
     defined = _DefinedBefore(function)
     for number, scope in enumerate(function.outlined):  # pypto counts every scope it outlines
         if scope.level != "CORE_GROUP":
             continue
         name = scope.name_hint or f"{function.name}_incore_{number}"
         outside = defined.by(module.positions.start(scope.node))
-        symbols = _added(scope, function, module, resolver, reader, outside)
+        symbols = _added(scope, function, module, resolver, reader, pipeline, outside)
         if symbols:
             out.append(OutlinedKernel(scope, name, tuple(symbols)))
     return out
@@ -45,11 +50,12 @@ def _added(
     module: Module,
     resolver: Resolver,
     reader: ExtentReader,
+    pipeline: Pipeline,
     outside: set[str],
 ) -> list[OutlinedSymbol]:
     captured = _captured(scope.node, outside)
     bound = set(captured)
-    tensors: list[tuple[ast.Name, tuple[str | None, ...]]] = []
+    tensors: list[tuple[ast.Name, tuple[str | None, ...], Depends | None]] = []
     for node in captured.values():
         extents = reader.of_argument(node, function, module)
         if extents is None or extents.effective is None:
@@ -57,20 +63,28 @@ def _added(
         for dims in extents.shape or ():
             if dims is not None:
                 bound.update(_IDENTIFIER.findall(dims.text))
-        tensors.append((node, tuple(d.text if d is not None else None for d in extents.effective)))
-    added: list[OutlinedSymbol] = []
-    seen: set[str] = set()
-    for node, valid in tensors:
+        fate = pipeline.outlined_input(node, scope.node, function, module)
+        if isinstance(fate, Strided):
+            continue  # (its view is strides when the pass runs: no valid_shape to read)
+        valid = tuple(d.text if d is not None else None for d in extents.effective)
+        tensors.append((node, valid, fate))
+    found: dict[str, list[tuple[ast.Name, Depends | None]]] = {}
+    for node, valid, fate in tensors:
         for text in valid:
-            if text is None or not _IDENTIFIER.fullmatch(text) or text in bound or text in seen:
+            if text is None or not _IDENTIFIER.fullmatch(text) or text in bound:
                 continue
-            point = (scope.node.lineno, scope.node.col_offset)
-            resolved = resolver.resolve(text, module, function, point)
-            if isinstance(resolved, RInt):
-                continue
-            seen.add(text)
-            symbol = resolved.dynamic.symbol if isinstance(resolved, RDynamic) else text
-            added.append(OutlinedSymbol(text, symbol, node.id, text))
+            found.setdefault(text, []).append((node, fate))
+    added: list[OutlinedSymbol] = []
+    point = (scope.node.lineno, scope.node.col_offset)
+    for text, holders in found.items():
+        resolved = resolver.resolve(text, module, function, point)
+        if isinstance(resolved, RInt):
+            continue
+        symbol = resolved.dynamic.symbol if isinstance(resolved, RDynamic) else text
+        kept = [node for node, fate in holders if fate is None]
+        unless = None if kept else holders[0][1]  # (it holds if a view that stays has it)
+        tensor = kept[0] if kept else holders[0][0]
+        added.append(OutlinedSymbol(text, symbol, tensor.id, text, unless))
     return added
 
 

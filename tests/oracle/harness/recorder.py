@@ -15,8 +15,11 @@ For each program the pass runs at once (in an empty PassContext): an event says 
 it rejected the program (message, span), left it unchanged, or which kernels gained which
 leading parameters and which call/submit sites got which extents (printed by pypto's
 printer). A program whose orchestration code holds ``with pl.at(...)`` (or another
-outlined scope) also goes through the default pipeline's passes up to and including its
-outlining passes, then the pass: that event names the outlined kernels.
+outlined scope) also goes through the default pipeline's passes up to and including
+OptimizeOrchTensors (the outlining passes make the kernels; OptimizeOrchTensors replaces the
+view of an input fed a slice of a tensor of static shape by strides, so the pass sees no
+valid_shape there; the passes after it, up to the pass, left every corpus program's outcome
+as it was), then the pass, as ``pl.compile`` runs it: that event names the outlined kernels.
 
 With ``PASSLINT_ORACLE_ARGUMENTS`` set (the re-run of fixed files), each program event also
 lists every call/submit of a program function with all its arguments, printed by pypto's
@@ -318,15 +321,15 @@ def _has_outlined_scopes(program: Any) -> bool:
 
 
 def outlining_passes() -> list[Any]:
-    """The default pipeline's passes from its start to its last outlining pass."""
+    """The default pipeline's passes from its start through OptimizeOrchTensors (the last
+    one before the pass that changes the kernels' parameter views)."""
     from pypto.ir.pass_manager import OptimizationStrategy, PassManager
 
     factories = PassManager._get_pass_factories(
         OptimizationStrategy.Default, analyze_auto_scopes_for_deps=False
     )
     names = [getattr(f, "__name__", "") for f in factories]
-    last = max(i for i, name in enumerate(names) if name.startswith("outline_"))
-    return [factory() for factory in factories[: last + 1]]
+    return [factory() for factory in factories[: names.index("optimize_orch_tensors") + 1]]
 
 
 def _pipeline_outcome(program: Any) -> dict[str, Any]:
