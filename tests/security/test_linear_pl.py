@@ -172,6 +172,23 @@ def many_scopes(n: int) -> str:
     return HEAD + head + body + "    return x\n"
 
 
+def many_slices_in_a_scope(n: int) -> str:
+    """One ``pl.at`` scope that reads many slices, of tensors of static and dynamic shape
+    (OptimizeOrchTensors' strides decided for each captured slice)."""
+    slices = "".join(
+        f"    p{j} = pl.slice({'x' if j % 2 else 'y'}, [16, 64], [0, 0], valid_shape=[16, n])\n"
+        for j in range(n)
+    )
+    reads = "".join(f"        t{j} = pl.load(p{j}, [0, 0], [16, 64])\n" for j in range(n))
+    head = (
+        "@pl.function(type=pl.FunctionType.Orchestration)\n"
+        "def main(x: pl.Tensor[[16, 64], pl.FP32], y: pl.Tensor[[V, 64], pl.FP32], "
+        "n: pl.Scalar[pl.INDEX]):\n"
+    )
+    scope = "    with pl.at(level=pl.Level.CORE_GROUP, name_hint='f'):\n"
+    return HEAD + head + slices + scope + reads + "    return x\n"
+
+
 def many_methods(n: int) -> str:
     """A program of many kernels, each called by its orchestration (``self.k(...)``)."""
     kernels = "".join(
@@ -205,6 +222,7 @@ SHAPES: dict[str, tuple[Callable[[int], str], int, int]] = {
     "a line of def words": (def_words, 400_000, 5_000),
     "many pypto names imported": (many_aliases, 1_200, 4_100),
     "many pl.at scopes": (many_scopes, 900, 1_500),
+    "many slices read in one pl.at scope": (many_slices_in_a_scope, 900, 1_500),
     "a program of many kernels": (many_methods, 500, 800),
 }
 

@@ -21,7 +21,12 @@ from passlint.analysis.pl.model import Function, Module, OutlinedScope
 from passlint.analysis.pl.resolve import RDynamic, Resolver, RInt
 from passlint.analysis.pl.walk import nodes_below
 from passlint.passes.materialize_valid_shape_symbols.model import OutlinedKernel, OutlinedSymbol
-from passlint.passes.materialize_valid_shape_symbols.pipeline import Depends, Pipeline, Strided
+from passlint.passes.materialize_valid_shape_symbols.pipeline import (
+    Depends,
+    Pipeline,
+    Strided,
+    written_names,
+)
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
@@ -56,6 +61,7 @@ def _added(
     captured = _captured(scope.node, outside)
     bound = set(captured)
     tensors: list[tuple[ast.Name, tuple[str | None, ...], Depends | None]] = []
+    written = written_names(scope.node, module)
     for node in captured.values():
         extents = reader.of_argument(node, function, module)
         if extents is None or extents.effective is None:
@@ -63,7 +69,7 @@ def _added(
         for dims in extents.shape or ():
             if dims is not None:
                 bound.update(_IDENTIFIER.findall(dims.text))
-        fate = pipeline.outlined_input(node, scope.node, function, module)
+        fate = pipeline.outlined_input(node, written, function, module)
         if isinstance(fate, Strided):
             continue  # (its view is strides when the pass runs: no valid_shape to read)
         valid = tuple(d.text if d is not None else None for d in extents.effective)

@@ -76,12 +76,12 @@ class Pipeline:
         self._assigned: dict[int, set[int]] = {}  # per function: its calls assigned whole
 
     def outlined_input(
-        self, captured: ast.Name, scope: ast.With, function: Function, module: Module
+        self, captured: ast.Name, written: set[str], function: Function, module: Module
     ) -> Fate:
         """The fate of the view of the outlined kernel's parameter that captures
-        ``captured``: an input (the scope writes it neither by ``pl.store`` nor
-        ``pl.assemble``) fed the value ``captured`` holds at the scope."""
-        if _written(captured.id, scope, module):
+        ``captured``: an input (not in ``written``, the scope's ``written_names``) fed the
+        value ``captured`` holds at the scope."""
+        if captured.id in written:
             return None
         parent = self._slice_parent(captured, function, module)
         return _fate([parent]) if parent is not None else None
@@ -218,9 +218,10 @@ def _slice_source(node: ast.expr, module: Module) -> ast.expr | None:
     return None
 
 
-def _written(name: str, scope: ast.With, module: Module) -> bool:
-    """Does the scope store into ``name`` or assemble into it (so the outlined parameter
-    is an output, not an input)?"""
+def written_names(scope: ast.With, module: Module) -> set[str]:
+    """The names the scope stores into or assembles into (their outlined parameters are
+    outputs, not inputs)."""
+    found: set[str] = set()
     for node in ast.walk(scope):
         if not isinstance(node, ast.Call):
             continue
@@ -234,9 +235,9 @@ def _written(name: str, scope: ast.With, module: Module) -> bool:
             target = node.args[0] if node.args else None
         else:
             continue
-        if isinstance(target, ast.Name) and target.id == name:
-            return True
-    return False
+        if isinstance(target, ast.Name):
+            found.add(target.id)
+    return found
 
 
 def _end(assignment: Assignment) -> int:
