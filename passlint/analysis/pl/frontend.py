@@ -328,7 +328,7 @@ class _Builder:
         if isinstance(value, ast.Call):
             called = pl_name(value.func, self.aliases)
             if called == "dynamic":
-                symbol = _dynamic_symbol(value)
+                symbol = dynamic_symbol(value)
                 if symbol is not None:
                     dynamic = Dynamic(self.path, name, symbol, self.pos.span(stmt))
                     scope.bind(name, Bound(where, "dynamic", dynamic))
@@ -749,7 +749,8 @@ def _postpones_annotations(tree: ast.Module) -> bool:
     return False
 
 
-def _dynamic_symbol(call: ast.Call) -> str | None:
+def dynamic_symbol(call: ast.Call) -> str | None:
+    """The symbol's name a ``pl.dynamic("N")`` (or ``name="N"``) call gives, if literal."""
     if call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
         return call.args[0].value
     for keyword in call.keywords:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from passlint.analysis.findings import Finding, Fix, Location
-from passlint.analysis.pl.frontend import _dynamic_symbol, pl_name
+from passlint.analysis.pl.frontend import dynamic_symbol, pl_name
 from passlint.analysis.pl.model import Dynamic, Function, Module, Where
 from passlint.analysis.pl.parametrize import (
     BY_POSITION,
@@ -161,7 +161,7 @@ class Units:
         if isinstance(value, ast.Constant) and type(value.value) is int:
             return RInt(value.value)
         if isinstance(value, ast.Call) and pl_name(value.func, self.module.aliases) == "dynamic":
-            symbol = _dynamic_symbol(value)
+            symbol = dynamic_symbol(value)
             if symbol is None:
                 return ROther()
             span = self.module.positions.span(value)
