@@ -45,6 +45,7 @@ class Run:
         self.sites = CallSites(module, self.resolver, workspace)
         self._analyses: dict[int, KernelAnalysis] = {}
         self._sites: dict[int, list[SiteResult]] = {}
+        self._declared: dict[int, frozenset[Dynamic]] = {}  # id(kernel) -> its symbols' dynamics
         self._keys = UnitKeys(module, workspace is not None)
         self.readers = Readers(module, self.resolver, self._takes_over)
 
@@ -100,8 +101,12 @@ class Run:
         """Does ``function``'s own VS001 fix give it the parameter for ``dynamic``?"""
         if not function.is_device_kernel:
             return False
-        analysis = self.analysis(function, self.module)
-        return any(s.declared == dynamic for s in analysis.symbols)
+        declared = self._declared.get(id(function))
+        if declared is None:
+            analysis = self.analysis(function, self.module)
+            declared = frozenset(symbol.declared for symbol in analysis.symbols)
+            self._declared[id(function)] = declared
+        return dynamic in declared
 
     def outlined(self, keep: Callable[[Function], bool] | None = None) -> list[OutlinedKernel]:
         """The kernels outlined from ``pl.at`` scopes of non-kernel functions (those
