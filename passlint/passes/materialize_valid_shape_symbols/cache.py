@@ -82,18 +82,19 @@ class UnitKeys:
         )
 
     def _program(self, kernel: Function) -> int | None:
-        """A number for the text of the kernel's program: whether the VS001 fix may name its
-        parameter as its symbol depends on what the other methods read (``rebinding``)."""
+        """A number for what the kernel's program reads, member by member in order: whether
+        the VS001 fix may name its parameter as its symbol depends on which other members
+        read that symbol, before or after it (``rebinding``). Names only, so an edit that
+        changes no name (a blank, a comment, a number) keeps the other kernels' findings."""
         if kernel.owner is None:
             return None
         found = self._programs.get(id(kernel.owner))
         if found is None:
-            if self._lines is None:
-                self._lines = self.module.text.split("\n")
-            node = kernel.owner.node
-            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            text = "\n".join(self._lines[start - 1 : node.end_lineno or node.lineno])
-            found = self._programs[id(kernel.owner)] = _number(("program", start, text))
+            members = tuple(
+                (index, tuple(sorted(_names_read(member))))
+                for index, member in enumerate(kernel.owner.node.body)
+            )
+            found = self._programs[id(kernel.owner)] = _number(("program", members))
         return found
 
     def _home(self, outer: Function) -> tuple[int, str, str | None]:
@@ -166,6 +167,19 @@ def _environment(module: Module, with_workspace: bool) -> int:
     parts: list[object] = [module.path, with_workspace, tuple(sorted(module.aliases.items()))]
     parts.extend(defs(module.tree.body))
     return _number(tuple(parts))
+
+
+def _names_read(node: ast.AST) -> set[str]:
+    """Every name and attribute name written in ``node``."""
+    found: set[str] = set()
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name):
+            found.add(child.id)
+        elif isinstance(child, ast.Attribute):
+            found.add(child.attr)
+        elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.add(child.name)
+    return found
 
 
 def _number(key: tuple[object, ...]) -> int:
