@@ -2,7 +2,8 @@
 agreement figure, and each disagreement with its class, file and line.
 
 Compared outcomes: each kernel the pass gives leading parameters (the same names, in the
-same order), each call/submit site it changes (the same extents), each rejection (the VS
+same order; where the truth has it, also those the pass adds after ``pl.compile``'s
+pipeline, unless passlint says that depends on a condition), each call/submit site it changes (the same extents), each rejection (the VS
 code of its kind), each kernel outlined from a ``with pl.at(...)`` scope (a finding on that
 line naming the symbols), and each prediction passlint makes about code the pass builds and
 leaves unchanged (a kernel change or a VS finding there is a disagreement). Predictions
@@ -220,6 +221,15 @@ def compare_file(
                     rel,
                     line,
                     f"'{name}': pass {list(change.added)}, passlint {list(got.added)}",
+                )
+            )
+        elif change.compiled is not None and got.compiled not in (None, change.compiled):
+            report.disagreements.append(
+                Disagreement(
+                    "different leading parameters under pl.compile",
+                    rel,
+                    line,
+                    f"'{name}': pass {list(change.compiled)}, passlint {list(got.compiled)}",
                 )
             )
         else:

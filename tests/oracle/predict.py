@@ -1,5 +1,6 @@
 """What passlint predicts for one pl file, through its public API only: the kernels that gain
-leading parameters (``analyze_module``), the extents each call site gets, and the VS
+leading parameters (``analyze_module``; and those still added after ``pl.compile``'s
+pipeline), the extents each call site gets, and the VS
 findings (``engine.analyze``). Places are 1-based lines and columns, as the truth has them."""
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ class PredictedKernel:
     line: int  # the ``def`` line
     name: str
     added: tuple[str, ...]  # pl.dynamic names, in the order the pass adds them
+    compiled: tuple[str, ...] | None = None  # those added after pl.compile's pipeline (None:
+    # passlint says it depends on a condition)
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,13 @@ def predict(path: str, text: str, workspace: Workspace | None) -> Prediction:
     for summary in analysis.kernels:
         node = summary.kernel.node
         added = tuple(symbol.symbol for symbol in summary.unbound)
-        prediction.kernels[node.lineno] = PredictedKernel(node.lineno, summary.kernel.name, added)
+        compiled = summary.compiled
+        prediction.kernels[node.lineno] = PredictedKernel(
+            node.lineno,
+            summary.kernel.name,
+            added,
+            tuple(s.symbol for s in compiled) if compiled is not None else None,
+        )
         for call in summary.calls:
             site = call.site.node
             prediction.sites.append(

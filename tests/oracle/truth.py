@@ -2,7 +2,7 @@
 outcomes the differential tests compare passlint with.
 
 Per file: kernels the pass gives leading parameters (in order, by their ``pl.dynamic``
-names), call/submit sites with the extents they get, rejections with the VS code passlint
+names, and those it still adds after ``pl.compile``'s pipeline), call/submit sites with the extents they get, rejections with the VS code passlint
 reports for each kind, and every kernel and program that was built and left unchanged
 (where passlint must say nothing). Places are 1-based lines, relative paths.
 """
@@ -10,7 +10,7 @@ reports for each kind, and every kernel and program that was built and left unch
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,9 @@ class KernelChange:
     line: int  # the ``def`` line
     name: str
     added: tuple[str, ...]  # the leading parameters, by their pl.dynamic names, in order
+    # what the pass adds to it after pl.compile's pipeline (None: not recorded, or the
+    # pipeline failed or the pass rejected the program there)
+    compiled: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -163,12 +166,22 @@ def from_document(document: dict[str, Any]) -> Truth:
 def _variant(
     variant: dict[str, Any], of: Any, rel: str, program: str | None, program_line: int | None
 ) -> None:
+    pipeline = variant.get("pipeline")
     if variant["outcome"] == "changed":
+        compiled = _compiled(pipeline)
         for kernel in variant["kernels"]:
             change = KernelChange(
-                kernel["file"], kernel["line"], kernel["name"], tuple(kernel["added"])
+                kernel["file"],
+                kernel["line"],
+                kernel["name"],
+                tuple(kernel["added"]),
+                None if compiled is None else compiled.get(kernel["name"], ()),
             )
-            of(kernel["file"]).changes[(change.line, change.name)] = change
+            known = of(kernel["file"]).changes.setdefault((change.line, change.name), change)
+            if known.compiled != change.compiled:  # (builds that differ under pl.compile)
+                of(kernel["file"]).changes[(change.line, change.name)] = replace(
+                    known, compiled=None
+                )
         for call in variant["calls"]:
             site = SiteChange(
                 call["file"],
@@ -182,7 +195,6 @@ def _variant(
                 of(call["file"]).sites.append(site)
     elif variant["outcome"] == "rejected":
         _reject(of, rel, variant["error"], "pass", program, program_line)
-    pipeline = variant.get("pipeline")
     if not pipeline or pipeline["outcome"] == "pipeline-failed":
         return
     outlined = {f["name"]: f for f in pipeline["outlined"]}
@@ -203,6 +215,14 @@ def _variant(
                     of(place["file"]).outlined.append(outlined_change)
     elif pipeline["outcome"] == "rejected" and variant["outcome"] != "rejected":
         _reject(of, rel, pipeline["error"], "pass after outlining", program, program_line)
+
+
+def _compiled(pipeline: dict[str, Any] | None) -> dict[str, tuple[str, ...]] | None:
+    """The leading parameters the pass adds to each kernel after the pipeline (kernels not
+    named gain none); None when that is not known."""
+    if not pipeline or pipeline["outcome"] not in ("changed", "unchanged"):
+        return None
+    return {k["name"]: tuple(k["added"]) for k in pipeline.get("kernels", [])}
 
 
 def _reject(

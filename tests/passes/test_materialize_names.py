@@ -80,7 +80,10 @@ def test_a_name_bound_below_the_program_is_a_symbol_with_postponed_annotations()
         "adds `N: pl.Scalar[pl.INDEX]` in front and passes the extent at every call. pypto's "
         "DSL parser makes 'N' a symbol of that name itself: with postponed annotations "
         "(`from __future__ import annotations`) it reads the names bound when the program's "
-        "decorator runs, and it is not bound then."
+        "decorator runs, and it is not bound then. Under `pl.compile` OptimizeOrchTensors runs "
+        "first and replaces the view of parameter 'x' by the strides of `x` (the calls pass "
+        "slices of a tensor of static shape), so there the pass does not add 'N', and the fix "
+        "leaves it unread."
     )
     assert [(r.range.start.line, r.message) for r in finding.related] == [
         (8, "pypto's parser makes symbol 'N' here"),
@@ -141,10 +144,10 @@ def test_a_class_body_name_is_a_symbol_the_parser_makes() -> None:
     text = kernel("CB", body='    CB = pl.dynamic("CB_STRING")\n\n')
     (finding,) = check_text("k.py", text, None)
     assert spans([finding]) == [("VS001", 8, 71, 8, 73)]
-    assert finding.message.endswith(
+    assert (
         "pypto's DSL parser makes 'CB' a symbol of that name itself: it never reads a class "
         "body's names, where Python found it."
-    )
+    ) in finding.message
     assert fixed(text).count("CB: pl.Scalar[pl.INDEX], ") == 1
 
 

@@ -65,7 +65,10 @@ def test_a_symbol_of_some_cases_names_them_and_its_fix_is_not_preferred() -> Non
         "parameter. This holds in test_rows[rows1] only, not in test_rows[64]. No physical "
         "dimension or scalar parameter binds it (parameter 'x', dim 0), so "
         "MaterializeValidShapeSymbols adds `rows: pl.Scalar[pl.INDEX]` in front and passes "
-        "the extent at every call. The fix is not preferred: test_rows[64] shares the text it "
+        "the extent at every call. Under `pl.compile` OptimizeOrchTensors runs first and "
+        "replaces the view of parameter 'x' by the strides of `x` (the calls pass slices of a "
+        "tensor of static shape), so there the pass does not add 'ROWS' (Python name 'rows'), "
+        "and the fix leaves it unread. The fix is not preferred: test_rows[64] shares the text it "
         "edits, and there the pass adds nothing; the fix would still give the kernel the "
         "parameter there and pass it an extent at every call."
     )

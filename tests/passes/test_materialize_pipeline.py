@@ -130,3 +130,91 @@ def test_a_symbol_a_kept_view_also_has_is_added_from_that_view() -> None:
     )
     [kernel] = analyze_module("m.py", HEAD + text, None).outlined
     assert [(s.symbol, s.tensor, s.unless) for s in kernel.symbols] == [("n", "b", None)]
+
+
+# -- kernels written in the DSL -------------------------------------------------------------
+# The finding is the pass on the program as parsed (as pypto's tests run it: the truth of the
+# differential suite); VS001 adds what pl.compile's pipeline changes first. Each form below
+# was run both ways with the real pass (the pass alone, and the default pipeline's passes
+# through OptimizeOrchTensors, then the pass).
+
+UNDER_COMPILE = (
+    " Under `pl.compile` OptimizeOrchTensors runs first and replaces the view of parameter 'a' "
+    "by the strides of `x` (the calls pass slices of a tensor of static shape), so there the "
+    "pass does not add 'V', and the fix leaves it unread."
+)
+
+
+def direct(parent: str, call: str, head: str = "") -> str:
+    """An InCore kernel whose input ``a`` reads ``V``, and an orchestration that feeds it
+    a slice ``part`` of ``x`` (of type ``parent``) through ``call``."""
+    return textwrap.dedent(
+        f"""\
+        def build({head}):
+            @pl.program
+            class P:
+                @pl.function(type=pl.FunctionType.InCore)
+                def head(self, a: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V], layout=pl.TensorLayout.ND)], out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+                    t = pl.load(a, [0, 0], [16, 128], target_memory=pl.MemorySpace.Vec)
+                    return pl.store(t, [0, 0], out)
+
+                @pl.function(type=pl.FunctionType.Orchestration)
+                def main(self, x: {parent}, n: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[16, 128], pl.FP32]]) -> pl.Tensor[[16, 128], pl.FP32]:
+                    part = pl.slice(x, [16, 128], [0, 0], valid_shape=[16, n])
+                    {call}
+                    return out
+            return P
+        """
+    )
+
+
+def compiled(text: str) -> tuple[str, ...] | None:
+    (summary,) = [s for s in analyze_module("m.py", HEAD + text, None).kernels if s.unbound]
+    return None if summary.compiled is None else tuple(s.symbol for s in summary.compiled)
+
+
+def test_a_direct_kernel_fed_a_slice_of_a_static_tensor_is_reported_with_what_pl_compile_does() -> (
+    None
+):
+    # optimize_orch_tensors_pass.cpp, SliceInputStridesOptimizer: SliceAnalyzer reads
+    # AssignStmts whose value is a Call; FlattenCallExpr and NormalizeStmtStructure give a
+    # returned or nested call an assignment first. The real pass alone adds 'V' to 'head';
+    # after the pipeline it adds nothing, in each of these forms.
+    static = "pl.Tensor[[64, 128], pl.FP32]"
+    for call in (
+        "out = self.head(part, out)",
+        "r: pl.Tensor[[16, 128], pl.FP32] = self.head(part, out)",
+        "return self.head(part, out)",
+        "out = pl.assemble(out, self.head(part, out), [0, 0])",
+    ):
+        (finding,) = check(direct(static, call))
+        assert finding.code == "VS001", call
+        assert finding.message.endswith(UNDER_COMPILE), call
+        assert finding.fix is not None and finding.fix.preferred, call
+        assert compiled(direct(static, call)) == (), call
+
+
+def test_a_direct_kernel_keeps_its_view_when_pattern_4_does_not_apply() -> None:
+    # A call standing alone is an EvalStmt, which SliceAnalyzer does not read; a parent of
+    # dynamic shape has no static strides. The real pipeline adds 'V' in both.
+    for parent, call in (
+        ("pl.Tensor[[64, 128], pl.FP32]", "self.head(part, out)"),
+        ("pl.Tensor[[R, 128], pl.FP32]", "out = self.head(part, out)"),
+    ):
+        (finding,) = check(direct(parent, call))
+        assert "pl.compile" not in finding.message, call
+        assert compiled(direct(parent, call)) == ("V",), call
+
+
+def test_a_direct_kernel_fed_a_slice_of_a_builder_shaped_tensor_says_when() -> None:
+    # The parent's rows come from the builder's argument: pattern 4 applies only if the
+    # parser reads an int there (ConstInt), so passlint cannot say what pl.compile adds.
+    text = direct("pl.Tensor[[rows, 128], pl.FP32]", "out = self.head(part, out)", "rows")
+    (finding,) = check(text)
+    assert finding.message.endswith(
+        " Under `pl.compile`, if `rows` is an int constant, OptimizeOrchTensors runs first and "
+        "replaces the view of parameter 'a' by the strides of `x` (the calls pass slices of a "
+        "tensor of static shape), so there the pass does not add 'V', and the fix leaves it "
+        "unread."
+    )
+    assert compiled(text) is None

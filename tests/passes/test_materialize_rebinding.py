@@ -153,3 +153,18 @@ def test_the_readers_of_many_programs_cost_linear_time() -> None:
         len(large) / len(small),
         before=resolve.clear_cache,
     )
+
+
+def test_a_reused_verdict_follows_an_edit_of_another_member() -> None:
+    """The findings of a program's kernel are reused while its program members read the
+    same names (``cache.UnitKeys``): an edit that stops 'second' reading N changes whether
+    first's parameter would split N's readers, so first's fix must change with it."""
+    plain_second = SECOND.replace("pl.Tensor[[N, 64], pl.FP32]", "pl.Tensor[[64, 64], pl.FP32]")
+    plain_second = plain_second.replace(VIEW, "pl.Tensor[[64, 64], pl.FP32]")
+    split, whole = program(SECOND, FIRST, MAIN), program(plain_second, FIRST, MAIN)
+    resolve.clear_cache()
+    alone = {text: vs001(text) for text in (split, whole)}
+    assert alone[split].fix != alone[whole].fix  # (the verdicts differ)
+    for order in ((split, whole, split), (whole, split, whole)):
+        resolve.clear_cache()
+        assert [vs001(text) for text in order] == [alone[text] for text in order]

@@ -111,6 +111,29 @@ def unbound_symbols_called(n: int) -> str:
     )
 
 
+def sliced_inputs_called(n: int) -> str:
+    """A kernel of ``n`` inputs, each reading its own unbound symbol, called twice with
+    slices of tensors of static shape (OptimizeOrchTensors' strides decided per input)."""
+    dynamics = "".join(f'V{j} = pl.dynamic("V{j}")\n' for j in range(n))
+    params = ", ".join(
+        f"x{j}: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V{j}])]"
+        for j in range(n)
+    )
+    slices = "".join(
+        f"    p{j} = pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n])\n" for j in range(n)
+    )
+    args = ", ".join(f"p{j}" for j in range(n))
+    return (
+        HEAD
+        + dynamics
+        + f"\n\n@pl.function(type=pl.FunctionType.InCore)\ndef k({params}):\n    return x0\n"
+        + "\n\n@pl.function(type=pl.FunctionType.Orchestration)\n"
+        + "def main(src: pl.Tensor[[64, 128], pl.FP32], n: pl.Scalar[pl.INDEX]):\n"
+        + slices
+        + f"    a = k({args})\n    return k({args})\n"
+    )
+
+
 def deep_nesting(n: int) -> str:
     """``n`` kernels, each 40 functions deep (CPython allows 100 levels)."""
     out = [HEAD]
@@ -214,6 +237,7 @@ SHAPES: dict[str, tuple[Callable[[int], str], int, int]] = {
     "a long parameter line": (long_parameter_line, 4_000, 2_300),
     "many pl.dynamic symbols": (many_dynamic_symbols, 2_400, 8_500),
     "many unbound symbols of a called kernel": (unbound_symbols_called, 1_500, 2_500),
+    "sliced inputs of a called kernel": (sliced_inputs_called, 600, 1_200),
     "deep nesting": (deep_nesting, 80, 280),
     "a long string": (long_string, 50_000, 100_000),
     "a huge hex literal": (huge_literal, 6_400_000, 5_000_000),

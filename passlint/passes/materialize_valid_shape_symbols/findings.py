@@ -10,6 +10,7 @@ extents it can, and its title names the calls left to edit by hand.
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from pathlib import Path
 
 from passlint.analysis.findings import Finding, Fix, Location, Range, TextEdit
@@ -32,7 +33,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     UnreadFile,
     ValueUse,
 )
-from passlint.passes.materialize_valid_shape_symbols.pipeline import Depends
+from passlint.passes.materialize_valid_shape_symbols.pipeline import Depends, Strided, dropped
 from passlint.passes.materialize_valid_shape_symbols.rebinding import Rebinding
 
 FIRST_SENTENCE = 100  # characters, MESSAGES.md point 1
@@ -44,16 +45,18 @@ def kernel_findings(
     uses: list[ValueUse],
     unread: list[UnreadFile],
     rebindings: list[Rebinding] | None = None,
+    views: Mapping[str, Strided | Depends] | None = None,
 ) -> list[Finding]:
     """The findings on a kernel itself (VS001, VS002, VS005, VS006); ``sites`` are its calls
     (None: not looked for, as it has nothing to pass); ``uses`` and ``unread`` hide calls
     the fix cannot reach; ``rebindings``: symbols whose parameter would change what other
-    functions read (``rebinding``)."""
+    functions read (``rebinding``); ``views``: the parameters whose views ``pl.compile``'s
+    pipeline replaces by strides first (``pipeline``)."""
     found = [late(analysis, item) for item in analysis.late]
     found += [undefined(analysis, item) for item in analysis.undefined]
     found += [compound_only(analysis, symbol) for symbol in analysis.compound_only]
     if analysis.symbols:
-        found += unbound(analysis, sites or [], uses, unread, rebindings or [])
+        found += unbound(analysis, sites or [], uses, unread, rebindings or [], views or {})
     return found
 
 
@@ -73,6 +76,7 @@ def unbound(
     uses: list[ValueUse],
     unread: list[UnreadFile],
     rebindings: list[Rebinding],
+    views: Mapping[str, Strided | Depends],
 ) -> list[Finding]:
     """One finding for the kernel's unbound symbols, on the first one's entry: the pass adds
     them all in one rewrite, which is the fix. (A finding for each symbol, each with the whole
@@ -85,6 +89,7 @@ def unbound(
         fix = _unbound_fix(analysis, sites, blocked, uses, unread, rebindings)
     annotation = edits.scalar_annotation(module)
     message = _unbound_message(analysis, annotation) + _parser_made(analysis)
+    message += _compiled_words(analysis, views)
     message += _unfixable(analysis, annotation)
     if rebindings and not unfixable:
         message += _rebinding_words(analysis, rebindings)
@@ -224,6 +229,29 @@ def _unbound_fix(
         for r in stuck
     ]
     return Fix(f"{title}; {'; '.join(left)}", tuple(changes), preferred=False)
+
+
+def _compiled_words(analysis: KernelAnalysis, views: Mapping[str, Strided | Depends]) -> str:
+    """What ``pl.compile`` changes: the finding is the pass run on the program as parsed (as
+    pypto's tests run it); its default pipeline may first replace the views that hold some
+    of the symbols by strides (``pipeline``), and then the pass does not add them."""
+    lost = dropped(analysis.symbols, views)
+    if not lost:
+        return ""
+    params = list(dict.fromkeys(slot.param.name for s in lost for slot in (*s.slots, *s.compound)))
+    fates = [views[name] for name in params]
+    parents = _listed(list(dict.fromkeys(f"`{q(f.parent)}`" for f in fates)))
+    conditions = list(dict.fromkeys(f.condition for f in fates if isinstance(f, Depends)))
+    when = f", if {q(' and '.join(conditions))}," if conditions else ""
+    names = _listed([f"'{q(n)}'" for n in params])
+    words = _listed([_symbol_words(s.declared) for s in lost])
+    one = len(params) == 1
+    return (
+        f" Under `pl.compile`{when} OptimizeOrchTensors runs first and replaces the "
+        f"view{'' if one else 's'} of parameter{'' if one else 's'} {names} by the strides of "
+        f"{parents} (the calls pass slices of a tensor of static shape), so there the pass "
+        f"does not add {words}, and the fix leaves {'it' if len(lost) == 1 else 'them'} unread."
+    )
 
 
 def _functions(names: tuple[str, ...], count: int) -> str:

@@ -196,13 +196,15 @@ class UnreadFile:
 @dataclass(frozen=True)
 class KernelSummary:
     """One device kernel as the pass sees it: every valid_shape symbol (bound or not, and
-    by what), the unbound ones in slot order, every call with what it passes, and its uses
-    as a value (for a kernel with unbound symbols)."""
+    by what), the unbound ones in slot order, those of them the pass still adds after
+    ``pl.compile``'s pipeline (``pipeline``; None: that depends on a condition), every call
+    with what it passes, and its uses as a value (for a kernel with unbound symbols)."""
 
     kernel: Function
     module: Module
     symbols: tuple[Symbol, ...]
     unbound: tuple[Symbol, ...]
+    compiled: tuple[Symbol, ...] | None
     calls: tuple[SiteResult, ...]
     value_uses: tuple[ValueUse, ...] = ()
 

@@ -6,13 +6,17 @@ reads, before it runs.
 before it, the outlining passes (``OutlineIncoreScopes``: ``outlined.py``) make the kernels
 of ``pl.at`` scopes, and ``OptimizeOrchTensors`` (``optimize_orch_tensors_pass.cpp``,
 pattern 4 ``SliceInputStridesOptimizer``) changes the views: an ``In`` parameter of an
-InCore kernel that some call assigned in a non-InCore function (``r = k(...)``) feeds a
-``tensor.slice`` result gets the row-major strides of the slice's parent, as a view of
-its own (``TensorView(strides, ND)``), which drops the valid_shape: the pass then finds no
-symbol there. It does so only when every such slice's parent has the same static shape
-(all int dimensions), and not when the parameter already has strides. (The passes between
-read and keep valid_shapes: ``Simplify`` folds them, ``MaterializeTensorStrides`` keeps
-them beside the strides it fills in.)
+InCore kernel that some call in a non-InCore function feeds a ``tensor.slice`` result
+gets the row-major strides of the slice's parent, as a view of its own
+(``TensorView(strides, ND)``), which drops the valid_shape: the pass then finds no symbol
+there. It does so only when every such slice's parent has the same static shape (all int
+dimensions), and not when the parameter already has strides. (The passes between read and
+keep valid_shapes: ``Simplify`` folds them, ``MaterializeTensorStrides`` keeps them beside
+the strides it fills in.)
+
+An outlined kernel exists only in the pipeline, so its fate decides what is reported. A
+kernel written in the DSL is reported as the pass sees the program as parsed (as pypto's
+own tests run it), and VS001 adds what changes under ``pl.compile`` (``direct_input``).
 
 The fate of a view is decided from the syntax where it can be; where it cannot (a
 dimension of the parent that is neither an int constant nor a symbol), the fate says
@@ -23,12 +27,17 @@ from __future__ import annotations
 
 import ast
 import bisect
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from passlint.analysis.pl.extents import ExtentReader
 from passlint.analysis.pl.frontend import pl_name
 from passlint.analysis.pl.model import Assignment, CallSite, Function, Module
 from passlint.analysis.pl.resolve import RDynamic, Resolver, RInt
+
+if TYPE_CHECKING:
+    from passlint.passes.materialize_valid_shape_symbols.model import Symbol
 
 _SLICES = frozenset({"slice", "tensor.slice"})
 _STORES = frozenset({"store", "tile.store"})  # (tile, offsets, output_tensor)
@@ -73,7 +82,7 @@ class Pipeline:
         self.resolver = resolver
         self.reader = reader
         self._latest: dict[int, dict[str, list[Assignment]]] = {}
-        self._assigned: dict[int, set[int]] = {}  # per function: its calls assigned whole
+        self._alone: dict[int, set[int]] = {}  # per function: its calls that are statements
 
     def outlined_input(
         self, captured: ast.Name, written: set[str], function: Function, module: Module
@@ -101,8 +110,8 @@ class Pipeline:
         for site, module in calls:
             if site.caller.func_type == "InCore" or site.form != "call":
                 continue  # the pattern reads non-InCore functions' assigned calls only
-            if not self._is_assigned(site.node, site.caller) or index >= len(site.args):
-                continue
+            if not self._value_used(site.node, site.caller) or index >= len(site.args):
+                continue  # (pattern 4 reads assignments: a call alone is not one)
             parent = self._slice_parent(site.args[index], site.caller, module)
             if parent is not None:
                 parents.append(parent)
@@ -143,17 +152,20 @@ class Pipeline:
         before = bisect.bisect_right(found, module.positions.start(name), key=_end)
         return found[before - 1] if before else None
 
-    def _is_assigned(self, call: ast.Call, function: Function) -> bool:
-        """Is ``call`` the whole value of an assignment (``r = k(...)``, ``r: T = k(...)``)?"""
-        found = self._assigned.get(id(function))
+    def _value_used(self, call: ast.Call, function: Function) -> bool:
+        """Is ``call``'s value used (anything but a statement of its own)? The pipeline's
+        NormalizeStmtStructure and FlattenCallExpr give every such call an assignment of its
+        own (``return k(...)``, ``f(k(...))``), which is what pattern 4 reads; a call
+        standing alone stays an evaluation."""
+        found = self._alone.get(id(function))
         if found is None:
             found = {
                 id(node.value)
                 for node in ast.walk(function.node)
-                if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None
+                if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
             }
-            self._assigned[id(function)] = found
-        return id(call) in found
+            self._alone[id(function)] = found
+        return id(call) not in found
 
     def _dimension(
         self, text: str, function: Function, module: Module, point: tuple[int, int]
@@ -186,6 +198,12 @@ class Pipeline:
             if isinstance(left, int) and isinstance(right, int):
                 return _fold(node.op, left, right)
         return ""
+
+
+def dropped(symbols: list[Symbol], views: Mapping[str, Strided | Depends]) -> list[Symbol]:
+    """The ``symbols`` whose every entry sits in a view ``views`` replaces (their kernel's
+    parameters by name): the pass finds none of them after the pipeline."""
+    return [s for s in symbols if all(slot.param.name in views for slot in (*s.slots, *s.compound))]
 
 
 def _fate(parents: list[_Parent]) -> Fate:

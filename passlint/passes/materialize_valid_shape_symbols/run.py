@@ -23,6 +23,12 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     ValueUse,
 )
 from passlint.passes.materialize_valid_shape_symbols.outlined import outlined_kernels
+from passlint.passes.materialize_valid_shape_symbols.pipeline import (
+    Depends,
+    Pipeline,
+    Strided,
+    dropped,
+)
 from passlint.passes.materialize_valid_shape_symbols.rebinding import Readers, Rebinding
 from passlint.passes.materialize_valid_shape_symbols.sites import CallSites
 
@@ -43,6 +49,7 @@ class Run:
         self.resolver = Resolver(module, workspace, bindings)
         self._bound = bool(bindings)
         self.sites = CallSites(module, self.resolver, workspace)
+        self.pipeline = Pipeline(self.resolver, self.sites.reader)
         self._analyses: dict[int, KernelAnalysis] = {}
         self._sites: dict[int, list[SiteResult]] = {}
         self._declared: dict[int, frozenset[Dynamic]] = {}  # id(kernel) -> its symbols' dynamics
@@ -80,14 +87,36 @@ class Run:
     def summary(self, kernel: Function) -> KernelSummary:
         analysis = self.analysis(kernel, self.module)
         sites = self.sites_of(analysis)
+        views = self.compiled_views(analysis, sites)
+        lost = dropped(analysis.symbols, views)
+        depends = any(
+            isinstance(views[slot.param.name], Depends)
+            for symbol in lost
+            for slot in (*symbol.slots, *symbol.compound)
+        )
         return KernelSummary(
             kernel,
             self.module,
             tuple(analysis.all_symbols),
             tuple(analysis.symbols),
+            None if depends else tuple(s for s in analysis.symbols if s not in lost),
             tuple(sites),
             tuple(self.value_uses(analysis)),
         )
+
+    def compiled_views(
+        self, analysis: KernelAnalysis, sites: list[SiteResult]
+    ) -> dict[str, Strided | Depends]:
+        """The kernel's parameters holding unbound symbols whose views ``pl.compile``'s
+        pipeline replaces by strides before the pass (``pipeline``), fed at ``sites``."""
+        calls = [(result.site, result.module) for result in sites]
+        views: dict[str, Strided | Depends] = {}
+        params = {slot.param.index for s in analysis.symbols for slot in (*s.slots, *s.compound)}
+        for index in sorted(params):
+            fate = self.pipeline.direct_input(analysis.kernel, index, calls)
+            if fate is not None:
+                views[analysis.kernel.params[index].name] = fate
+        return views
 
     def rebindings(self, analysis: KernelAnalysis) -> list[Rebinding]:
         """The unbound symbols whose leading parameter would split the other readers of
@@ -181,6 +210,7 @@ class Run:
                 self.value_uses(analysis),
                 self.unread(analysis),
                 self.rebindings(analysis),
+                self.compiled_views(analysis, sites or []),
             )
             own: tuple[tuple[Finding, ...], ...] | None = None
             if analysis.symbols:

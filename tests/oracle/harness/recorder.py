@@ -15,11 +15,13 @@ For each program the pass runs at once (in an empty PassContext): an event says 
 it rejected the program (message, span), left it unchanged, or which kernels gained which
 leading parameters and which call/submit sites got which extents (printed by pypto's
 printer). A program whose orchestration code holds ``with pl.at(...)`` (or another
-outlined scope) also goes through the default pipeline's passes up to and including
-OptimizeOrchTensors (the outlining passes make the kernels; OptimizeOrchTensors replaces the
-view of an input fed a slice of a tensor of static shape by strides, so the pass sees no
-valid_shape there; the passes after it, up to the pass, left every corpus program's outcome
-as it was), then the pass, as ``pl.compile`` runs it: that event names the outlined kernels.
+outlined scope), or that the pass changes or rejects, also goes through the default
+pipeline's passes up to and including OptimizeOrchTensors (the outlining passes make the
+kernels; OptimizeOrchTensors replaces the view of an input fed a slice of a tensor of static
+shape by strides, so the pass sees no valid_shape there; the passes after it, up to the
+pass, left every corpus program's outcome as it was), then the pass, as ``pl.compile`` runs
+it: that event names the outlined kernels and says what the pass then does to the kernels
+written in the DSL.
 
 With ``PASSLINT_ORACLE_ARGUMENTS`` set (the re-run of fixed files), each program event also
 lists every call/submit of a program function with all its arguments, printed by pypto's
@@ -164,7 +166,7 @@ def _program(program: Any) -> None:
         "functions": [_function_place(f) for f in program.functions.values()],
     }
     event.update(_outcome(program))
-    if _has_outlined_scopes(program):
+    if event["outcome"] != "unchanged" or _has_outlined_scopes(program):
         event["pipeline"] = _pipeline_outcome(program)
     if os.environ.get(ARGUMENTS_ENV):
         event["arguments"] = _arguments(program)
@@ -266,10 +268,19 @@ def _calls(program: Any, callees: set[str]) -> list[dict[str, Any]]:
         def visit_call(self, op: Any) -> None:
             self.note(op, "call")
             super().visit_call(op)
+            self.nested(op)
 
         def visit_submit(self, op: Any) -> None:
             self.note(op, "submit")
             super().visit_submit(op)
+            self.nested(op)
+
+        def nested(self, op: Any) -> None:
+            """The calls among ``op``'s arguments (``pl.assemble(out, self.k(...), ...)``):
+            the base visitor does not hand them back to these methods."""
+            for arg in op.args:
+                if isinstance(arg, ir.Call):
+                    self.visit_call(arg)
 
         def note(self, op: Any, form: str) -> None:
             target = op.op
