@@ -10,7 +10,7 @@ import pytest
 
 from passlint.analysis.findings import Finding
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import check_text
+from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pl"
 CASES = DATA / "valid_shape_cases.py"
@@ -308,3 +308,19 @@ def test_no_crash_on_any_truncation(path: Path) -> None:
         check_text(str(path), "".join(lines[:end]), Workspace([path.parent]))
     for cut in range(0, len(text), 7):
         check_text(str(path), text[:cut] + text[cut + 3 :], None)
+
+
+def test_an_int_of_the_frame_wins_over_a_parameter_of_that_name() -> None:
+    # pypto type_resolver.py, _parse_tileview_expr: _try_resolve_int evaluates the entry in
+    # the closure first, so with `N = 64` the real parser reads valid_shape=[N] as the
+    # constant 64 (its printer then elides the view), not as the scalar parameter N.
+    text = (
+        "import pypto.language as pl\n\nN = 64\n\n\n"
+        "@pl.function(type=pl.FunctionType.InCore)\n"
+        "def k(N: pl.Scalar[pl.INDEX], "
+        "x: pl.Tensor[[64], pl.FP32, pl.TensorView(valid_shape=[N], layout=pl.TensorLayout.ND)]"
+        ") -> pl.Tensor[[64], pl.FP32]:\n    return x\n"
+    )
+    (kernel,) = analyze_module("k.py", text, None).kernels
+    assert kernel.symbol("N") is None
+    assert check_text("k.py", text, None) == []

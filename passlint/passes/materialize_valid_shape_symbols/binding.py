@@ -3,8 +3,9 @@ which the pass must add (``materialize_valid_shape_symbols_pass.cpp``, ``BuildPl
 the way pypto's parser reads the annotations (``type_resolver.py``, ``ast_parser.py``).
 
 * A physical shape entry reads its names from the definition's frame first, then from the
-  earlier parameters (``_resolve_shape_dim``); a valid_shape entry from the earlier
-  parameters first, then the frame (``_parse_tileview_expr``).
+  earlier parameters (``_resolve_shape_dim``); a valid_shape entry is an int the frame
+  holds first (``_try_resolve_int``), else an earlier parameter, else what the frame holds
+  (``_parse_tileview_expr``).
 * Bound: every name in any tensor parameter's physical shape, and every non-tensor parameter.
 * A valid_shape entry naming an earlier parameter (of any dtype) is that parameter: bound.
   A ``X: pl.Scalar[pl.INDEX]`` parameter also takes over the ``pl.dynamic`` held by the
@@ -29,7 +30,7 @@ import unicodedata
 from collections import Counter
 
 from passlint.analysis.pl.model import Dynamic, Function, Module, Param, TensorView
-from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RParam, RView
+from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RInt, RParam, RView
 from passlint.analysis.pl.walk import names_below
 from passlint.passes.materialize_valid_shape_symbols.model import (
     Binding,
@@ -53,13 +54,17 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
         return resolver.resolve_in_definition(name, module, kernel)
 
     def earlier_first(name: str, index: int) -> Resolved | None:
-        """A valid_shape name: the earlier parameters, then the frame."""
+        """A valid_shape name: an int the frame holds (``_try_resolve_int`` evaluates the
+        entry first), the earlier parameters, then the frame's other values."""
+        framed = in_frame(name)
+        if isinstance(framed, RInt):
+            return framed
         param = kernel.param(name)
         if param is not None and param.index < index:
             return RParam(param)
         if name in late:
             return RParam(late[name])
-        return in_frame(name)
+        return framed
 
     bound: dict[str, Binding] = {}
     for param in kernel.params:
