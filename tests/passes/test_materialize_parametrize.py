@@ -17,14 +17,18 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from pathlib import Path
 
 from linear_time import assert_doubling_linear
+from pytest_collect import pytest_ids
 
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import Finding
+from passlint.analysis.pl.frontend import build_module, parse_text
 from passlint.analysis.pl.resolve import clear_cache
 from passlint.analysis.source import SourceText
 from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
+from passlint.passes.materialize_valid_shape_symbols.cases import Units
 
 KERNEL = """
     @pl.program
@@ -185,3 +189,111 @@ def test_cases_cost_linear_time() -> None:
 
     assert len(run(build(2))) == 2
     assert_doubling_linear(build, run, 8, before=clear_cache)
+
+
+def _labels(text: str) -> dict[str, list[str]]:
+    """Per test unit its case labels, as the pass names them, without the function's own
+    path (``TestX::test_k[...]`` -> key ``TestX::test_k``, ids)."""
+    tree = parse_text("t.py", text)
+    assert isinstance(tree, ast.Module)
+    module = build_module("t.py", text, tree)
+    assert module is not None
+    found: dict[str, list[str]] = {}
+    for unit in Units(module, None).units.values():
+        for context in unit.contexts:
+            name, _, rest = context.label.partition("[")
+            found.setdefault(name, []).append(rest[:-1])
+    return found
+
+
+CLASS_MARKS = textwrap.dedent(
+    """
+    import pypto.language as pl
+    import pytest
+
+    pytestmark = [pytest.mark.slow, pytest.mark.parametrize("dtype", ["FP32", "FP16"])]
+
+
+    @pytest.mark.parametrize("rows", [64, pl.dynamic("ROWS")])
+    @pytest.mark.parametrize("cols", [16], ids=["narrow"])
+    class TestRows:
+        pytestmark = pytest.mark.parametrize("depth", [1, 2])
+
+        @pytest.mark.parametrize("size", [8])
+        def test_k(self, rows, cols, depth, size, dtype):
+            pass
+
+        def test_class_cases(self, rows, cols, depth, dtype):
+            pass
+
+        def helper(self, rows):
+            pass
+
+        class TestInner:
+            @pytest.mark.parametrize("n", [pl.dynamic("N")])
+            def test_inner(self, n, rows, cols, depth, dtype):
+                pass
+
+
+    class TestPlain:
+        @pytest.mark.parametrize("n", [3, pl.dynamic("N")])
+        def test_method(self, n, dtype):
+            pass
+
+
+    @pytest.mark.parametrize("n", [1])
+    def test_function(n, dtype):
+        pass
+    """
+)
+
+
+def test_class_and_module_marks_name_cases_as_pytest_does(tmp_path: Path) -> None:
+    """A test method takes its own marks, then its class's (body ``pytestmark``, then its
+    decorators, nearest first), then its enclosing classes', then the module's
+    ``pytestmark``: ``_pytest/python.py``, ``pytest_generate_tests`` applies
+    ``iter_markers(name="parametrize")``, which walks ``_pytest/nodes.py``'s
+    ``iter_parents`` from the function up; ``_pytest/mark/structures.py``,
+    ``get_unpacked_marks`` and ``store_mark``. Node ids ``TestX::test_k[...]``: checked
+    against pytest's own collection (``--collect-only -q``). A non-``test`` method
+    (``helper``) takes no marks."""
+    ours = _labels(CLASS_MARKS)
+    assert ours == pytest_ids(tmp_path, CLASS_MARKS)
+    assert ours["TestRows::test_k"][:2] == ["8-1-narrow-64-FP32", "8-1-narrow-64-FP16"]
+    assert "TestRows::helper" not in ours
+
+
+def test_a_class_mark_reaches_the_kernel_of_a_method() -> None:
+    method = (
+        '\n\n@pytest.mark.parametrize("rows", [64, pl.dynamic("ROWS")], ids=["c", "d"])\n'
+        "class TestBuilt:\n    def test_k(self, rows):\n"
+        + textwrap.indent(textwrap.dedent(KERNEL), " " * 8)
+    )
+    text = "import pypto.language as pl\nimport pytest\n" + method
+    [finding] = check_text("t.py", text, None)
+    assert finding.message.split(". ")[1] == (
+        "This holds in TestBuilt::test_k[d] only, not in TestBuilt::test_k[c]"
+    )
+    assert finding.fix is not None and not finding.fix.preferred
+
+
+def test_a_module_pytestmark_reaches_every_test() -> None:
+    text = program("", "def test_rows(rows):").replace(
+        "DYN = pl.dynamic('D')",
+        'pytestmark = pytest.mark.parametrize("rows", [pl.dynamic("R"), 7], ids=["r", "s"])',
+    )
+    [finding] = check_text("t.py", text, None)
+    assert finding.message.split(". ")[1] == "This holds in test_rows[r] only, not in test_rows[s]"
+
+
+def test_marks_of_a_base_class_are_not_enumerated() -> None:
+    """pytest reads a class's marks through its MRO (``get_unpacked_marks``,
+    ``consider_mro``); a base class with parametrize marks of its own leaves the method
+    not analysed per case (as before: the parameter means nothing to the pass)."""
+    method = (
+        '\n\n@pytest.mark.parametrize("rows", [64, pl.dynamic("ROWS")])\n'
+        "class TestBase:\n    pass\n\n\n"
+        "class TestDerived(TestBase):\n    def test_k(self, rows):\n"
+        + textwrap.indent(textwrap.dedent(KERNEL), " " * 8)
+    )
+    assert check_text("t.py", "import pypto.language as pl\nimport pytest\n" + method, None) == []

@@ -9,7 +9,11 @@ and are not read. Stacked decorators give the product of their cases, the one ne
 item, else the values' ids joined by ``-`` (``_idval``: a str, bytes or number literal by
 its text, ASCII-escaped; an object without ``__name__`` such as a ``pl.dynamic`` symbol
 by argname and index, ``n1``), made unique per decorator as ``make_unique_parameterset_ids``
-does; the ids of stacked decorators are joined by ``-``, the nearest first. What a name
+does; the ids of stacked decorators are joined by ``-``, the nearest first. A test
+method takes its class's marks too (the class body's ``pytestmark``, then its decorators),
+after its own and before those of an enclosing class, and every test takes the module's
+``pytestmark`` (one mark or a list) last, as ``iter_markers`` walks from the function up
+(``_pytest/nodes.py``); base classes' marks are not read. What a name
 denotes (an int, a symbol, a function) is asked of the caller (``ValueIds``).
 
 At most ``MAX_CASES`` cases are enumerated; a function with more, or with a decorator whose
@@ -87,18 +91,57 @@ def is_parametrize(decorator: ast.expr) -> bool:
     return isinstance(mark, ast.Attribute) and mark.attr == "mark"
 
 
+def pytestmark(value: ast.expr | None) -> list[ast.Call]:
+    """The parametrize marks of a ``pytestmark = ...`` value: one mark or a list of them
+    (``_pytest/mark/structures.py``, ``get_unpacked_marks``: a list is taken item by item,
+    anything else as one mark); other marks are not parametrize."""
+    items = value.elts if isinstance(value, ast.List) else [value]
+    return [item for item in items if isinstance(item, ast.Call) and is_parametrize(item)]
+
+
+def assigned_pytestmark(body: list[ast.stmt]) -> ast.expr | None:
+    """The value last bound to ``pytestmark`` by the statements of a module or class body."""
+    value: ast.expr | None = None
+    for stmt in body:
+        if isinstance(stmt, ast.Assign):
+            targets, bound = stmt.targets, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, bound = [stmt.target], stmt.value
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in targets):
+            value = bound
+    return value
+
+
+def decorator_marks(decorators: list[ast.expr]) -> list[ast.Call]:
+    """The parametrize decorators in the order pytest stores them (``store_mark`` appends
+    each as it is applied: the one nearest the ``def`` or ``class`` first)."""
+    return [d for d in reversed(decorators) if isinstance(d, ast.Call) and is_parametrize(d)]
+
+
+def class_marks(node: ast.ClassDef) -> list[ast.Call]:
+    """A test class's own parametrize marks: its body's ``pytestmark``, then its decorators
+    (``store_mark`` extends the class's ``pytestmark``)."""
+    return [*pytestmark(assigned_pytestmark(node.body)), *decorator_marks(node.decorator_list)]
+
+
 def cases(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, lists: ModuleLists, ids: ValueIds
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    lists: ModuleLists,
+    ids: ValueIds,
+    outer: list[ast.Call] | None = None,
 ) -> list[Case] | None:
-    """The cases of ``node``'s parametrize decorators (None: none, too many, or not all
-    known by syntax)."""
-    decorators = [d for d in node.decorator_list if is_parametrize(d)]
-    if not decorators:
+    """The cases of ``node``'s parametrize decorators, then of the ``outer`` marks (those
+    of its classes, innermost first, then the module's ``pytestmark``, as pytest's
+    ``iter_markers`` walks the nodes from the function up); None: none, too many, or not
+    all known by syntax."""
+    marks = [*decorator_marks(node.decorator_list), *(outer or [])]
+    if not marks:
         return None
     product: list[Case] = [Case("", ())]
-    for decorator in reversed(decorators):  # the nearest the def first, as pytest applies
-        assert isinstance(decorator, ast.Call)
-        one = _decorator_cases(decorator, lists, ids)
+    for mark in marks:  # in the order pytest's pytest_generate_tests applies them
+        one = _decorator_cases(mark, lists, ids)
         if one is None or len(product) * len(one) > MAX_CASES:
             return None
         product = [

@@ -42,7 +42,10 @@ from passlint.analysis.pl.parametrize import (
     Case,
     ModuleLists,
     ValueId,
+    assigned_pytestmark,
     cases,
+    class_marks,
+    pytestmark,
 )
 from passlint.analysis.pl.resolve import (
     RDynamic,
@@ -86,6 +89,9 @@ class Units:
         self.lists = ModuleLists(module.tree)
         self.units: dict[int, Unit] = {}
         self._owners: dict[int, Unit | None] = {}
+        self._classes = _classes_of(module.tree)
+        self._top = {id(s) for s in module.tree.body}
+        self._class_names = {c.name: c for c in module.tree.body if isinstance(c, ast.ClassDef)}
         self._find()
 
     def owner(self, function: Function) -> Unit | None:
@@ -102,10 +108,14 @@ class Units:
     def _find(self) -> None:
         module = self.module
         tests: list[tuple[Function, list[Case]]] = []
+        module_marks = pytestmark(assigned_pytestmark(module.tree.body))
         for function in module.functions:
             if function.decorated or not function.params:
                 continue
-            found = cases(function.node, self.lists, self._ids(function))
+            outer = self._outer_marks(function, module_marks)
+            if outer is None:
+                continue
+            found = cases(function.node, self.lists, self._ids(function), outer)
             if found is not None:
                 tests.append((function, found))
         if not tests:
@@ -115,7 +125,7 @@ class Units:
             unit = self._unit(function)
             for case in found:
                 bindings = self._case_bindings(function, case)
-                unit.contexts.append(Context(_label(function, case), bindings))
+                unit.contexts.append(Context(self._label(function, case), bindings))
         builders: dict[int, Unit] = {}
         calls = _calls_by_name(module)
         for function, found in tests:
@@ -132,6 +142,40 @@ class Units:
             else:
                 self.units[id(unit.function)] = unit
         self._owners.clear()  # asked while the units were being found
+
+    def _outer_marks(
+        self, function: Function, module_marks: list[ast.Call]
+    ) -> list[ast.Call] | None:
+        """The marks a collected test takes from its classes and module (pytest collects
+        ``test*`` functions of the module and ``test*`` methods of its ``Test*`` classes
+        without ``__init__``, ``python_functions``/``python_classes`` by default); None
+        when a base class of one of its classes has parametrize marks of its own (pytest
+        reads them through the MRO; not enumerated here)."""
+        chain = self._classes.get(id(function.node))
+        if function.parent is not None or not function.name.startswith("test"):
+            return []
+        if chain is None:
+            return module_marks if id(function.node) in self._top else []
+        if not all(_is_test_class(c) for c in chain):
+            return []
+        marks: list[ast.Call] = []
+        for cls in chain:
+            for base in cls.bases:
+                parent = self._class_names.get(base.id) if isinstance(base, ast.Name) else None
+                if parent is not None and class_marks(parent):
+                    return None
+            marks += class_marks(cls)
+        return [*marks, *module_marks]
+
+    def _label(self, function: Function, case: Case) -> str:
+        """The case as pytest's node id names it after the file (``TestX::test_k[dynamic]``),
+        or by its values when the id depends on what only running the code tells."""
+        chain = self._classes.get(id(function.node), [])
+        name = "::".join([*(c.name for c in reversed(chain)), function.name])
+        if case.id is not None:
+            return f"{name}[{case.id}]"
+        values = ", ".join(f"{n}={ast.unparse(value)}" for n, value in case.values)
+        return f"{name} with {values}"
 
     def _unit(self, function: Function) -> Unit:
         node = function.node
@@ -239,7 +283,7 @@ class Units:
             for case in found:
                 outer = self._case_bindings(function, case)
                 bindings = self._call_bindings(builder, call, function, outer)
-                unit.contexts.append(Context(f"{_label(function, case)}{where}", bindings))
+                unit.contexts.append(Context(f"{self._label(function, case)}{where}", bindings))
                 if len(unit.contexts) > MAX_CASES:
                     return unit
         return unit
@@ -413,13 +457,30 @@ def _after_first_sentence(message: str, sentence: str) -> str:
     return f"{message[: end + 1]} {sentence}{message[end + 1 :]}"
 
 
-def _label(function: Function, case: Case) -> str:
-    """The case as pytest's node id names it (``test_k[dynamic]``), or by its values when
-    the id depends on what only running the code tells."""
-    if case.id is not None:
-        return f"{function.name}[{case.id}]"
-    values = ", ".join(f"{name}={ast.unparse(value)}" for name, value in case.values)
-    return f"{function.name} with {values}"
+def _classes_of(tree: ast.Module) -> dict[int, list[ast.ClassDef]]:
+    """Per method of a module-level class (or of a class nested in one), its classes,
+    innermost first: the classes pytest collects it through."""
+    found: dict[int, list[ast.ClassDef]] = {}
+    stack: list[tuple[ast.ClassDef, list[ast.ClassDef]]] = [
+        (c, [c]) for c in tree.body if isinstance(c, ast.ClassDef)
+    ]
+    while stack:
+        cls, chain = stack.pop()
+        for item in cls.body:
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                found[id(item)] = chain
+            elif isinstance(item, ast.ClassDef):
+                stack.append((item, [item, *chain]))
+    return found
+
+
+def _is_test_class(node: ast.ClassDef) -> bool:
+    """A class pytest collects: ``Test*`` without an ``__init__``."""
+    has_init = any(
+        isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == "__init__"
+        for item in node.body
+    )
+    return node.name.startswith("Test") and not has_init
 
 
 def _point(node: ast.expr) -> Where:
