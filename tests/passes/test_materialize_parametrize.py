@@ -28,7 +28,7 @@ from passlint.analysis.pl.frontend import build_module, parse_text
 from passlint.analysis.pl.resolve import clear_cache
 from passlint.analysis.source import SourceText
 from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
-from passlint.passes.materialize_valid_shape_symbols.cases import Units
+from passlint.passes.materialize_valid_shape_symbols.cases import MAX_BUILDER_DEPTH, Units
 
 KERNEL = """
     @pl.program
@@ -297,3 +297,59 @@ def test_marks_of_a_base_class_are_not_enumerated() -> None:
         + textwrap.indent(textwrap.dedent(KERNEL), " " * 8)
     )
     assert check_text("t.py", "import pypto.language as pl\nimport pytest\n" + method, None) == []
+
+
+def _chain(depth: int) -> str:
+    """A test calling ``build0(rows)``, which calls ``build1(rows)``, ... ``build{depth-1}``,
+    which defines the program (as pypto's tests build programs in helpers:
+    ``tests/ut/ir/transforms/test_legalize_tile_cast.py``, ``_make_program``)."""
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+    parts = ["import pypto.language as pl\nimport pytest\n"]
+    for level in range(depth - 1):
+        parts.append(f"def build{level}(rows):\n    return build{level + 1}(rows)\n")
+    parts.append(f"def build{depth - 1}(rows):\n{body}\n    return P\n")
+    parts.append(
+        '@pytest.mark.parametrize("rows", [64, pl.dynamic("ROWS")], ids=["c", "d"])\n'
+        "def test_chain(rows):\n    assert build0(rows) is not None\n"
+    )
+    return "\n\n".join(parts)
+
+
+def test_a_builder_chain_passes_each_case_down() -> None:
+    """``test_chain(rows)`` -> ``build0(rows)`` -> ... -> the program: each builder's
+    parameter holds what its caller passed in that case (the frame pypto's parser reads,
+    ``type_resolver.py``, ``_parse_tileview_expr``), up to ``MAX_BUILDER_DEPTH`` (4) calls
+    from the test; beyond, the builder is analysed once, as if not parametrized (its
+    parameter means nothing to the pass: silence)."""
+    assert MAX_BUILDER_DEPTH == 4
+    for depth in (2, 4):
+        [finding] = check_text("t.py", _chain(depth), None)
+        assert finding.message.split(". ")[:2] == [
+            "Kernel 'kernel' cannot bind 'ROWS' (Python name 'rows'); add it as a leading "
+            "parameter",
+            "This holds in test_chain[d] only, not in test_chain[c]",
+        ]
+        assert finding.fix is not None and not finding.fix.preferred
+    assert check_text("t.py", _chain(5), None) == []
+
+
+def test_builder_chains_cost_linear_time() -> None:
+    """Doubling the tests, each with a builder chain of two, at most doubles the time."""
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+
+    def build(count: int) -> str:
+        parts = ["import pypto.language as pl\nimport pytest\n"]
+        for i in range(count):
+            parts.append(
+                f"def outer{i}(rows):\n    return inner{i}(rows)\n\n"
+                f"def inner{i}(rows):\n{body}\n    return P\n\n"
+                f'@pytest.mark.parametrize("rows", [64, pl.dynamic("R{i}")])\n'
+                f"def test_{i}(rows):\n    assert outer{i}(rows) is not None\n"
+            )
+        return "\n".join(parts)
+
+    def run(text: str) -> object:
+        return check_text("t.py", text, None)
+
+    assert len(run(build(2))) == 2  # type: ignore[arg-type]
+    assert_doubling_linear(build, run, 8, before=clear_cache)

@@ -8,8 +8,12 @@ with enumerable cases (``passlint.analysis.pl.parametrize``) is a *unit*, and so
 function of the module that such a test calls with one of its parameters (``build(n)``):
 the builder's contexts are the test's cases, with the builder's parameters bound to the
 call's arguments, plus one context per other call of it in the module (the builder's cases
-are the calls this module makes). The kernels, calls and ``pl.at`` scopes inside a unit are
-analysed once per context (``Run`` with bindings); everything else once, as before.
+are the calls this module makes). A builder that such a builder calls with one of its own
+parameters (``build(n)`` -> ``make_program(n)``) is a unit the same way, its contexts those
+of its caller; the chain is followed ``MAX_BUILDER_DEPTH`` (4) calls from the test, and a
+builder further away is analysed once, as if not parametrized. The kernels, calls and
+``pl.at`` scopes inside a unit are analysed once per context (``Run`` with bindings);
+everything else once, as before.
 
 Merging, per unit: a finding every context gives is reported as it is; one that only some
 give names them (``test_k[dynamic]``, pytest's node ids) in a second sentence; identical
@@ -60,6 +64,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary,
 from passlint.passes.materialize_valid_shape_symbols.run import Run
 
 Bindings = dict[tuple[int, str], Resolved]
+MAX_BUILDER_DEPTH = 4  # builders followed from a test: build(n) -> make(n) -> ..., 4 calls deep
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
@@ -120,7 +125,6 @@ class Units:
                 tests.append((function, found))
         if not tests:
             return
-        tested = {id(function) for function, _ in tests}
         for function, found in tests:
             unit = self._unit(function)
             for case in found:
@@ -128,14 +132,21 @@ class Units:
                 unit.contexts.append(Context(self._label(function, case), bindings))
         builders: dict[int, Unit] = {}
         calls = _calls_by_name(module)
-        for function, found in tests:
-            names = {name for case in found[:1] for name, _ in case.values}
-            for node in _own_calls(function.node):
-                builder = self._builder(node, function, names)
-                if builder is None or id(builder) in tested:
-                    continue
-                if id(builder) not in builders:
-                    builders[id(builder)] = self._builder_unit(builder, calls, tests)
+        known = {id(function): self.units[id(function)] for function, _ in tests}
+        callers = [
+            (f, {name for case in found[:1] for name, _ in case.values}) for f, found in tests
+        ]
+        for _depth in range(MAX_BUILDER_DEPTH):  # the builders _depth + 1 calls from a test
+            reached: list[tuple[Function, set[str]]] = []
+            for function, names in callers:
+                for node in _own_calls(function.node):
+                    builder = self._builder(node, function, names)
+                    if builder is None or id(builder) in known:
+                        continue
+                    unit = self._builder_unit(builder, calls, known)
+                    known[id(builder)] = builders[id(builder)] = unit
+                    reached.append((builder, {p.name for p in builder.params}))
+            callers = reached
         for unit in [*self.units.values(), *builders.values()]:
             if not 0 < len(unit.contexts) <= MAX_CASES:
                 self.units.pop(id(unit.function), None)
@@ -258,32 +269,30 @@ class Units:
         self,
         builder: Function,
         calls: dict[str, list[tuple[Function | None, ast.Call]]],
-        tests: list[tuple[Function, list[Case]]],
+        known: dict[int, Unit],
     ) -> Unit:
-        """The builder's contexts: per call of it in the module, each case of the test it
-        is in (one context for a call elsewhere)."""
+        """The builder's contexts: per call of it in the module, each context of the unit
+        it is in (a test's cases, a builder's contexts found before), one context for a
+        call elsewhere."""
         unit = Unit(builder)
         node = builder.node
         unit.first_line = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         unit.last_line = node.end_lineno or node.lineno
-        by_test = {id(function): (function, found) for function, found in tests}
         for caller, call in calls.get(builder.name, []):
             if caller is not None:
                 resolved = self.resolver.resolve(builder.name, self.module, caller, _point(call))
                 if not isinstance(resolved, RFunction) or resolved.function is not builder:
                     continue
-            test = by_test.get(id(caller)) if caller is not None else None
+            outer = known.get(id(caller)) if caller is not None else None
             where = f" (the call on line {call.lineno})" if len(calls[builder.name]) > 1 else ""
-            if test is None:
+            if outer is None or caller is None:
                 bindings = self._call_bindings(builder, call, caller, {})
                 name = caller.name if caller is not None else "module level"
                 unit.contexts.append(Context(f"{name}{where}", bindings))
                 continue
-            function, found = test
-            for case in found:
-                outer = self._case_bindings(function, case)
-                bindings = self._call_bindings(builder, call, function, outer)
-                unit.contexts.append(Context(f"{self._label(function, case)}{where}", bindings))
+            for context in outer.contexts:
+                bindings = self._call_bindings(builder, call, caller, context.bindings)
+                unit.contexts.append(Context(f"{context.label}{where}", bindings))
                 if len(unit.contexts) > MAX_CASES:
                     return unit
         return unit
