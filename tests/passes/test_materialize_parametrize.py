@@ -353,3 +353,87 @@ def test_builder_chains_cost_linear_time() -> None:
 
     assert len(run(build(2))) == 2  # type: ignore[arg-type]
     assert_doubling_linear(build, run, 8, before=clear_cache)
+
+
+FIXTURES = textwrap.dedent(
+    """
+    import pypto.language as pl
+    import pytest
+
+
+    @pytest.fixture(params=[64, pl.dynamic("ROWS")], ids=["const", None])
+    def rows(request):
+        return request.param
+
+
+    @pytest.fixture(params=[3, 4], scope="module")
+    def cols(request):
+        \"\"\"A wider scope: parametrized before ``rows``.\"\"\"
+        yield request.param
+
+
+    @pytest.fixture
+    def plain():
+        return 1
+
+
+    @pytest.mark.parametrize("dtype", ["FP32"])
+    def test_k(rows, dtype, cols, plain):
+        pass
+
+
+    def test_fixtures_only(cols, rows):
+        pass
+
+
+    @pytest.mark.parametrize("rows", [pl.dynamic("X"), 8], indirect=True)
+    def test_indirect(rows):
+        pass
+
+
+    @pytest.mark.parametrize("rows", [5])
+    def test_overridden(rows, cols):
+        pass
+
+
+    class TestC:
+        @pytest.fixture(autouse=True, params=[1, 2])
+        def each(self, request):
+            return request.param
+
+        @pytest.fixture(params=["p", pl.dynamic("Q")], name="depth")
+        def _depth(self, request):
+            return request.param
+
+        def test_m(self, depth, rows):
+            pass
+    """
+)
+
+
+def test_fixture_params_name_cases_as_pytest_does(tmp_path: Path) -> None:
+    """``@pytest.fixture(params=..., ids=...)`` handing ``request.param`` on: each
+    requested fixture is parametrized before the marks, unless a mark names it, the
+    wider scope first (``_pytest/fixtures.py``, ``FixtureManager.pytest_generate_tests``,
+    ``getfixtureclosure``); ``indirect=True`` feeds such a fixture. Checked against
+    pytest's own collection."""
+    ours = _labels(FIXTURES)
+    assert ours == pytest_ids(tmp_path, FIXTURES)
+    assert ours["test_k"] == ["3-const-FP32", "3-rows1-FP32", "4-const-FP32", "4-rows1-FP32"]
+
+
+def test_a_fixture_param_reaches_the_kernel() -> None:
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+    text = (
+        "import pypto.language as pl\nimport pytest\n\n\n"
+        '@pytest.fixture(params=[64, pl.dynamic("ROWS")], ids=["const", "symbol"])\n'
+        "def rows(request):\n    return request.param\n\n\n"
+        f"def test_rows(rows):\n{body}"
+    )
+    [finding] = check_text("t.py", text, None)
+    assert finding.message.split(". ")[1] == (
+        "This holds in test_rows[symbol] only, not in test_rows[const]"
+    )
+    # a fixture that makes something of request.param: not read (as before, silent)
+    other = text.replace("return request.param", "return request.param + 0")
+    assert check_text("t.py", other, None) == []

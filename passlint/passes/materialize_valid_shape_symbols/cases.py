@@ -44,11 +44,15 @@ from passlint.analysis.pl.parametrize import (
     BY_POSITION,
     MAX_CASES,
     Case,
+    Fixture,
+    Fixtures,
     ModuleLists,
     ValueId,
+    argnames,
     assigned_pytestmark,
     cases,
     class_marks,
+    fixture,
     pytestmark,
 )
 from passlint.analysis.pl.resolve import (
@@ -97,6 +101,7 @@ class Units:
         self._classes = _classes_of(module.tree)
         self._top = {id(s) for s in module.tree.body}
         self._class_names = {c.name: c for c in module.tree.body if isinstance(c, ast.ClassDef)}
+        self._fixtures = _fixtures_of(module.tree)
         self._find()
 
     def owner(self, function: Function) -> Unit | None:
@@ -120,7 +125,9 @@ class Units:
             outer = self._outer_marks(function, module_marks)
             if outer is None:
                 continue
-            found = cases(function.node, self.lists, self._ids(function), outer)
+            found = cases(
+                function.node, self.lists, self._ids(function), outer, self._requested(function)
+            )
             if found is not None:
                 tests.append((function, found))
         if not tests:
@@ -162,13 +169,11 @@ class Units:
         without ``__init__``, ``python_functions``/``python_classes`` by default); None
         when a base class of one of its classes has parametrize marks of its own (pytest
         reads them through the MRO; not enumerated here)."""
+        if not self._collected(function):
+            return []
         chain = self._classes.get(id(function.node))
-        if function.parent is not None or not function.name.startswith("test"):
-            return []
         if chain is None:
-            return module_marks if id(function.node) in self._top else []
-        if not all(_is_test_class(c) for c in chain):
-            return []
+            return module_marks
         marks: list[ast.Call] = []
         for cls in chain:
             for base in cls.bases:
@@ -177,6 +182,38 @@ class Units:
                     return None
             marks += class_marks(cls)
         return [*marks, *module_marks]
+
+    def _collected(self, function: Function) -> bool:
+        """A test pytest collects: a ``test*`` function of the module, or a ``test*``
+        method of its ``Test*`` classes (``python_functions``/``python_classes`` by
+        default) without ``__init__``."""
+        if function.parent is not None or not function.name.startswith("test"):
+            return False
+        chain = self._classes.get(id(function.node))
+        if chain is None:
+            return id(function.node) in self._top
+        return all(_is_test_class(c) for c in chain)
+
+    def _requested(self, function: Function) -> tuple[list[str], Fixtures] | None:
+        """A collected test's argnames and the fixtures of this module it sees by them:
+        its classes' (the innermost first), then the module's (``FixtureManager``
+        ``getfixturedefs``, the closest definition last; conftest fixtures are not
+        read); the autouse fixtures it sees come first (``getfixtureinfo``, the module's
+        before its classes')."""
+        if not self._collected(function):
+            return None
+        chain = self._classes.get(id(function.node), [])
+        tables = [*(self._fixtures.get(id(c), {}) for c in chain), self._fixtures.get(0, {})]
+
+        def see(name: str) -> Fixture | None:
+            for table in tables:
+                if name in table:
+                    return table[name]
+            return None
+
+        autouse = [f.name for table in reversed(tables) for f in table.values() if f.autouse]
+        names = dict.fromkeys([*autouse, *argnames(function.node, bool(chain))])
+        return list(names), see
 
     def _label(self, function: Function, case: Case) -> str:
         """The case as pytest's node id names it after the file (``TestX::test_k[dynamic]``),
@@ -480,6 +517,23 @@ def _classes_of(tree: ast.Module) -> dict[int, list[ast.ClassDef]]:
                 found[id(item)] = chain
             elif isinstance(item, ast.ClassDef):
                 stack.append((item, [item, *chain]))
+    return found
+
+
+def _fixtures_of(tree: ast.Module) -> dict[int, dict[str, Fixture]]:
+    """The fixtures of the module (key 0) and of each class (key: its node's id), by the
+    name they are requested by; a later definition of a name replaces an earlier one."""
+    found: dict[int, dict[str, Fixture]] = {}
+    stack: list[tuple[int, list[ast.stmt], bool]] = [(0, tree.body, False)]
+    while stack:
+        key, body, in_class = stack.pop()
+        for stmt in body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                made = fixture(stmt, in_class)
+                if made is not None:
+                    found.setdefault(key, {})[made.name] = made
+            elif isinstance(stmt, ast.ClassDef):
+                stack.append((id(stmt), stmt.body, True))
     return found
 
 
