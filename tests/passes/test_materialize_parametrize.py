@@ -437,3 +437,48 @@ def test_a_fixture_param_reaches_the_kernel() -> None:
     # a fixture that makes something of request.param: not read (as before, silent)
     other = text.replace("return request.param", "return request.param + 0")
     assert check_text("t.py", other, None) == []
+
+
+def test_a_fixture_param_fed_to_a_builder_takes_each_case() -> None:
+    """A parametrized fixture that builds the program with ``request.param``
+    (``_pytest/fixtures.py``: ``SubRequest.param`` is the case's param): the builder's
+    parameter holds it in each case, and the cases are named by the tests requesting the
+    fixture (pytest's node ids: ``test_built[symbol]``)."""
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+    text = (
+        "import pypto.language as pl\nimport pytest\n\n\n"
+        f"def build(rows):\n{body}\n    return P\n\n\n"
+        '@pytest.fixture(params=[64, pl.dynamic("ROWS")], ids=["const", "symbol"])\n'
+        "def program(request):\n    return build(request.param)\n\n\n"
+        "def test_built(program):\n    assert program is not None\n"
+    )
+    [finding] = check_text("t.py", text, None)
+    assert finding.message.split(". ")[:2] == [
+        "Kernel 'kernel' cannot bind 'ROWS' (Python name 'rows'); add it as a leading parameter",
+        "This holds in test_built[symbol] only, not in test_built[const]",
+    ]
+    assert finding.fix is not None and not finding.fix.preferred
+
+
+def test_fixture_cases_cost_linear_time() -> None:
+    """Doubling the parametrized fixtures (one builds the program with ``request.param``,
+    one hands it on) and the tests requesting them at most doubles the time."""
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+
+    def build(count: int) -> str:
+        parts = ["import pypto.language as pl\nimport pytest\n"]
+        for i in range(count):
+            parts.append(
+                f"def build{i}(rows):\n{body}\n    return P\n\n"
+                f'@pytest.fixture(params=[64, pl.dynamic("R{i}")])\n'
+                f"def program{i}(request):\n    return build{i}(request.param)\n\n"
+                f"@pytest.fixture(params=[1, 2], autouse={i % 2 == 0})\n"
+                f"def size{i}(request):\n    return request.param\n\n"
+                f"def test_{i}(program{i}, size{i}):\n    assert program{i} is not None\n"
+            )
+        return "\n".join(parts)
+
+    def run(text: str) -> object:
+        return check_text("t.py", text, None)
+
+    assert_doubling_linear(build, run, 8, before=clear_cache)

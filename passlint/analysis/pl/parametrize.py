@@ -3,18 +3,21 @@
 A decorator gives its argnames (``"n"``, ``"a,b"``, ``("a", "b")``) a value expression per
 case: the items of a list or tuple literal, written in place or held by a module-level name;
 ``pytest.param(..., id=...)`` items; ``indirect`` decorators feed fixtures, not parameters,
-and are not read. Stacked decorators give the product of their cases, the one nearest the
-``def`` outermost, as pytest orders them. Each case is named as pytest names it
-(``_pytest/python.py``, ``IdMaker``): ``pytest.param``'s ``id``, else the ``ids=[...]``
-item, else the values' ids joined by ``-`` (``_idval``: a str, bytes or number literal by
-its text, ASCII-escaped; an object without ``__name__`` such as a ``pl.dynamic`` symbol
-by argname and index, ``n1``), made unique per decorator as ``make_unique_parameterset_ids``
-does; the ids of stacked decorators are joined by ``-``, the nearest first. A test
-method takes its class's marks too (the class body's ``pytestmark``, then its decorators),
-after its own and before those of an enclosing class, and every test takes the module's
-``pytestmark`` (one mark or a list) last, as ``iter_markers`` walks from the function up
-(``_pytest/nodes.py``); base classes' marks are not read. What a name
-denotes (an int, a symbol, a function) is asked of the caller (``ValueIds``).
+and are read only when each fixture they feed hands ``request.param`` on as it is. Stacked
+decorators give the product of their cases, the one nearest the ``def`` outermost, as pytest
+orders them. Each case is named as pytest names it (``_pytest/python.py``, ``IdMaker``):
+``pytest.param``'s ``id``, else the ``ids=[...]`` item, else the values' ids joined by ``-``
+(``_idval``: a str, bytes or number literal by its text, ASCII-escaped; an object without
+``__name__`` such as a ``pl.dynamic`` symbol by argname and index, ``n1``), made unique per
+decorator as ``make_unique_parameterset_ids`` does; the ids of stacked decorators are joined
+by ``-``, the nearest first. A test method takes its class's marks too (the class body's
+``pytestmark``, then its decorators), after its own and before those of an enclosing class,
+and every test takes the module's ``pytestmark`` (one mark or a list) last, as
+``iter_markers`` walks from the function up (``_pytest/nodes.py``); base classes' marks are
+not read. A test requesting a fixture of the module with ``params``
+(``@pytest.fixture(params=..., ids=...)``) takes its params as cases of the fixture's name
+before the marks (``Fixture``, ``cases``). What a name denotes (an int, a symbol, a
+function) is asked of the caller (``ValueIds``).
 
 At most ``MAX_CASES`` cases are enumerated; a function with more, or with a decorator whose
 values are not literal, has no cases (``None``): it is analysed as if not parametrized.
@@ -42,11 +45,14 @@ ValueIds = Callable[[ast.expr], ValueId]  # the id of a name (or other non-liter
 
 @dataclass(frozen=True)
 class Case:
-    """One parametrization: pytest's id (None when only running the code could tell it)
-    and the value expression each argname gets."""
+    """One parametrization: pytest's id (None when only running the code could tell it),
+    the value expression each argname gets, and the ``request.param`` of each requested
+    fixture that makes something of it (by the fixture's name: the test gets what the
+    fixture returns, not the value)."""
 
     id: str | None
     values: tuple[tuple[str, ast.expr], ...]
+    fed: tuple[tuple[str, ast.expr], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,6 +151,7 @@ class Fixture:
     argnames: tuple[str, ...]
     autouse: bool
     passes_param: bool
+    node: ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def fixture(node: ast.FunctionDef | ast.AsyncFunctionDef, is_method: bool) -> Fixture | None:
@@ -175,6 +182,7 @@ def fixture(node: ast.FunctionDef | ast.AsyncFunctionDef, is_method: bool) -> Fi
             tuple(argnames(node, is_method)),
             not (isinstance(autouse, ast.Constant) and not autouse.value) and autouse is not None,
             _passes_param(node),
+            node,
         )
     return None
 
@@ -200,6 +208,11 @@ def _passes_param(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     value = stmt.value if isinstance(stmt, ast.Return) else None
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Yield):
         value = stmt.value.value
+    return value is not None and is_request_param(value)
+
+
+def is_request_param(value: ast.expr) -> bool:
+    """``request.param``: the value a parametrized fixture is run with."""
     return (
         isinstance(value, ast.Attribute)
         and value.attr == "param"
@@ -216,29 +229,30 @@ def cases(
     lists: ModuleLists,
     ids: ValueIds,
     outer: list[ast.Call] | None = None,
-    requested: tuple[list[str], Fixtures] | None = None,
+    requested: tuple[list[str] | None, Fixtures] | None = None,
 ) -> list[Case] | None:
     """The cases of the parametrized fixtures ``node`` requests (``requested``: its
-    argnames and the fixtures it sees), then of its parametrize decorators, then of the
-    ``outer`` marks (those of its classes, innermost first, then the module's
-    ``pytestmark``, as pytest's ``iter_markers`` walks the nodes from the function up);
+    argnames, None when not known, and the fixtures it sees), then of its parametrize
+    decorators, then of the ``outer`` marks (those of its classes, innermost first, then
+    the module's ``pytestmark``, as ``iter_markers`` walks the nodes from the function up);
     None: none, too many, or not all known by syntax.
 
     A fixture's params are cases of its name, ids made as a decorator's
     (``FixtureManager.pytest_generate_tests`` parametrizes each requested fixture with
     ``params`` before the marks, unless a mark names it; the fixtures in the order
     ``getfixtureclosure`` sorts them, by scope, the wider first). Only fixtures that hand
-    ``request.param`` on as it is are read; a test requesting another parametrized
-    fixture, or one through a fixture it requests, has no cases. A mark
+    ``request.param`` on as it is give the test's argument its value; the others give the
+    case their ``request.param`` (``Case.fed``). A test requesting a parametrized fixture
+    through a fixture it requests has no cases. A mark
     with ``indirect`` is read when every fixture it feeds hands ``request.param`` on."""
     marks = [*decorator_marks(node.decorator_list), *(outer or [])]
-    marked = {
-        name for mark in marks for name in (_argnames(_argument(mark, 0, "argnames")) or [[]])[0]
-    }
+    marked = {name for mark in marks for name in _mark_argnames(mark)}
     see: Fixtures = requested[1] if requested is not None else (lambda name: None)
     fixtures: list[Fixture] = []
     if requested is not None:
-        names, _ = requested
+        names = requested[0]
+        if names is None:
+            return None  # the fixtures it requests are not known
         for name in names:
             found = see(name)
             if found is None or name in marked:
@@ -248,22 +262,20 @@ def cases(
                 return None  # a parametrized fixture through a fixture
             if found.params is None:
                 continue
-            if not found.passes_param or found.scope is None:
+            if found.scope is None:
                 return None
             fixtures.append(found)
         fixtures.sort(key=lambda f: -(f.scope or 0))
     if not marks and not fixtures:
         return None
     product: list[Case] = [Case("", ())]
-    lists_of: list[list[Case] | None] = [
-        _value_cases([f.name], True, f.params, f.ids, lists, ids) for f in fixtures
-    ]
+    lists_of: list[list[Case] | None] = [_fixture_cases(f, lists, ids) for f in fixtures]
     lists_of += [_decorator_cases(mark, lists, ids, see) for mark in marks]
     for one in lists_of:  # in the order pytest's pytest_generate_tests applies them
         if one is None or len(product) * len(one) > MAX_CASES:
             return None
         product = [
-            Case(_joined(outer.id, inner.id), outer.values + inner.values)
+            Case(_joined(outer.id, inner.id), outer.values + inner.values, outer.fed + inner.fed)
             for outer in product
             for inner in one
         ]
@@ -323,6 +335,13 @@ def _decorator_cases(
             return None  # the values go to fixtures that make something of them
     values = _argument(call, 1, "argvalues")
     return _value_cases(names, force_tuple, values, _argument(call, 3, "ids"), lists, ids)
+
+
+def _fixture_cases(found: Fixture, lists: ModuleLists, ids: ValueIds) -> list[Case] | None:
+    one = _value_cases([found.name], True, found.params, found.ids, lists, ids)
+    if one is None or found.passes_param:
+        return one
+    return [Case(case.id, (), case.values) for case in one]
 
 
 def _mark_argnames(mark: ast.Call) -> list[str]:

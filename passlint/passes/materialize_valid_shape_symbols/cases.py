@@ -11,7 +11,11 @@ call's arguments, plus one context per other call of it in the module (the build
 are the calls this module makes). A builder that such a builder calls with one of its own
 parameters (``build(n)`` -> ``make_program(n)``) is a unit the same way, its contexts those
 of its caller; the chain is followed ``MAX_BUILDER_DEPTH`` (4) calls from the test, and a
-builder further away is analysed once, as if not parametrized. The kernels, calls and
+builder further away is analysed once, as if not parametrized. A parametrized fixture that
+makes something of ``request.param`` (``return build(request.param)``) is a unit too, one
+context per case of each test requesting it (named by that test's case), and the builders
+it calls with ``request.param`` follow; a test's argument fed by a fixture that hands
+``request.param`` on as it is holds the param (``parametrize.Fixture``). The kernels, calls and
 ``pl.at`` scopes inside a unit are analysed once per context (``Run`` with bindings);
 everything else once, as before.
 
@@ -53,6 +57,7 @@ from passlint.analysis.pl.parametrize import (
     cases,
     class_marks,
     fixture,
+    is_request_param,
     pytestmark,
 )
 from passlint.analysis.pl.resolve import (
@@ -68,6 +73,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary,
 from passlint.passes.materialize_valid_shape_symbols.run import Run
 
 Bindings = dict[tuple[int, str], Resolved]
+REQUEST_PARAM = "request.param"  # the binding of a fixture's request.param in its contexts
 MAX_BUILDER_DEPTH = 4  # builders followed from a test: build(n) -> make(n) -> ..., 4 calls deep
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -102,6 +108,10 @@ class Units:
         self._top = {id(s) for s in module.tree.body}
         self._class_names = {c.name: c for c in module.tree.body if isinstance(c, ast.ClassDef)}
         self._fixtures = _fixtures_of(module.tree)
+        self._autouse = {
+            key: [f.name for f in table.values() if f.autouse]
+            for key, table in self._fixtures.items()
+        }
         self._find()
 
     def owner(self, function: Function) -> Unit | None:
@@ -143,6 +153,9 @@ class Units:
         callers = [
             (f, {name for case in found[:1] for name, _ in case.values}) for f, found in tests
         ]
+        for fixture_unit in self._fixture_units(tests).values():
+            known[id(fixture_unit.function)] = builders[id(fixture_unit.function)] = fixture_unit
+            callers.append((fixture_unit.function, {REQUEST_PARAM}))
         for _depth in range(MAX_BUILDER_DEPTH):  # the builders _depth + 1 calls from a test
             reached: list[tuple[Function, set[str]]] = []
             for function, names in callers:
@@ -183,6 +196,36 @@ class Units:
             marks += class_marks(cls)
         return [*marks, *module_marks]
 
+    def _fixture_units(self, tests: list[tuple[Function, list[Case]]]) -> dict[int, Unit]:
+        """The parametrized fixtures that make something of ``request.param``: a unit
+        each, one context per case of every test requesting it (named by the test's
+        case), its ``request.param`` bound to that case's param."""
+        functions = {id(f.node): f for f in self.module.functions}
+        units: dict[int, Unit] = {}
+        for function, found in tests:
+            requested = self._requested(function)
+            if requested is None:
+                continue
+            see = requested[1]
+            for case in found:
+                for name, value in case.fed:
+                    made = see(name)
+                    owner = functions.get(id(made.node)) if made is not None else None
+                    if owner is None:
+                        continue
+                    unit = units.get(id(owner))
+                    if unit is None:
+                        unit = units[id(owner)] = Unit(owner)
+                        node = owner.node
+                        unit.first_line = min(
+                            [node.lineno, *(d.lineno for d in node.decorator_list)]
+                        )
+                        unit.last_line = node.end_lineno or node.lineno
+                    meaning = self._meaning(value, REQUEST_PARAM, owner, None)
+                    bindings = {(id(owner), REQUEST_PARAM): meaning}
+                    unit.contexts.append(Context(self._label(function, case), bindings))
+        return units
+
     def _collected(self, function: Function) -> bool:
         """A test pytest collects: a ``test*`` function of the module, or a ``test*``
         method of its ``Test*`` classes (``python_functions``/``python_classes`` by
@@ -194,16 +237,20 @@ class Units:
             return id(function.node) in self._top
         return all(_is_test_class(c) for c in chain)
 
-    def _requested(self, function: Function) -> tuple[list[str], Fixtures] | None:
+    def _requested(self, function: Function) -> tuple[list[str] | None, Fixtures] | None:
         """A collected test's argnames and the fixtures of this module it sees by them:
         its classes' (the innermost first), then the module's (``FixtureManager``
         ``getfixturedefs``, the closest definition last; conftest fixtures are not
         read); the autouse fixtures it sees come first (``getfixtureinfo``, the module's
-        before its classes')."""
+        before its classes'); with more than ``MAX_CASES`` autouse fixtures, no names
+        (the test has no cases)."""
         if not self._collected(function):
             return None
         chain = self._classes.get(id(function.node), [])
-        tables = [*(self._fixtures.get(id(c), {}) for c in chain), self._fixtures.get(0, {})]
+        keys = [*(id(c) for c in chain), 0]
+        if sum(len(self._autouse.get(key, [])) for key in keys) > MAX_CASES:
+            return None, lambda name: None  # more than are enumerated
+        tables = [self._fixtures.get(key, {}) for key in keys]
 
         def see(name: str) -> Fixture | None:
             for table in tables:
@@ -211,7 +258,7 @@ class Units:
                     return table[name]
             return None
 
-        autouse = [f.name for table in reversed(tables) for f in table.values() if f.autouse]
+        autouse = [name for key in reversed(keys) for name in self._autouse.get(key, [])]
         names = dict.fromkeys([*autouse, *argnames(function.node, bool(chain))])
         return list(names), see
 
@@ -249,7 +296,14 @@ class Units:
     ) -> Resolved:
         """What a parameter ``name`` holds when given ``value`` (an expression of
         ``where``'s decorators, or of its body at ``point`` under ``bindings``): a
-        ``pl.dynamic`` symbol (held by ``name``), an int, or what a name denotes there."""
+        ``pl.dynamic`` symbol (held by ``name``), an int, or what a name denotes there;
+        a fixture's ``request.param`` what it is bound to."""
+        if bindings is not None and is_request_param(value):
+            param = bindings.get((id(where), REQUEST_PARAM), ROther())
+            if isinstance(param, RDynamic):
+                held = param.dynamic
+                return RDynamic(Dynamic(held.path, name, held.symbol, held.span))
+            return param
         if isinstance(value, ast.Constant) and type(value.value) is int:
             return RInt(value.value)
         if isinstance(value, ast.Call) and pl_name(value.func, self.module.aliases) == "dynamic":
@@ -292,7 +346,7 @@ class Units:
         if not isinstance(node.func, ast.Name):
             return None
         passed = [*node.args, *(k.value for k in node.keywords)]
-        if not any(isinstance(a, ast.Name) and a.id in names for a in passed):
+        if not any(_passed_name(a) in names for a in passed):
             return None
         found = self.resolver.resolve(node.func.id, self.module, test, _point(node))
         if not isinstance(found, RFunction) or found.module is not self.module:
@@ -544,6 +598,13 @@ def _is_test_class(node: ast.ClassDef) -> bool:
         for item in node.body
     )
     return node.name.startswith("Test") and not has_init
+
+
+def _passed_name(argument: ast.expr) -> str | None:
+    """The name an argument passes on: a parameter, or a fixture's ``request.param``."""
+    if isinstance(argument, ast.Name):
+        return argument.id
+    return REQUEST_PARAM if is_request_param(argument) else None
 
 
 def _point(node: ast.expr) -> Where:
