@@ -183,12 +183,15 @@ _RULES = [
         "the fix gives the kernel a `pl.dynamic` of its own for the same symbol "
         '(`NAME_kernel = pl.dynamic("NAME")` after the shared one), reads it in the kernel '
         "and names the parameter after it (or, where it cannot, is not preferred and says "
-        "why). A program built in a `pytest.mark.parametrize` test (or in a builder the test "
-        "calls with its parameters) is analysed once per case, with the parameters holding "
-        "that case's literal values: a finding of some cases only names them as pytest does "
-        "(`test_k[n1]`), and its fix is not preferred, since it would change the programs of "
-        "the other cases too. A test with more than 64 cases, or with values that are not "
-        "literals, is analysed as if it were not parametrized.",
+        "why). A program built in a `pytest.mark.parametrize` test (marks of the test, its "
+        "class and the module's `pytestmark`, and `@pytest.fixture(params=...)` fixtures it "
+        "requests), or in a builder the test, such a fixture or such a builder calls with "
+        "its parameters (up to 4 calls from the test), is analysed once per case, with the "
+        "parameters holding that case's literal values: a finding of some cases only names "
+        "them as pytest does (`test_k[n1]`, `TestX::test_k[n1]`), and its fix is not "
+        "preferred, since it would change the programs of the other cases too. A test with "
+        "more than 64 cases, or with values that are not literals, is analysed as if it were "
+        "not parametrized.",
         "@pl.function(type=pl.FunctionType.InCore)\n"
         "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]): ...\n"
         "...\nk(pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))",
