@@ -462,7 +462,8 @@ def test_a_fixture_param_fed_to_a_builder_takes_each_case() -> None:
 
 def test_fixture_cases_cost_linear_time() -> None:
     """Doubling the parametrized fixtures (one builds the program with ``request.param``,
-    one hands it on) and the tests requesting them at most doubles the time."""
+    one hands it on; one autouse fixture every test takes) and the tests requesting them
+    at most doubles the time."""
     body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
 
     def build(count: int) -> str:
@@ -472,7 +473,7 @@ def test_fixture_cases_cost_linear_time() -> None:
                 f"def build{i}(rows):\n{body}\n    return P\n\n"
                 f'@pytest.fixture(params=[64, pl.dynamic("R{i}")])\n'
                 f"def program{i}(request):\n    return build{i}(request.param)\n\n"
-                f"@pytest.fixture(params=[1, 2], autouse={i % 2 == 0})\n"
+                f"@pytest.fixture(params=[1, 2], autouse={i == 0})\n"
                 f"def size{i}(request):\n    return request.param\n\n"
                 f"def test_{i}(program{i}, size{i}):\n    assert program{i} is not None\n"
             )
@@ -481,4 +482,5 @@ def test_fixture_cases_cost_linear_time() -> None:
     def run(text: str) -> object:
         return check_text("t.py", text, None)
 
+    assert len(run(build(2))) == 2  # type: ignore[arg-type]
     assert_doubling_linear(build, run, 8, before=clear_cache)
