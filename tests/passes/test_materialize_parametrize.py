@@ -17,14 +17,18 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from pathlib import Path
 
 from linear_time import assert_doubling_linear
+from pytest_collect import pytest_ids
 
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import Finding
+from passlint.analysis.pl.frontend import build_module, parse_text
 from passlint.analysis.pl.resolve import clear_cache
 from passlint.analysis.source import SourceText
 from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
+from passlint.passes.materialize_valid_shape_symbols.cases import MAX_BUILDER_DEPTH, Units
 
 KERNEL = """
     @pl.program
@@ -187,4 +191,299 @@ def test_cases_cost_linear_time() -> None:
         return check_text("t.py", text, None)
 
     assert len(run(build(2))) == 2
+    assert_doubling_linear(build, run, 8, before=clear_cache)
+
+
+def _labels(text: str) -> dict[str, list[str]]:
+    """Per test unit its case labels, as the pass names them, without the function's own
+    path (``TestX::test_k[...]`` -> key ``TestX::test_k``, ids)."""
+    tree = parse_text("t.py", text)
+    assert isinstance(tree, ast.Module)
+    module = build_module("t.py", text, tree)
+    assert module is not None
+    found: dict[str, list[str]] = {}
+    for unit in Units(module, None).units.values():
+        for context in unit.contexts:
+            name, _, rest = context.label.partition("[")
+            found.setdefault(name, []).append(rest[:-1])
+    return found
+
+
+CLASS_MARKS = textwrap.dedent(
+    """
+    import pypto.language as pl
+    import pytest
+
+    pytestmark = [pytest.mark.slow, pytest.mark.parametrize("dtype", ["FP32", "FP16"])]
+
+
+    @pytest.mark.parametrize("rows", [64, pl.dynamic("ROWS")])
+    @pytest.mark.parametrize("cols", [16], ids=["narrow"])
+    class TestRows:
+        pytestmark = pytest.mark.parametrize("depth", [1, 2])
+
+        @pytest.mark.parametrize("size", [8])
+        def test_k(self, rows, cols, depth, size, dtype):
+            pass
+
+        def test_class_cases(self, rows, cols, depth, dtype):
+            pass
+
+        def helper(self, rows):
+            pass
+
+        class TestInner:
+            @pytest.mark.parametrize("n", [pl.dynamic("N")])
+            def test_inner(self, n, rows, cols, depth, dtype):
+                pass
+
+
+    class TestPlain:
+        @pytest.mark.parametrize("n", [3, pl.dynamic("N")])
+        def test_method(self, n, dtype):
+            pass
+
+
+    @pytest.mark.parametrize("n", [1])
+    def test_function(n, dtype):
+        pass
+    """
+)
+
+
+def test_class_and_module_marks_name_cases_as_pytest_does(tmp_path: Path) -> None:
+    """A test method takes its own marks, then its class's (body ``pytestmark``, then its
+    decorators, nearest first), then its enclosing classes', then the module's
+    ``pytestmark``: ``_pytest/python.py``, ``pytest_generate_tests`` applies
+    ``iter_markers(name="parametrize")``, which walks ``_pytest/nodes.py``'s
+    ``iter_parents`` from the function up; ``_pytest/mark/structures.py``,
+    ``get_unpacked_marks`` and ``store_mark``. Node ids ``TestX::test_k[...]``: checked
+    against pytest's own collection (``--collect-only -q``). A non-``test`` method
+    (``helper``) takes no marks."""
+    ours = _labels(CLASS_MARKS)
+    assert ours == pytest_ids(tmp_path, CLASS_MARKS)
+    assert ours["TestRows::test_k"][:2] == ["8-1-narrow-64-FP32", "8-1-narrow-64-FP16"]
+    assert "TestRows::helper" not in ours
+
+
+def test_a_class_mark_reaches_the_kernel_of_a_method() -> None:
+    method = (
+        '\n\n@pytest.mark.parametrize("rows", [64, pl.dynamic("ROWS")], ids=["c", "d"])\n'
+        "class TestBuilt:\n    def test_k(self, rows):\n"
+        + textwrap.indent(textwrap.dedent(KERNEL), " " * 8)
+    )
+    text = "import pypto.language as pl\nimport pytest\n" + method
+    [finding] = check_text("t.py", text, None)
+    assert finding.message.split(". ")[1] == (
+        "This holds in TestBuilt::test_k[d] only, not in TestBuilt::test_k[c]"
+    )
+    assert finding.fix is not None and not finding.fix.preferred
+
+
+def test_a_module_pytestmark_reaches_every_test() -> None:
+    text = program("", "def test_rows(rows):").replace(
+        "DYN = pl.dynamic('D')",
+        'pytestmark = pytest.mark.parametrize("rows", [pl.dynamic("R"), 7], ids=["r", "s"])',
+    )
+    [finding] = check_text("t.py", text, None)
+    assert finding.message.split(". ")[1] == "This holds in test_rows[r] only, not in test_rows[s]"
+
+
+def test_marks_of_a_base_class_are_not_enumerated() -> None:
+    """pytest reads a class's marks through its MRO (``get_unpacked_marks``,
+    ``consider_mro``); a base class with parametrize marks of its own leaves the method
+    not analysed per case (as before: the parameter means nothing to the pass)."""
+    method = (
+        '\n\n@pytest.mark.parametrize("rows", [64, pl.dynamic("ROWS")])\n'
+        "class TestBase:\n    pass\n\n\n"
+        "class TestDerived(TestBase):\n    def test_k(self, rows):\n"
+        + textwrap.indent(textwrap.dedent(KERNEL), " " * 8)
+    )
+    assert check_text("t.py", "import pypto.language as pl\nimport pytest\n" + method, None) == []
+
+
+def _chain(depth: int) -> str:
+    """A test calling ``build0(rows)``, which calls ``build1(rows)``, ... ``build{depth-1}``,
+    which defines the program (as pypto's tests build programs in helpers:
+    ``tests/ut/ir/transforms/test_legalize_tile_cast.py``, ``_make_program``)."""
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+    parts = ["import pypto.language as pl\nimport pytest\n"]
+    for level in range(depth - 1):
+        parts.append(f"def build{level}(rows):\n    return build{level + 1}(rows)\n")
+    parts.append(f"def build{depth - 1}(rows):\n{body}\n    return P\n")
+    parts.append(
+        '@pytest.mark.parametrize("rows", [64, pl.dynamic("ROWS")], ids=["c", "d"])\n'
+        "def test_chain(rows):\n    assert build0(rows) is not None\n"
+    )
+    return "\n\n".join(parts)
+
+
+def test_a_builder_chain_passes_each_case_down() -> None:
+    """``test_chain(rows)`` -> ``build0(rows)`` -> ... -> the program: each builder's
+    parameter holds what its caller passed in that case (the frame pypto's parser reads,
+    ``type_resolver.py``, ``_parse_tileview_expr``), up to ``MAX_BUILDER_DEPTH`` (4) calls
+    from the test; beyond, the builder is analysed once, as if not parametrized (its
+    parameter means nothing to the pass: silence)."""
+    assert MAX_BUILDER_DEPTH == 4
+    for depth in (2, 4):
+        [finding] = check_text("t.py", _chain(depth), None)
+        assert finding.message.split(". ")[:2] == [
+            "Kernel 'kernel' cannot bind 'ROWS' (Python name 'rows'); add it as a leading "
+            "parameter",
+            "This holds in test_chain[d] only, not in test_chain[c]",
+        ]
+        assert finding.fix is not None and not finding.fix.preferred
+    assert check_text("t.py", _chain(5), None) == []
+
+
+def test_builder_chains_cost_linear_time() -> None:
+    """Doubling the tests, each with a builder chain of two, at most doubles the time."""
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+
+    def build(count: int) -> str:
+        parts = ["import pypto.language as pl\nimport pytest\n"]
+        for i in range(count):
+            parts.append(
+                f"def outer{i}(rows):\n    return inner{i}(rows)\n\n"
+                f"def inner{i}(rows):\n{body}\n    return P\n\n"
+                f'@pytest.mark.parametrize("rows", [64, pl.dynamic("R{i}")])\n'
+                f"def test_{i}(rows):\n    assert outer{i}(rows) is not None\n"
+            )
+        return "\n".join(parts)
+
+    def run(text: str) -> object:
+        return check_text("t.py", text, None)
+
+    assert len(run(build(2))) == 2  # type: ignore[arg-type]
+    assert_doubling_linear(build, run, 8, before=clear_cache)
+
+
+FIXTURES = textwrap.dedent(
+    """
+    import pypto.language as pl
+    import pytest
+
+
+    @pytest.fixture(params=[64, pl.dynamic("ROWS")], ids=["const", None])
+    def rows(request):
+        return request.param
+
+
+    @pytest.fixture(params=[3, 4], scope="module")
+    def cols(request):
+        \"\"\"A wider scope: parametrized before ``rows``.\"\"\"
+        yield request.param
+
+
+    @pytest.fixture
+    def plain():
+        return 1
+
+
+    @pytest.mark.parametrize("dtype", ["FP32"])
+    def test_k(rows, dtype, cols, plain):
+        pass
+
+
+    def test_fixtures_only(cols, rows):
+        pass
+
+
+    @pytest.mark.parametrize("rows", [pl.dynamic("X"), 8], indirect=True)
+    def test_indirect(rows):
+        pass
+
+
+    @pytest.mark.parametrize("rows", [5])
+    def test_overridden(rows, cols):
+        pass
+
+
+    class TestC:
+        @pytest.fixture(autouse=True, params=[1, 2])
+        def each(self, request):
+            return request.param
+
+        @pytest.fixture(params=["p", pl.dynamic("Q")], name="depth")
+        def _depth(self, request):
+            return request.param
+
+        def test_m(self, depth, rows):
+            pass
+    """
+)
+
+
+def test_fixture_params_name_cases_as_pytest_does(tmp_path: Path) -> None:
+    """``@pytest.fixture(params=..., ids=...)`` handing ``request.param`` on: each
+    requested fixture is parametrized before the marks, unless a mark names it, the
+    wider scope first (``_pytest/fixtures.py``, ``FixtureManager.pytest_generate_tests``,
+    ``getfixtureclosure``); ``indirect=True`` feeds such a fixture. Checked against
+    pytest's own collection."""
+    ours = _labels(FIXTURES)
+    assert ours == pytest_ids(tmp_path, FIXTURES)
+    assert ours["test_k"] == ["3-const-FP32", "3-rows1-FP32", "4-const-FP32", "4-rows1-FP32"]
+
+
+def test_a_fixture_param_reaches_the_kernel() -> None:
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+    text = (
+        "import pypto.language as pl\nimport pytest\n\n\n"
+        '@pytest.fixture(params=[64, pl.dynamic("ROWS")], ids=["const", "symbol"])\n'
+        "def rows(request):\n    return request.param\n\n\n"
+        f"def test_rows(rows):\n{body}"
+    )
+    [finding] = check_text("t.py", text, None)
+    assert finding.message.split(". ")[1] == (
+        "This holds in test_rows[symbol] only, not in test_rows[const]"
+    )
+    # a fixture that makes something of request.param: not read (as before, silent)
+    other = text.replace("return request.param", "return request.param + 0")
+    assert check_text("t.py", other, None) == []
+
+
+def test_a_fixture_param_fed_to_a_builder_takes_each_case() -> None:
+    """A parametrized fixture that builds the program with ``request.param``
+    (``_pytest/fixtures.py``: ``SubRequest.param`` is the case's param): the builder's
+    parameter holds it in each case, and the cases are named by the tests requesting the
+    fixture (pytest's node ids: ``test_built[symbol]``)."""
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+    text = (
+        "import pypto.language as pl\nimport pytest\n\n\n"
+        f"def build(rows):\n{body}\n    return P\n\n\n"
+        '@pytest.fixture(params=[64, pl.dynamic("ROWS")], ids=["const", "symbol"])\n'
+        "def program(request):\n    return build(request.param)\n\n\n"
+        "def test_built(program):\n    assert program is not None\n"
+    )
+    [finding] = check_text("t.py", text, None)
+    assert finding.message.split(". ")[:2] == [
+        "Kernel 'kernel' cannot bind 'ROWS' (Python name 'rows'); add it as a leading parameter",
+        "This holds in test_built[symbol] only, not in test_built[const]",
+    ]
+    assert finding.fix is not None and not finding.fix.preferred
+
+
+def test_fixture_cases_cost_linear_time() -> None:
+    """Doubling the parametrized fixtures (one builds the program with ``request.param``,
+    one hands it on; one autouse fixture every test takes) and the tests requesting them
+    at most doubles the time."""
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+
+    def build(count: int) -> str:
+        parts = ["import pypto.language as pl\nimport pytest\n"]
+        for i in range(count):
+            parts.append(
+                f"def build{i}(rows):\n{body}\n    return P\n\n"
+                f'@pytest.fixture(params=[64, pl.dynamic("R{i}")])\n'
+                f"def program{i}(request):\n    return build{i}(request.param)\n\n"
+                f"@pytest.fixture(params=[1, 2], autouse={i == 0})\n"
+                f"def size{i}(request):\n    return request.param\n\n"
+                f"def test_{i}(program{i}, size{i}):\n    assert program{i} is not None\n"
+            )
+        return "\n".join(parts)
+
+    def run(text: str) -> object:
+        return check_text("t.py", text, None)
+
+    assert len(run(build(2))) == 2  # type: ignore[arg-type]
     assert_doubling_linear(build, run, 8, before=clear_cache)

@@ -3,14 +3,21 @@
 A decorator gives its argnames (``"n"``, ``"a,b"``, ``("a", "b")``) a value expression per
 case: the items of a list or tuple literal, written in place or held by a module-level name;
 ``pytest.param(..., id=...)`` items; ``indirect`` decorators feed fixtures, not parameters,
-and are not read. Stacked decorators give the product of their cases, the one nearest the
-``def`` outermost, as pytest orders them. Each case is named as pytest names it
-(``_pytest/python.py``, ``IdMaker``): ``pytest.param``'s ``id``, else the ``ids=[...]``
-item, else the values' ids joined by ``-`` (``_idval``: a str, bytes or number literal by
-its text, ASCII-escaped; an object without ``__name__`` such as a ``pl.dynamic`` symbol
-by argname and index, ``n1``), made unique per decorator as ``make_unique_parameterset_ids``
-does; the ids of stacked decorators are joined by ``-``, the nearest first. What a name
-denotes (an int, a symbol, a function) is asked of the caller (``ValueIds``).
+and are read only when each fixture they feed hands ``request.param`` on as it is. Stacked
+decorators give the product of their cases, the one nearest the ``def`` outermost, as pytest
+orders them. Each case is named as pytest names it (``_pytest/python.py``, ``IdMaker``):
+``pytest.param``'s ``id``, else the ``ids=[...]`` item, else the values' ids joined by ``-``
+(``_idval``: a str, bytes or number literal by its text, ASCII-escaped; an object without
+``__name__`` such as a ``pl.dynamic`` symbol by argname and index, ``n1``), made unique per
+decorator as ``make_unique_parameterset_ids`` does; the ids of stacked decorators are joined
+by ``-``, the nearest first. A test method takes its class's marks too (the class body's
+``pytestmark``, then its decorators), after its own and before those of an enclosing class,
+and every test takes the module's ``pytestmark`` (one mark or a list) last, as
+``iter_markers`` walks from the function up (``_pytest/nodes.py``); base classes' marks are
+not read. A test requesting a fixture of the module with ``params``
+(``@pytest.fixture(params=..., ids=...)``) takes its params as cases of the fixture's name
+before the marks (``Fixture``, ``cases``). What a name denotes (an int, a symbol, a
+function) is asked of the caller (``ValueIds``).
 
 At most ``MAX_CASES`` cases are enumerated; a function with more, or with a decorator whose
 values are not literal, has no cases (``None``): it is analysed as if not parametrized.
@@ -38,11 +45,14 @@ ValueIds = Callable[[ast.expr], ValueId]  # the id of a name (or other non-liter
 
 @dataclass(frozen=True)
 class Case:
-    """One parametrization: pytest's id (None when only running the code could tell it)
-    and the value expression each argname gets."""
+    """One parametrization: pytest's id (None when only running the code could tell it),
+    the value expression each argname gets, and the ``request.param`` of each requested
+    fixture that makes something of it (by the fixture's name: the test gets what the
+    fixture returns, not the value)."""
 
     id: str | None
     values: tuple[tuple[str, ast.expr], ...]
+    fed: tuple[tuple[str, ast.expr], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,22 +97,185 @@ def is_parametrize(decorator: ast.expr) -> bool:
     return isinstance(mark, ast.Attribute) and mark.attr == "mark"
 
 
+def pytestmark(value: ast.expr | None) -> list[ast.Call]:
+    """The parametrize marks of a ``pytestmark = ...`` value: one mark or a list of them
+    (``_pytest/mark/structures.py``, ``get_unpacked_marks``: a list is taken item by item,
+    anything else as one mark); other marks are not parametrize."""
+    items = value.elts if isinstance(value, ast.List) else [value]
+    return [item for item in items if isinstance(item, ast.Call) and is_parametrize(item)]
+
+
+def assigned_pytestmark(body: list[ast.stmt]) -> ast.expr | None:
+    """The value last bound to ``pytestmark`` by the statements of a module or class body."""
+    value: ast.expr | None = None
+    for stmt in body:
+        if isinstance(stmt, ast.Assign):
+            targets, bound = stmt.targets, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, bound = [stmt.target], stmt.value
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in targets):
+            value = bound
+    return value
+
+
+def decorator_marks(decorators: list[ast.expr]) -> list[ast.Call]:
+    """The parametrize decorators in the order pytest stores them (``store_mark`` appends
+    each as it is applied: the one nearest the ``def`` or ``class`` first)."""
+    return [d for d in reversed(decorators) if isinstance(d, ast.Call) and is_parametrize(d)]
+
+
+def class_marks(node: ast.ClassDef) -> list[ast.Call]:
+    """A test class's own parametrize marks: its body's ``pytestmark``, then its decorators
+    (``store_mark`` extends the class's ``pytestmark``)."""
+    return [*pytestmark(assigned_pytestmark(node.body)), *decorator_marks(node.decorator_list)]
+
+
+_SCOPES = {"function": 0, "class": 1, "module": 2, "package": 3, "session": 4}
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """A ``@pytest.fixture(...)`` function as the parametrization reads it: the name tests
+    request it by (``name=``, else the function's), its ``params`` and ``ids``
+    expressions (None: not parametrized), its scope's rank (``_pytest/scope.py``; None
+    when not a literal), the fixtures it requests, whether it is ``autouse``, and whether
+    it hands ``request.param`` to the test as it is (its body ``return request.param``
+    or ``yield request.param``)."""
+
+    name: str
+    params: ast.expr | None
+    ids: ast.expr | None
+    scope: int | None
+    argnames: tuple[str, ...]
+    autouse: bool
+    passes_param: bool
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def fixture(node: ast.FunctionDef | ast.AsyncFunctionDef, is_method: bool) -> Fixture | None:
+    """``node`` as a fixture, when a ``@pytest.fixture`` or ``@pytest.fixture(...)``
+    decorates it (``_pytest/fixtures.py``, ``fixture``)."""
+    for decorator in node.decorator_list:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        func = call.func if call is not None else decorator
+        named = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if named != "fixture":
+            continue
+        keywords = {k.arg: k.value for k in call.keywords} if call is not None else {}
+        name_node = keywords.get("name")
+        name = node.name
+        if isinstance(name_node, ast.Constant) and isinstance(name_node.value, str):
+            name = name_node.value
+        scope_node = keywords.get("scope")
+        scope: int | None = 0
+        if scope_node is not None:
+            literal = scope_node.value if isinstance(scope_node, ast.Constant) else None
+            scope = _SCOPES.get(literal) if isinstance(literal, str) else None
+        autouse = keywords.get("autouse")
+        return Fixture(
+            name,
+            keywords.get("params"),
+            keywords.get("ids"),
+            scope,
+            tuple(argnames(node, is_method)),
+            not (isinstance(autouse, ast.Constant) and not autouse.value) and autouse is not None,
+            _passes_param(node),
+            node,
+        )
+    return None
+
+
+def argnames(node: ast.FunctionDef | ast.AsyncFunctionDef, is_method: bool) -> list[str]:
+    """The fixtures a test or fixture requests: its arguments without a default, ``self``
+    left out (``_pytest/compat.py``, ``getfuncargnames``)."""
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    without = positional[: len(positional) - len(args.defaults)]
+    names = [a.arg for a in without]
+    names += [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
+    return names[1:] if is_method and names else names
+
+
+def _passes_param(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # a docstring
+    if len(body) != 1:
+        return False
+    stmt = body[0]
+    value = stmt.value if isinstance(stmt, ast.Return) else None
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Yield):
+        value = stmt.value.value
+    return value is not None and is_request_param(value)
+
+
+def is_request_param(value: ast.expr) -> bool:
+    """``request.param``: the value a parametrized fixture is run with."""
+    return (
+        isinstance(value, ast.Attribute)
+        and value.attr == "param"
+        and isinstance(value.value, ast.Name)
+        and value.value.id == "request"
+    )
+
+
+Fixtures = Callable[[str], Fixture | None]  # the fixture a test sees by a name
+
+
 def cases(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, lists: ModuleLists, ids: ValueIds
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    lists: ModuleLists,
+    ids: ValueIds,
+    outer: list[ast.Call] | None = None,
+    requested: tuple[list[str] | None, Fixtures] | None = None,
 ) -> list[Case] | None:
-    """The cases of ``node``'s parametrize decorators (None: none, too many, or not all
-    known by syntax)."""
-    decorators = [d for d in node.decorator_list if is_parametrize(d)]
-    if not decorators:
+    """The cases of the parametrized fixtures ``node`` requests (``requested``: its
+    argnames, None when not known, and the fixtures it sees), then of its parametrize
+    decorators, then of the ``outer`` marks (those of its classes, innermost first, then
+    the module's ``pytestmark``, as ``iter_markers`` walks the nodes from the function up);
+    None: none, too many, or not all known by syntax.
+
+    A fixture's params are cases of its name, ids made as a decorator's
+    (``FixtureManager.pytest_generate_tests`` parametrizes each requested fixture with
+    ``params`` before the marks, unless a mark names it; the fixtures in the order
+    ``getfixtureclosure`` sorts them, by scope, the wider first). Only fixtures that hand
+    ``request.param`` on as it is give the test's argument its value; the others give the
+    case their ``request.param`` (``Case.fed``). A test requesting a parametrized fixture
+    through a fixture it requests has no cases. A mark
+    with ``indirect`` is read when every fixture it feeds hands ``request.param`` on."""
+    marks = [*decorator_marks(node.decorator_list), *(outer or [])]
+    marked = {name for mark in marks for name in _mark_argnames(mark)}
+    see: Fixtures = requested[1] if requested is not None else (lambda name: None)
+    fixtures: list[Fixture] = []
+    if requested is not None:
+        names = requested[0]
+        if names is None:
+            return None  # the fixtures it requests are not known
+        for name in names:
+            found = see(name)
+            if found is None or name in marked:
+                continue
+            deps = [see(dep) for dep in found.argnames if dep != name]
+            if any(d is not None and d.params is not None for d in deps):
+                return None  # a parametrized fixture through a fixture
+            if found.params is None:
+                continue
+            if found.scope is None:
+                return None
+            fixtures.append(found)
+        fixtures.sort(key=lambda f: -(f.scope or 0))
+    if not marks and not fixtures:
         return None
     product: list[Case] = [Case("", ())]
-    for decorator in reversed(decorators):  # the nearest the def first, as pytest applies
-        assert isinstance(decorator, ast.Call)
-        one = _decorator_cases(decorator, lists, ids)
+    lists_of: list[list[Case] | None] = [_fixture_cases(f, lists, ids) for f in fixtures]
+    lists_of += [_decorator_cases(mark, lists, ids, see) for mark in marks]
+    for one in lists_of:  # in the order pytest's pytest_generate_tests applies them
         if one is None or len(product) * len(one) > MAX_CASES:
             return None
         product = [
-            Case(_joined(outer.id, inner.id), outer.values + inner.values)
+            Case(_joined(outer.id, inner.id), outer.values + inner.values, outer.fed + inner.fed)
             for outer in product
             for inner in one
         ]
@@ -140,24 +313,65 @@ def _argnames(node: ast.expr | None) -> tuple[list[str], bool] | None:
     return None
 
 
-def _decorator_cases(call: ast.Call, lists: ModuleLists, ids: ValueIds) -> list[Case] | None:
+def _decorator_cases(
+    call: ast.Call, lists: ModuleLists, ids: ValueIds, fixtures: Fixtures
+) -> list[Case] | None:
     if any(keyword.arg is None for keyword in call.keywords):
         return None  # **kwargs
-    indirect = _argument(call, 2, "indirect")
-    if indirect is not None and not (isinstance(indirect, ast.Constant) and not indirect.value):
-        return None  # the values go to fixtures
     parsed = _argnames(_argument(call, 0, "argnames"))
-    values = _argument(call, 1, "argvalues")
-    if isinstance(values, ast.Name):
-        values = lists.get(values.id)
-    if parsed is None or not isinstance(values, ast.List | ast.Tuple):
+    if parsed is None:
         return None
     names, force_tuple = parsed
+    indirect = _argument(call, 2, "indirect")
+    if indirect is not None and not (isinstance(indirect, ast.Constant) and not indirect.value):
+        fed = names if isinstance(indirect, ast.Constant) and indirect.value is True else None
+        if isinstance(indirect, ast.List | ast.Tuple):
+            fed = [
+                e.value
+                for e in indirect.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            ]
+        if fed is None or not all(_hands_on(fixtures(name)) for name in fed):
+            return None  # the values go to fixtures that make something of them
+    values = _argument(call, 1, "argvalues")
+    return _value_cases(names, force_tuple, values, _argument(call, 3, "ids"), lists, ids)
+
+
+def _fixture_cases(found: Fixture, lists: ModuleLists, ids: ValueIds) -> list[Case] | None:
+    one = _value_cases([found.name], True, found.params, found.ids, lists, ids)
+    if one is None or found.passes_param:
+        return one
+    return [Case(case.id, (), case.values) for case in one]
+
+
+def _mark_argnames(mark: ast.Call) -> list[str]:
+    parsed = _argnames(_argument(mark, 0, "argnames"))
+    return parsed[0] if parsed is not None else []
+
+
+def _hands_on(found: Fixture | None) -> bool:
+    return found is not None and found.passes_param
+
+
+def _value_cases(
+    names: list[str],
+    force_tuple: bool,
+    values: ast.expr | None,
+    ids_node: ast.expr | None,
+    lists: ModuleLists,
+    ids: ValueIds,
+) -> list[Case] | None:
+    """The cases of argnames ``names`` given ``values`` (a decorator's argvalues or a
+    fixture's params) and ``ids``."""
+    if isinstance(values, ast.Name):
+        values = lists.get(values.id)
+    if not isinstance(values, ast.List | ast.Tuple):
+        return None
     if not names or len(values.elts) > MAX_CASES:
         return None
     if any(isinstance(item, ast.Starred) for item in values.elts):
         return None  # [*MORE]: how many values, only running the code tells
-    given = _given_ids(_argument(call, 3, "ids"), len(values.elts))
+    given = _given_ids(ids_node, len(values.elts))
     sets: list[_Set] = []
     for index, item in enumerate(values.elts):
         found = _parameter_set(item, force_tuple, len(names))

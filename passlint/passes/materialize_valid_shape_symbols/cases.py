@@ -8,8 +8,16 @@ with enumerable cases (``passlint.analysis.pl.parametrize``) is a *unit*, and so
 function of the module that such a test calls with one of its parameters (``build(n)``):
 the builder's contexts are the test's cases, with the builder's parameters bound to the
 call's arguments, plus one context per other call of it in the module (the builder's cases
-are the calls this module makes). The kernels, calls and ``pl.at`` scopes inside a unit are
-analysed once per context (``Run`` with bindings); everything else once, as before.
+are the calls this module makes). A builder that such a builder calls with one of its own
+parameters (``build(n)`` -> ``make_program(n)``) is a unit the same way, its contexts those
+of its caller; the chain is followed ``MAX_BUILDER_DEPTH`` (4) calls from the test, and a
+builder further away is analysed once, as if not parametrized. A parametrized fixture that
+makes something of ``request.param`` (``return build(request.param)``) is a unit too, one
+context per case of each test requesting it (named by that test's case), and the builders
+it calls with ``request.param`` follow; a test's argument fed by a fixture that hands
+``request.param`` on as it is holds the param (``parametrize.Fixture``). The kernels, calls and
+``pl.at`` scopes inside a unit are analysed once per context (``Run`` with bindings);
+everything else once, as before.
 
 Merging, per unit: a finding every context gives is reported as it is; one that only some
 give names them (``test_k[dynamic]``, pytest's node ids) in a second sentence; identical
@@ -40,9 +48,17 @@ from passlint.analysis.pl.parametrize import (
     BY_POSITION,
     MAX_CASES,
     Case,
+    Fixture,
+    Fixtures,
     ModuleLists,
     ValueId,
+    argnames,
+    assigned_pytestmark,
     cases,
+    class_marks,
+    fixture,
+    is_request_param,
+    pytestmark,
 )
 from passlint.analysis.pl.resolve import (
     RDynamic,
@@ -57,6 +73,8 @@ from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary,
 from passlint.passes.materialize_valid_shape_symbols.run import Run
 
 Bindings = dict[tuple[int, str], Resolved]
+REQUEST_PARAM = "request.param"  # the binding of a fixture's request.param in its contexts
+MAX_BUILDER_DEPTH = 4  # builders followed from a test: build(n) -> make(n) -> ..., 4 calls deep
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
@@ -86,6 +104,14 @@ class Units:
         self.lists = ModuleLists(module.tree)
         self.units: dict[int, Unit] = {}
         self._owners: dict[int, Unit | None] = {}
+        self._classes = _classes_of(module.tree)
+        self._top = {id(s) for s in module.tree.body}
+        self._class_names = {c.name: c for c in module.tree.body if isinstance(c, ast.ClassDef)}
+        self._fixtures = _fixtures_of(module.tree)
+        self._autouse = {
+            key: [f.name for f in table.values() if f.autouse]
+            for key, table in self._fixtures.items()
+        }
         self._find()
 
     def owner(self, function: Function) -> Unit | None:
@@ -102,36 +128,149 @@ class Units:
     def _find(self) -> None:
         module = self.module
         tests: list[tuple[Function, list[Case]]] = []
+        module_marks = pytestmark(assigned_pytestmark(module.tree.body))
         for function in module.functions:
             if function.decorated or not function.params:
                 continue
-            found = cases(function.node, self.lists, self._ids(function))
+            outer = self._outer_marks(function, module_marks)
+            if outer is None:
+                continue
+            found = cases(
+                function.node, self.lists, self._ids(function), outer, self._requested(function)
+            )
             if found is not None:
                 tests.append((function, found))
         if not tests:
             return
-        tested = {id(function) for function, _ in tests}
         for function, found in tests:
             unit = self._unit(function)
             for case in found:
                 bindings = self._case_bindings(function, case)
-                unit.contexts.append(Context(_label(function, case), bindings))
+                unit.contexts.append(Context(self._label(function, case), bindings))
         builders: dict[int, Unit] = {}
         calls = _calls_by_name(module)
-        for function, found in tests:
-            names = {name for case in found[:1] for name, _ in case.values}
-            for node in _own_calls(function.node):
-                builder = self._builder(node, function, names)
-                if builder is None or id(builder) in tested:
-                    continue
-                if id(builder) not in builders:
-                    builders[id(builder)] = self._builder_unit(builder, calls, tests)
+        known = {id(function): self.units[id(function)] for function, _ in tests}
+        callers = [
+            (f, {name for case in found[:1] for name, _ in case.values}) for f, found in tests
+        ]
+        for fixture_unit in self._fixture_units(tests).values():
+            known[id(fixture_unit.function)] = builders[id(fixture_unit.function)] = fixture_unit
+            callers.append((fixture_unit.function, {REQUEST_PARAM}))
+        for _depth in range(MAX_BUILDER_DEPTH):  # the builders _depth + 1 calls from a test
+            reached: list[tuple[Function, set[str]]] = []
+            for function, names in callers:
+                for node in _own_calls(function.node):
+                    builder = self._builder(node, function, names)
+                    if builder is None or id(builder) in known:
+                        continue
+                    unit = self._builder_unit(builder, calls, known)
+                    known[id(builder)] = builders[id(builder)] = unit
+                    reached.append((builder, {p.name for p in builder.params}))
+            callers = reached
         for unit in [*self.units.values(), *builders.values()]:
             if not 0 < len(unit.contexts) <= MAX_CASES:
                 self.units.pop(id(unit.function), None)
             else:
                 self.units[id(unit.function)] = unit
         self._owners.clear()  # asked while the units were being found
+
+    def _outer_marks(
+        self, function: Function, module_marks: list[ast.Call]
+    ) -> list[ast.Call] | None:
+        """The marks a collected test takes from its classes and module (pytest collects
+        ``test*`` functions of the module and ``test*`` methods of its ``Test*`` classes
+        without ``__init__``, ``python_functions``/``python_classes`` by default); None
+        when a base class of one of its classes has parametrize marks of its own (pytest
+        reads them through the MRO; not enumerated here)."""
+        if not self._collected(function):
+            return []
+        chain = self._classes.get(id(function.node))
+        if chain is None:
+            return module_marks
+        marks: list[ast.Call] = []
+        for cls in chain:
+            for base in cls.bases:
+                parent = self._class_names.get(base.id) if isinstance(base, ast.Name) else None
+                if parent is not None and class_marks(parent):
+                    return None
+            marks += class_marks(cls)
+        return [*marks, *module_marks]
+
+    def _fixture_units(self, tests: list[tuple[Function, list[Case]]]) -> dict[int, Unit]:
+        """The parametrized fixtures that make something of ``request.param``: a unit
+        each, one context per case of every test requesting it (named by the test's
+        case), its ``request.param`` bound to that case's param."""
+        functions = {id(f.node): f for f in self.module.functions}
+        units: dict[int, Unit] = {}
+        for function, found in tests:
+            requested = self._requested(function)
+            if requested is None:
+                continue
+            see = requested[1]
+            for case in found:
+                for name, value in case.fed:
+                    made = see(name)
+                    owner = functions.get(id(made.node)) if made is not None else None
+                    if owner is None:
+                        continue
+                    unit = units.get(id(owner))
+                    if unit is None:
+                        unit = units[id(owner)] = Unit(owner)
+                        node = owner.node
+                        unit.first_line = min(
+                            [node.lineno, *(d.lineno for d in node.decorator_list)]
+                        )
+                        unit.last_line = node.end_lineno or node.lineno
+                    meaning = self._meaning(value, REQUEST_PARAM, owner, None)
+                    bindings = {(id(owner), REQUEST_PARAM): meaning}
+                    unit.contexts.append(Context(self._label(function, case), bindings))
+        return units
+
+    def _collected(self, function: Function) -> bool:
+        """A test pytest collects: a ``test*`` function of the module, or a ``test*``
+        method of its ``Test*`` classes (``python_functions``/``python_classes`` by
+        default) without ``__init__``."""
+        if function.parent is not None or not function.name.startswith("test"):
+            return False
+        chain = self._classes.get(id(function.node))
+        if chain is None:
+            return id(function.node) in self._top
+        return all(_is_test_class(c) for c in chain)
+
+    def _requested(self, function: Function) -> tuple[list[str] | None, Fixtures] | None:
+        """A collected test's argnames and the fixtures of this module it sees by them:
+        its classes' (the innermost first), then the module's (``FixtureManager``
+        ``getfixturedefs``, the closest definition last; conftest fixtures are not
+        read); the autouse fixtures it sees come first (``getfixtureinfo``, the module's
+        before its classes'); with more than ``MAX_CASES`` autouse fixtures, no names
+        (the test has no cases)."""
+        if not self._collected(function):
+            return None
+        chain = self._classes.get(id(function.node), [])
+        keys = [*(id(c) for c in chain), 0]
+        if sum(len(self._autouse.get(key, [])) for key in keys) > MAX_CASES:
+            return None, lambda name: None  # more than are enumerated
+        tables = [self._fixtures.get(key, {}) for key in keys]
+
+        def see(name: str) -> Fixture | None:
+            for table in tables:
+                if name in table:
+                    return table[name]
+            return None
+
+        autouse = [name for key in reversed(keys) for name in self._autouse.get(key, [])]
+        names = dict.fromkeys([*autouse, *argnames(function.node, bool(chain))])
+        return list(names), see
+
+    def _label(self, function: Function, case: Case) -> str:
+        """The case as pytest's node id names it after the file (``TestX::test_k[dynamic]``),
+        or by its values when the id depends on what only running the code tells."""
+        chain = self._classes.get(id(function.node), [])
+        name = "::".join([*(c.name for c in reversed(chain)), function.name])
+        if case.id is not None:
+            return f"{name}[{case.id}]"
+        values = ", ".join(f"{n}={ast.unparse(value)}" for n, value in case.values)
+        return f"{name} with {values}"
 
     def _unit(self, function: Function) -> Unit:
         node = function.node
@@ -157,7 +296,14 @@ class Units:
     ) -> Resolved:
         """What a parameter ``name`` holds when given ``value`` (an expression of
         ``where``'s decorators, or of its body at ``point`` under ``bindings``): a
-        ``pl.dynamic`` symbol (held by ``name``), an int, or what a name denotes there."""
+        ``pl.dynamic`` symbol (held by ``name``), an int, or what a name denotes there;
+        a fixture's ``request.param`` what it is bound to."""
+        if bindings is not None and is_request_param(value):
+            param = bindings.get((id(where), REQUEST_PARAM), ROther())
+            if isinstance(param, RDynamic):
+                held = param.dynamic
+                return RDynamic(Dynamic(held.path, name, held.symbol, held.span))
+            return param
         if isinstance(value, ast.Constant) and type(value.value) is int:
             return RInt(value.value)
         if isinstance(value, ast.Call) and pl_name(value.func, self.module.aliases) == "dynamic":
@@ -200,7 +346,7 @@ class Units:
         if not isinstance(node.func, ast.Name):
             return None
         passed = [*node.args, *(k.value for k in node.keywords)]
-        if not any(isinstance(a, ast.Name) and a.id in names for a in passed):
+        if not any(_passed_name(a) in names for a in passed):
             return None
         found = self.resolver.resolve(node.func.id, self.module, test, _point(node))
         if not isinstance(found, RFunction) or found.module is not self.module:
@@ -214,32 +360,30 @@ class Units:
         self,
         builder: Function,
         calls: dict[str, list[tuple[Function | None, ast.Call]]],
-        tests: list[tuple[Function, list[Case]]],
+        known: dict[int, Unit],
     ) -> Unit:
-        """The builder's contexts: per call of it in the module, each case of the test it
-        is in (one context for a call elsewhere)."""
+        """The builder's contexts: per call of it in the module, each context of the unit
+        it is in (a test's cases, a builder's contexts found before), one context for a
+        call elsewhere."""
         unit = Unit(builder)
         node = builder.node
         unit.first_line = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         unit.last_line = node.end_lineno or node.lineno
-        by_test = {id(function): (function, found) for function, found in tests}
         for caller, call in calls.get(builder.name, []):
             if caller is not None:
                 resolved = self.resolver.resolve(builder.name, self.module, caller, _point(call))
                 if not isinstance(resolved, RFunction) or resolved.function is not builder:
                     continue
-            test = by_test.get(id(caller)) if caller is not None else None
+            outer = known.get(id(caller)) if caller is not None else None
             where = f" (the call on line {call.lineno})" if len(calls[builder.name]) > 1 else ""
-            if test is None:
+            if outer is None or caller is None:
                 bindings = self._call_bindings(builder, call, caller, {})
                 name = caller.name if caller is not None else "module level"
                 unit.contexts.append(Context(f"{name}{where}", bindings))
                 continue
-            function, found = test
-            for case in found:
-                outer = self._case_bindings(function, case)
-                bindings = self._call_bindings(builder, call, function, outer)
-                unit.contexts.append(Context(f"{_label(function, case)}{where}", bindings))
+            for context in outer.contexts:
+                bindings = self._call_bindings(builder, call, caller, context.bindings)
+                unit.contexts.append(Context(f"{context.label}{where}", bindings))
                 if len(unit.contexts) > MAX_CASES:
                     return unit
         return unit
@@ -413,13 +557,54 @@ def _after_first_sentence(message: str, sentence: str) -> str:
     return f"{message[: end + 1]} {sentence}{message[end + 1 :]}"
 
 
-def _label(function: Function, case: Case) -> str:
-    """The case as pytest's node id names it (``test_k[dynamic]``), or by its values when
-    the id depends on what only running the code tells."""
-    if case.id is not None:
-        return f"{function.name}[{case.id}]"
-    values = ", ".join(f"{name}={ast.unparse(value)}" for name, value in case.values)
-    return f"{function.name} with {values}"
+def _classes_of(tree: ast.Module) -> dict[int, list[ast.ClassDef]]:
+    """Per method of a module-level class (or of a class nested in one), its classes,
+    innermost first: the classes pytest collects it through."""
+    found: dict[int, list[ast.ClassDef]] = {}
+    stack: list[tuple[ast.ClassDef, list[ast.ClassDef]]] = [
+        (c, [c]) for c in tree.body if isinstance(c, ast.ClassDef)
+    ]
+    while stack:
+        cls, chain = stack.pop()
+        for item in cls.body:
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                found[id(item)] = chain
+            elif isinstance(item, ast.ClassDef):
+                stack.append((item, [item, *chain]))
+    return found
+
+
+def _fixtures_of(tree: ast.Module) -> dict[int, dict[str, Fixture]]:
+    """The fixtures of the module (key 0) and of each class (key: its node's id), by the
+    name they are requested by; a later definition of a name replaces an earlier one."""
+    found: dict[int, dict[str, Fixture]] = {}
+    stack: list[tuple[int, list[ast.stmt], bool]] = [(0, tree.body, False)]
+    while stack:
+        key, body, in_class = stack.pop()
+        for stmt in body:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                made = fixture(stmt, in_class)
+                if made is not None:
+                    found.setdefault(key, {})[made.name] = made
+            elif isinstance(stmt, ast.ClassDef):
+                stack.append((id(stmt), stmt.body, True))
+    return found
+
+
+def _is_test_class(node: ast.ClassDef) -> bool:
+    """A class pytest collects: ``Test*`` without an ``__init__``."""
+    has_init = any(
+        isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == "__init__"
+        for item in node.body
+    )
+    return node.name.startswith("Test") and not has_init
+
+
+def _passed_name(argument: ast.expr) -> str | None:
+    """The name an argument passes on: a parameter, or a fixture's ``request.param``."""
+    if isinstance(argument, ast.Name):
+        return argument.id
+    return REQUEST_PARAM if is_request_param(argument) else None
 
 
 def _point(node: ast.expr) -> Where:

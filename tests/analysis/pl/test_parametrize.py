@@ -4,17 +4,16 @@ pytest forms them (``_pytest/python.py``: ``IdMaker._resolve_ids``, ``_idval``,
 ``ParameterSet._parse_parametrize_args``). The ids are checked against pytest itself: the
 same file is collected by pytest (with a stand-in for ``pypto.language`` whose
 ``pl.dynamic`` returns an object without ``__name__``, as pypto's ``DynVar``) and its node
-ids compared."""
+ids compared (``tests/pytest_collect.py``)."""
 
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from pytest_collect import pytest_ids
 
 from passlint.analysis.pl.parametrize import (
     BY_POSITION,
@@ -89,18 +88,6 @@ SOURCE = textwrap.dedent(
     """
 ).replace("LONG", "b" * 101)  # a str longer than 100 characters is named by position
 
-_STAND_IN = textwrap.dedent(
-    """
-    class DynVar:
-        def __init__(self, name):
-            self.name = name
-
-
-    def dynamic(name):
-        return DynVar(name)
-    """
-)
-
 
 def _value_ids(tree: ast.Module) -> object:
     """Names of ``SOURCE`` as the pass resolves them: module ints by value, a function by
@@ -137,35 +124,9 @@ def _cases_of(source: str) -> dict[str, list[Case] | None]:
     }
 
 
-_PYTEST = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
-_PYTEST += ["-p", "no:asyncio", "-o", "addopts="]
-
-
-def _pytest_ids(tmp_path: Path, source: str) -> dict[str, list[str]]:
-    (tmp_path / "pypto").mkdir()
-    (tmp_path / "pypto" / "__init__.py").write_text("")
-    (tmp_path / "pypto" / "language.py").write_text(_STAND_IN)
-    (tmp_path / "test_source.py").write_text(source)
-    done = subprocess.run(
-        [*_PYTEST, "test_source.py"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
-    )
-    found: dict[str, list[str]] = {}
-    for line in done.stdout.splitlines():
-        if "::" in line and "[" in line:
-            name, _, rest = line.split("::", 1)[1].partition("[")
-            found.setdefault(name, []).append(rest[:-1])
-    assert found, done.stdout + done.stderr
-    return found
-
-
 def test_ids_are_pytests_own(tmp_path: Path) -> None:
     ours = {name: [c.id for c in found or []] for name, found in _cases_of(SOURCE).items()}
-    assert ours == _pytest_ids(tmp_path, SOURCE)
+    assert ours == pytest_ids(tmp_path, SOURCE)
 
 
 def test_values_of_each_case() -> None:
