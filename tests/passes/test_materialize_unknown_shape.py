@@ -36,9 +36,7 @@ def program(
     body: str = "",
     below: str = "",
 ) -> str:
-    return PROGRAM.format(
-        head=head, above=above, body=body, below=below, params=f"{params}, {OUT}"
-    )
+    return PROGRAM.format(head=head, above=above, body=body, below=below, params=f"{params}, {OUT}")
 
 
 def spans(findings: list[Finding]) -> list[tuple[str, int, int, int, int]]:

@@ -9,8 +9,8 @@ A file has no finding when it parses and has none of what every finding needs:
   scalar parameter whose name an earlier annotation reads (VS005). A kernel's decorator
   names its type (``FunctionType.InCore``, ``AIC``, ``AIV``, ``Spmd``); its header is that
   of the next ``def`` in code (the first one after the type, and the first one after it
-  outside triple-quoted strings, by their count), read alone with ``ast``. A text that may spell the types otherwise (an aliased
-  ``FunctionType`` member) is analysed;
+  outside triple-quoted strings, by their count), read alone with ``ast``. A text that may
+  spell the types otherwise (an aliased ``FunctionType`` member) is analysed;
 * a ``CORE_GROUP`` ``pl.at`` scope in a function that declares a valid extent before it
   (``valid_shape``, ``set_validshape``, a ``slice`` with a fourth argument, ``TensorView``,
   a view variable: VS007). The function is the text from the nearest ``def`` around the

@@ -44,6 +44,8 @@ def test_a_folder_check_reports_helper_and_sibling_symbols_and_fixes_them(tmp_pa
     result = check(folder, "--format", "json", ".")
     assert result.returncode == 1, result.stderr
     assert found(result) == [
+        ("branching_helpers.py", "VS001", 33, 72),
+        ("branching_helpers.py", "VS001", 64, 72),
         ("class_body.py", "VS001", 16, 76),
         ("helpers.py", "VS001", 29, 68),
         ("helpers.py", "VS001", 68, 72),
