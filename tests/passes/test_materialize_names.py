@@ -289,6 +289,13 @@ def test_a_branch_known_from_the_call_is_the_branch_python_takes() -> None:
             ),
             "Y",
         ),
+        "a return inside `with`": (
+            "import tempfile\n\n"
+            + dim(
+                "(n):\n    with tempfile.TemporaryFile() as f:\n        return pl.dynamic(n)", "'Y'"
+            ),
+            "Y",
+        ),
         "a branch that raises": (
             dim(
                 "(n):\n    if not n:\n        raise ValueError(n)\n    return pl.dynamic(n)", "'Y'"

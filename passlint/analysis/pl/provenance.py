@@ -13,7 +13,8 @@ A helper call is run abstractly, as Python would run it where the values are lit
 parameters bound as Python binds them (positional, keyword, defaults, ``*args`` from known
 tuples, ``**kwargs`` as a dict, ``**{...}`` spread into the call), then its statements in
 order: ``name = value`` (and tuple unpacking of a known tuple), ``return`` (the first one
-that runs ends the call; falling off the end returns None), ``raise``, and ``if`` / ``elif``
+that runs ends the call; falling off the end returns None), ``raise``, the body of a
+``with`` (what its ``as`` binds is unknown), and ``if`` / ``elif``
 / ``else``, whose branch is the one Python takes when the condition's truth is known from
 literals: strings, ints, floats, bools, None, tuples and dicts (their truthiness), ``not``,
 ``and`` / ``or`` (the operand Python returns), ``is None`` / ``is not None``, ``==`` /
@@ -29,7 +30,7 @@ a file, an unknown call, a ``pl.dynamic`` symbol, whose truth pypto refuses), bo
 are run: a local they leave different is unknown, and the call's value is known only when
 every ``return`` that may run gives the same value (``pl.dynamic(n) if FLAG else 4`` with
 ``FLAG`` unknown: unknown, though the real pass adds the symbol whenever ``FLAG`` is true).
-Loops, ``with``, ``try``, ``match``, ``+=``, imports and nested definitions are not run:
+Loops, ``try``, ``match``, ``+=``, imports and nested definitions are not run:
 the names they bind are unknown afterwards, and a ``return`` inside one makes the call's
 value unknown. Deeper chains, and anything else, leave the name unknown: no finding.
 
@@ -253,6 +254,13 @@ class Provenance:
                     return flow
             elif isinstance(stmt, ast.Raise):
                 return _Flow(flow.env, False, flow.returns)
+            elif isinstance(stmt, ast.With):  # its body runs; what ``as`` binds is unknown
+                for item in stmt.items:
+                    if item.optional_vars is not None:
+                        _assign(item.optional_vars, UNKNOWN, flow.env)
+                flow = self._run(stmt.body, flow, helper, module, depth)
+                if not flow.falls:
+                    return flow
             elif not isinstance(stmt, ast.Expr | ast.Pass | ast.Assert):
                 names, returns = self._opaque(stmt)
                 for name in names:
@@ -273,7 +281,7 @@ class Provenance:
         return found
 
     def _opaque(self, stmt: ast.stmt) -> tuple[frozenset[str], bool]:
-        """A statement the model does not follow (a loop, ``with``, ``try``, ``+=``, an
+        """A statement the model does not follow (a loop, ``try``, ``match``, ``+=``, an
         import, a nested definition): the names it binds and whether it may return."""
         found = self.memo.opaque.get(id(stmt))
         if found is None:
@@ -613,6 +621,15 @@ def _pruned(
             if body or orelse:
                 out.append(
                     ast.If(stmt.test, body, orelse, lineno=stmt.lineno, col_offset=stmt.col_offset)
+                )
+        elif isinstance(stmt, ast.With):
+            body = _pruned(stmt.body, keep, opaque)
+            bound = [
+                n.id for i in stmt.items if i.optional_vars for n in names_below(i.optional_vars)
+            ]
+            if body or keep.intersection(bound):
+                out.append(
+                    ast.With(stmt.items, body, lineno=stmt.lineno, col_offset=stmt.col_offset)
                 )
         elif not isinstance(stmt, ast.Expr | ast.Pass | ast.Assert):
             names, returns = opaque(stmt)
