@@ -289,6 +289,10 @@ def test_a_branch_known_from_the_call_is_the_branch_python_takes() -> None:
             ),
             "Y",
         ),
+        "a call statement handed a string": (
+            dim("(n):\n    print(n)\n    return pl.dynamic(n)", "'Y'"),
+            "Y",
+        ),
         "a return inside `with`": (
             "import tempfile\n\n"
             + dim(
@@ -348,7 +352,8 @@ def test_helper_forms_left_unknown_stay_silent() -> None:
     # NameError), a missing key (KeyError: nothing is built), and -- a limit of the model,
     # not a claim that nothing happens -- a condition that depends on something no literal
     # gives (here the environment: the real pass adds 'Y' when F is unset) and an assignment
-    # in a loop (the real pass adds 'W'). The name is then "defined, not a symbol": silence.
+    # in a loop (the real pass adds 'W'), or a value a call statement was handed. The name
+    # is then "defined, not a symbol": silence.
     forms = (
         "Y = unknown_function('Y')\n",
         "def dim(**kw):\n    return pl.dynamic(kw['n'])\n\nY = dim(m='Y')\n",
@@ -356,6 +361,8 @@ def test_helper_forms_left_unknown_stay_silent() -> None:
         "def dim(n):\n    return pl.dynamic(n) if F else 4\n\nY = dim('Y')\n",
         "def dim(n):\n    s = pl.dynamic(n)\n    for i in range(1):\n"
         "        s = pl.dynamic('W')\n    return s\n\nY = dim('Y')\n",
+        # a call statement may change what it is handed: the real pass adds 'Z' here
+        "def dim(**kw):\n    kw.update(n='Z')\n    return pl.dynamic(kw['n'])\n\nY = dim(n='Y')\n",
     )
     for above in forms:
         assert check_text("k.py", helper_kernel(above, "Y"), None) == [], above

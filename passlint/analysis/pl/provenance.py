@@ -14,7 +14,8 @@ parameters bound as Python binds them (positional, keyword, defaults, ``*args`` 
 tuples, ``**kwargs`` as a dict, ``**{...}`` spread into the call), then its statements in
 order: ``name = value`` (and tuple unpacking of a known tuple), ``return`` (the first one
 that runs ends the call; falling off the end returns None), ``raise``, the body of a
-``with`` (what its ``as`` binds is unknown), and ``if`` / ``elif``
+``with`` (what its ``as`` binds is unknown), a call statement (a dict, list or tuple it hands
+on, as a receiver or argument, is unknown afterwards), and ``if`` / ``elif``
 / ``else``, whose branch is the one Python takes when the condition's truth is known from
 literals: strings, ints, floats, bools, None, tuples and dicts (their truthiness), ``not``,
 ``and`` / ``or`` (the operand Python returns), ``is None`` / ``is not None``, ``==`` /
@@ -261,7 +262,11 @@ class Provenance:
                 flow = self._run(stmt.body, flow, helper, module, depth)
                 if not flow.falls:
                     return flow
-            elif not isinstance(stmt, ast.Expr | ast.Pass | ast.Assert):
+            elif isinstance(stmt, ast.Expr):
+                for name in _handed(stmt):  # ``kw.update(...)``, ``fill(names)``: may change it
+                    if isinstance(flow.env.get(name), Mapping | tuple):  # (strings cannot)
+                        flow.env[name] = UNKNOWN
+            elif not isinstance(stmt, ast.Pass | ast.Assert):
                 names, returns = self._opaque(stmt)
                 for name in names:
                     flow.env[name] = UNKNOWN
@@ -631,11 +636,28 @@ def _pruned(
                 out.append(
                     ast.With(stmt.items, body, lineno=stmt.lineno, col_offset=stmt.col_offset)
                 )
-        elif not isinstance(stmt, ast.Expr | ast.Pass | ast.Assert):
+        elif isinstance(stmt, ast.Expr):
+            if keep.intersection(_handed(stmt)):
+                out.append(stmt)
+        elif not isinstance(stmt, ast.Pass | ast.Assert):
             names, returns = opaque(stmt)
             if returns or names & keep:
                 out.append(stmt)
     return out
+
+
+def _handed(stmt: ast.Expr) -> list[str]:
+    """The names a call statement hands to code that may change what they hold: a method's
+    receiver (``kw.update(...)``) and a call's name arguments (``fill(names)``)."""
+    found: list[str] = []
+    for node in nodes_below([stmt.value], _BARRIERS):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                found.append(func.value.id)
+            args = [*node.args, *(k.value for k in node.keywords)]
+            found += [a.id for a in args if isinstance(a, ast.Name)]
+    return found
 
 
 def _assign(target: ast.expr, value: Value, env: Env) -> None:
