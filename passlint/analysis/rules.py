@@ -280,7 +280,7 @@ _RULES = [
         "A physical shape dimension of a device kernel's parameter (`pl.Tensor[[ROWS, 64], "
         "...]`, not a valid_shape) names something that is neither an int constant nor a "
         "`pl.dynamic` symbol of the frame that builds the program, nor an earlier parameter.",
-        "pypto's DSL parser rejects the kernel when the program is defined (\"Unknown shape "
+        'The pypto DSL parser rejects the kernel when the program is defined ("Unknown shape '
         'variable", `_resolve_shape_dim`): with postponed annotations '
         "(`from __future__ import annotations`) it reads the names bound when the decorator "
         "runs (a global bound below the program, or a local bound after it, is not), and it "
