@@ -281,6 +281,26 @@ _RULES = [
         fix="none; the source has no signature to edit.",
     ),
     Rule(
+        "VS008",
+        "unknown-shape-variable",
+        Severity.ERROR,
+        "A physical shape dimension of a device kernel's parameter (`pl.Tensor[[ROWS, 64], "
+        "...]`, not a valid_shape) names something that is neither an int constant nor a "
+        "`pl.dynamic` symbol of the frame that builds the program, nor an earlier parameter.",
+        'The pypto DSL parser rejects the kernel when the program is defined ("Unknown shape '
+        'variable", `_resolve_shape_dim`): with postponed annotations '
+        "(`from __future__ import annotations`) it reads the names bound when the decorator "
+        "runs (a global bound below the program, or a local bound after it, is not), and it "
+        "never reads the program's class body. Without postponed annotations Python raises "
+        "NameError first, except for a class-body name, which Python sees and the parser does "
+        "not. Unlike a valid_shape entry, such a name never becomes a symbol.",
+        "from __future__ import annotations\n...\n"
+        "def kernel(self, x: pl.Tensor[[ROWS, 64], pl.FP32]): ...   # ROWS defined nowhere",
+        no_fix='none; define the name above the program (`ROWS = pl.dynamic("ROWS")`, or '
+        "an int constant) or pass it as an earlier scalar parameter: which one is the "
+        "author's choice.",
+    ),
+    Rule(
         "E001",
         "mlir-syntax-error",
         Severity.ERROR,

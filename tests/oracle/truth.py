@@ -20,6 +20,7 @@ CODE_OF_KIND = {
     "conflicting-extents": "VS003",
     "omitted-argument": "VS004",
     "late-scalar": "VS005",
+    "unknown-shape-variable": "VS008",
 }
 
 

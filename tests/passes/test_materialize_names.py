@@ -241,19 +241,131 @@ def test_the_assignment_in_force_at_the_return_counts() -> None:
     above = "def dim(n):\n    s = pl.dynamic(n)\n    s = pl.dynamic('W')\n    return s\n\nY = dim('Y')\n"
     (finding,) = check_text("k.py", helper_kernel(above, "Y"), None)
     assert finding.message.startswith("Kernel 'k' cannot bind 'W' (Python name 'Y');")
-    branch = above.replace("    s = pl.dynamic('W')", "    if n:\n        s = pl.dynamic('W')")
-    assert check_text("k.py", helper_kernel(branch, "Y"), None) == []  # which one ran: unknown
+
+
+def test_a_branch_known_from_the_call_is_the_branch_python_takes() -> None:
+    # pypto decorator.py: closure_vars holds the value Python computed, so the branch taken
+    # with the call's literal arguments (or the helper's literal defaults) decides. Each form
+    # was run through the real pass (pypto e2d0f78), which adds the symbol named here (None:
+    # it adds nothing, the helper returned an int).
+    def dim(body: str, call: str) -> str:
+        return f"def dim{body}\n\nY = dim({call})\n"
+
+    ifexp = "(n, flag=True):\n    return pl.dynamic(n) if flag else 4"
+    if_stmt = "(n):\n    s = pl.dynamic('W')\n    if n:\n        s = pl.dynamic(n)\n    return s"
+    early = "(n, kind=None):\n    if kind is None:\n        return pl.dynamic(n)\n    return 4"
+    forms = {
+        "a conditional expression, literal default": (dim(ifexp, "'Y'"), "Y"),
+        "a conditional expression, literal False": (dim(ifexp, "'Y', False"), None),
+        "an if statement, a true string": (dim(if_stmt, "'Y'"), "Y"),
+        "an if statement, the empty string": (dim(if_stmt, "''"), "W"),
+        "an early return, `is None`": (dim(early, "'Y'"), "Y"),
+        "an early return not taken": (dim(early, "'Y', 'static'"), None),
+        "`==`, `and`, `not`": (
+            dim(
+                "(n, kind='dyn', static=False):\n"
+                "    if kind == 'dyn' and not static:\n        return pl.dynamic(n)\n    return 4",
+                "'Y'",
+            ),
+            "Y",
+        ),
+        "`or` returns its operand": (dim("(n=None):\n    return pl.dynamic(n or 'D')", ""), "D"),
+        "an elif chain": (
+            dim(
+                "(n, mode=2):\n    if mode == 1:\n        return 8\n"
+                "    elif mode == 2:\n        return pl.dynamic(n)\n    else:\n        return 16",
+                "'Y'",
+            ),
+            "Y",
+        ),
+        "`>=` of ints": (
+            dim(
+                "(n, rank=2):\n    if rank >= 2:\n        return pl.dynamic(n)\n    return 1", "'Y'"
+            ),
+            "Y",
+        ),
+        "`in` a literal tuple": (
+            dim(
+                "(n, kind='dyn'):\n    if kind in ('dyn', 'dynamic'):\n"
+                "        return pl.dynamic(n)\n    return 1",
+                "'Y'",
+            ),
+            "Y",
+        ),
+        "a call statement handed a string": (
+            dim("(n):\n    print(n)\n    return pl.dynamic(n)", "'Y'"),
+            "Y",
+        ),
+        "a return inside `with`": (
+            "import tempfile\n\n"
+            + dim(
+                "(n):\n    with tempfile.TemporaryFile() as f:\n        return pl.dynamic(n)", "'Y'"
+            ),
+            "Y",
+        ),
+        "a branch that raises": (
+            dim(
+                "(n):\n    if not n:\n        raise ValueError(n)\n    return pl.dynamic(n)", "'Y'"
+            ),
+            "Y",
+        ),
+    }
+    for form, (above, added) in forms.items():
+        findings = check_text("k.py", helper_kernel(above, "Y"), None)
+        if added is None:
+            assert findings == [], form
+            continue
+        assert [f.code for f in findings] == ["VS001"], form
+        python = "" if added == "Y" else " (Python name 'Y')"
+        assert findings[0].message.startswith(f"Kernel 'k' cannot bind '{added}'{python};"), form
+    text = helper_kernel(forms["a conditional expression, literal default"][0], "Y")
+    assert "def k(self, Y: pl.Scalar[pl.INDEX], x:" in fixed(text)
+
+
+def test_an_unknown_condition_counts_where_both_branches_agree() -> None:
+    # The flag comes from the environment: either branch may run. Both make pl.dynamic(n),
+    # so the real pass adds 'Y' whichever ran (checked with the oracle).
+    above = (
+        "import os\n\ndef dim(n, flag):\n    if flag:\n        s = pl.dynamic(n)\n"
+        "    else:\n        s = pl.dynamic(n)\n    return s\n\nY = dim('Y', os.environ.get('F'))\n"
+    )
+    (finding,) = check_text("k.py", helper_kernel(above, "Y"), None)
+    assert finding.message.startswith("Kernel 'k' cannot bind 'Y';")
+
+
+def test_keyword_arguments_through_kwargs() -> None:
+    # Python binds `**{...}` and unknown keywords into the helper's `**kw` dict; the real
+    # pass adds 'Y' for each form (checked with the oracle).
+    forms = {
+        "a dict spread": "def dim(**kw):\n    return pl.dynamic(kw['n'])\n\nY = dim(**{'n': 'Y'})\n",
+        "a keyword": "def dim(**kw):\n    return pl.dynamic(kw['n'])\n\nY = dim(n='Y')\n",
+        "kw.get with a default": (
+            "def dim(n, /, **kw):\n    return pl.dynamic(kw.get('name', n))\n\nY = dim('Y')\n"
+        ),
+        "*args from a literal tuple": "def dim(*args):\n    return pl.dynamic(args[0])\n\nY = dim(*('Y',))\n",
+    }
+    for form, above in forms.items():
+        findings = check_text("k.py", helper_kernel(above, "Y"), None)
+        assert [f.code for f in findings] == ["VS001"], form
+        assert findings[0].message.startswith("Kernel 'k' cannot bind 'Y';"), form
 
 
 def test_helper_forms_left_unknown_stay_silent() -> None:
     # Not followed (provenance.py says which forms are): an undefined callee (Python raises
-    # NameError), a returned value that depends on a branch, **kwargs. The name is then
-    # "defined, not a symbol": silence -- though for the last two the real pass adds 'Y'
-    # (checked with the oracle): a limit of the model, not a claim that nothing happens.
+    # NameError), a missing key (KeyError: nothing is built), and -- a limit of the model,
+    # not a claim that nothing happens -- a condition that depends on something no literal
+    # gives (here the environment: the real pass adds 'Y' when F is unset) and an assignment
+    # in a loop (the real pass adds 'W'), or a value a call statement was handed. The name
+    # is then "defined, not a symbol": silence.
     forms = (
         "Y = unknown_function('Y')\n",
-        "def dim(n, flag=True):\n    return pl.dynamic(n) if flag else 4\n\nY = dim('Y')\n",
-        "def dim(**kw):\n    return pl.dynamic(kw['n'])\n\nY = dim(**{'n': 'Y'})\n",
+        "def dim(**kw):\n    return pl.dynamic(kw['n'])\n\nY = dim(m='Y')\n",
+        "import os\nF = os.environ.get('F') is None\n\n"
+        "def dim(n):\n    return pl.dynamic(n) if F else 4\n\nY = dim('Y')\n",
+        "def dim(n):\n    s = pl.dynamic(n)\n    for i in range(1):\n"
+        "        s = pl.dynamic('W')\n    return s\n\nY = dim('Y')\n",
+        # a call statement may change what it is handed: the real pass adds 'Z' here
+        "def dim(**kw):\n    kw.update(n='Z')\n    return pl.dynamic(kw['n'])\n\nY = dim(n='Y')\n",
     )
     for above in forms:
         assert check_text("k.py", helper_kernel(above, "Y"), None) == [], above

@@ -277,13 +277,13 @@ class Resolver:
         evaluated when the ``def`` runs (no ``from __future__ import annotations``) and the
         name is not in the class body around it either (``closure_vars`` holds the frame's
         globals and locals, never a class body's names, which Python does see)."""
-        if not module.postponed and not self._in_class_body(name.id, kernel):
+        if not module.postponed and not self.in_class_body(name.id, kernel):
             return None
         first = _first_reading(name.id, kernel) or name
         span = module.positions.span(first)
         return RDynamic(Dynamic(module.path, name.id, name.id, span, "parser"))
 
-    def _in_class_body(self, name: str, kernel: Function) -> bool:
+    def in_class_body(self, name: str, kernel: Function) -> bool:
         """Is ``name`` bound in the body of the program class of ``kernel`` before it?"""
         owner = kernel.owner
         if owner is None:

@@ -3,7 +3,8 @@
 For each device kernel (InCore, AIC, AIV, Spmd), wherever the module defines it, the pass
 finds the ``pl.dynamic`` symbols its TensorView valid_shapes read that nothing binds
 (VS001), symbols only inside compound entries (VS002), scalar params declared after a use
-(VS005) and undefined names (VS006); at every call of such a kernel it reads the extents the
+(VS005), undefined valid_shape names (VS006) and physical shape names pypto's parser cannot
+resolve (VS008); at every call of such a kernel it reads the extents the
 pass would prepend, reporting disagreeing (VS003) or missing (VS004) arguments; and it
 predicts the symbols added to kernels outlined from ``pl.at`` scopes (VS007). The VS001 fix
 edits the kernel and its call sites in every workspace file.

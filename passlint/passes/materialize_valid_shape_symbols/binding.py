@@ -39,6 +39,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     Slot,
     Symbol,
     UndefinedName,
+    UnknownShapeName,
 )
 
 _WORD = re.compile(r"\w+")
@@ -67,16 +68,21 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
         return framed
 
     bound: dict[str, Binding] = {}
+    unknown: dict[str, UnknownShapeName] = {}
     for param in kernel.params:
         if param.tensor is None or param.tensor.shape is None:
             continue
         for dim, entry in enumerate(param.tensor.shape):
             for name in names_below(entry):
                 resolved = in_frame(name.id)  # the frame first, then earlier parameters
-                if resolved is None:
-                    resolved = earlier_first(name.id, param.index)
+                earlier = kernel.param(name.id)
+                if resolved is None and (earlier is None or earlier.index >= param.index):
+                    if name.id not in unknown:  # pypto stops at the first: one per name
+                        unknown[name.id] = _unknown(param, name, module, kernel, resolver)
+                    continue
                 if isinstance(resolved, RDynamic):
                     bound.setdefault(resolved.dynamic.symbol, Binding("shape", param, dim))
+    result.unknown_shapes = list(unknown.values())
 
     symbols: dict[tuple[str, object], Symbol] = {}
     for param in kernel.params:
@@ -133,6 +139,20 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
     result.clashes = [s for s in result.symbols if names[s.declared.name] > 1]
     result.fixed_views = [s for s in result.symbols if any(slot.via for slot in s.slots)]
     return result
+
+
+def _unknown(
+    param: Param, name: ast.Name, module: Module, kernel: Function, resolver: Resolver
+) -> UnknownShapeName:
+    """VS008: who rejects a physical shape name nothing defines (``type_resolver.py``,
+    ``_resolve_shape_dim``: "Unknown shape variable"). Without postponed annotations Python
+    evaluates the annotation first and raises NameError, unless the class body holds the
+    name (Python sees it there, the parser does not)."""
+    if module.postponed:
+        return UnknownShapeName(param, name, "parser")
+    if resolver.in_class_body(name.id, kernel):
+        return UnknownShapeName(param, name, "parser", class_body=True)
+    return UnknownShapeName(param, name, "python")
 
 
 def _is_index_scalar(param: Param) -> bool:

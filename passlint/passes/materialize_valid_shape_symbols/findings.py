@@ -30,6 +30,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     Slot,
     Symbol,
     UndefinedName,
+    UnknownShapeName,
     UnreadFile,
     ValueUse,
 )
@@ -47,13 +48,14 @@ def kernel_findings(
     rebindings: list[Rebinding] | None = None,
     views: Mapping[str, Strided | Depends] | None = None,
 ) -> list[Finding]:
-    """The findings on a kernel itself (VS001, VS002, VS005, VS006); ``sites`` are its calls
+    """The findings on a kernel itself (VS001, VS002, VS005, VS006, VS008); ``sites`` are its calls
     (None: not looked for, as it has nothing to pass); ``uses`` and ``unread`` hide calls
     the fix cannot reach; ``rebindings``: symbols whose parameter would change what other
     functions read (``rebinding``); ``views``: the parameters whose views ``pl.compile``'s
     pipeline replaces by strides first (``pipeline``)."""
     found = [late(analysis, item) for item in analysis.late]
     found += [undefined(analysis, item) for item in analysis.undefined]
+    found += [unknown_shape(analysis, item) for item in analysis.unknown_shapes]
     found += [compound_only(analysis, symbol) for symbol in analysis.compound_only]
     if analysis.symbols:
         found += unbound(analysis, sites or [], uses, unread, rebindings or [], views or {})
@@ -454,6 +456,39 @@ def undefined(analysis: KernelAnalysis, item: UndefinedName) -> Finding:
     return _finding("VS006", module, item.node, message)
 
 
+# -- VS008 ------------------------------------------------------------------------------------
+
+
+def unknown_shape(analysis: KernelAnalysis, item: UnknownShapeName) -> Finding:
+    kernel, module, name = analysis.kernel, analysis.module, q(item.node.id)
+    first = _sentence(
+        f"The shape of '{q(item.param.name)}' reads undefined '{name}'; define it above the "
+        "program.",
+        f"A shape reads undefined '{name}'; define it above the program.",
+        "A shape reads an undefined name; define it above the program.",
+    )
+    if item.raised_by == "python":
+        why = (
+            f"Python raises NameError when kernel '{q(kernel.name)}' is defined: '{name}' is no "
+            "`pl.dynamic` symbol or int constant where its annotations are evaluated."
+        )
+    else:
+        if item.class_body:
+            where = "it never reads a class body's names, where Python found it"
+        else:
+            where = (
+                "with postponed annotations (`from __future__ import annotations`) it reads "
+                "the names bound when the program's decorator runs, and it is not bound then"
+            )
+        why = (
+            f"pypto's DSL parser rejects kernel '{q(kernel.name)}' when it is defined "
+            f'("Unknown shape variable: {name}"): a physical dimension is an int, a '
+            f"`pl.dynamic` symbol of the program's frame or an earlier parameter, and {where}."
+        )
+    message = f'{first} {why} For example `{name} = pl.dynamic("{name}")` above the program.'
+    return _finding("VS008", module, item.node, message)
+
+
 # -- VS007 ------------------------------------------------------------------------------------
 
 
@@ -616,4 +651,5 @@ __all__ = [
     "site_findings",
     "unbound",
     "undefined",
+    "unknown_shape",
 ]

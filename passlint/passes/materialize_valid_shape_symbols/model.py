@@ -104,6 +104,19 @@ class UndefinedName:
     node: ast.AST
 
 
+@dataclass(frozen=True)
+class UnknownShapeName:
+    """VS008: a physical shape entry of ``param`` reads ``node``, a name that neither the
+    frame pypto's parser reads nor an earlier parameter holds. ``raised_by``: who rejects
+    the kernel (the parser, or Python evaluating the annotation first); ``class_body``:
+    Python found the name in the program's class body, which the parser never reads."""
+
+    param: Param
+    node: ast.Name
+    raised_by: Literal["parser", "python"]
+    class_body: bool = False
+
+
 @dataclass
 class KernelAnalysis:
     """What the pass knows about one device kernel (one source of truth for its findings).
@@ -123,6 +136,7 @@ class KernelAnalysis:
     compound_only: list[Symbol] = field(default_factory=list)
     late: list[LateParam] = field(default_factory=list)
     undefined: list[UndefinedName] = field(default_factory=list)
+    unknown_shapes: list[UnknownShapeName] = field(default_factory=list)
     clashes: list[Symbol] = field(default_factory=list)
     fixed_views: list[Symbol] = field(default_factory=list)
 

@@ -5,12 +5,12 @@ A file has no finding when it parses and has none of what every finding needs:
 
 * a device kernel whose header may read a valid_shape symbol (VS001, VS002, VS006: a
   ``TensorView(...)`` with ``valid_shape`` in it, or a tensor whose third item is a name,
-  which may hold a view) or declares an ``INDEX`` scalar parameter whose name an earlier
-  annotation reads (VS005). A kernel's decorator names its type (``FunctionType.InCore``,
-  ``AIC``, ``AIV``, ``Spmd``); its header is that of the next ``def`` in code (the first
-  one after the type, and the first one after it outside triple-quoted strings, by their
-  count), read alone with ``ast``. A text that may spell the types otherwise (an aliased
-  ``FunctionType`` member) is analysed;
+  which may hold a view), reads a name in a physical shape (VS008) or declares an ``INDEX``
+  scalar parameter whose name an earlier annotation reads (VS005). A kernel's decorator
+  names its type (``FunctionType.InCore``, ``AIC``, ``AIV``, ``Spmd``); its header is that
+  of the next ``def`` in code (the first one after the type, and the first one after it
+  outside triple-quoted strings, by their count), read alone with ``ast``. A text that may
+  spell the types otherwise (an aliased ``FunctionType`` member) is analysed;
 * a ``CORE_GROUP`` ``pl.at`` scope in a function that declares a valid extent before it
   (``valid_shape``, ``set_validshape``, a ``slice`` with a fourth argument, ``TensorView``,
   a view variable: VS007). The function is the text from the nearest ``def`` around the
@@ -392,9 +392,12 @@ def _may_read(head: str) -> bool:
     """Can the header text read a symbol at all: does it name ``TensorView`` or ``INDEX``,
     or has it a tensor type other than ``Tensor[[shape], dtype]`` (or with a dotted third
     item, a layout), which might name a view variable? Headers with a comment are read."""
-    if "#" in head or "TensorView" in head or "INDEX" in head:
+    if "#" in head or "TensorView" in head or "INDEX" in head or _NAMED_SHAPE.search(head):
         return True
     return len(_TENSOR.findall(head)) != len(_PLAIN_TENSOR.findall(head))
+
+
+_NAMED_SHAPE = re.compile(r"Tensor\s*\[\s*\[[^\[\]]*?[^\W\d]")  # a name in a shape (VS008)
 
 
 _TENSOR = re.compile(r"Tensor\s*\[")
@@ -455,7 +458,7 @@ def _reads_symbols(node: _Header) -> bool:
                     k.arg in ("valid_shape", None) for k in below.keywords
                 ):
                     return True
-            elif isinstance(below, ast.Subscript) and _view_name(below):
+            elif isinstance(below, ast.Subscript) and (_view_name(below) or _named_shape(below)):
                 return True
         read |= names
     return False
@@ -473,6 +476,14 @@ def _view_name(node: ast.Subscript) -> bool:
         return False
     items = node.slice.elts
     return len(items) > 2 and isinstance(items[2], ast.Name)
+
+
+def _named_shape(node: ast.Subscript) -> bool:
+    """``Tensor[[ROWS, 64], dtype]``: a physical dimension reads a name (VS008)."""
+    if _word(node.value) not in _TENSOR_TYPES or not isinstance(node.slice, ast.Tuple):
+        return False
+    items = node.slice.elts
+    return bool(items) and any(isinstance(n, ast.Name) for n in nodes_below((items[0],)))
 
 
 def _outlined_extents(text: str, defs: list[_Def], starts: list[int]) -> bool:

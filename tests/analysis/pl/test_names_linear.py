@@ -1,8 +1,9 @@
 """Linear time on the name shapes of the provenance model: doubling the input at most about
 doubles the CPU time of its analysis (``linear_time``), from empty caches: many symbols made
 by a helper, one call making many symbols (each name reads the call's remembered value),
-a long helper called many times and nested comprehensions (the resolver's step budget), and
-many names the parser makes under postponed annotations."""
+a long helper called many times, a helper of many unknown branches called many times, many
+keywords into ``**kwargs`` and nested comprehensions (the resolver's step budget), and many names the
+parser makes under postponed annotations."""
 
 from __future__ import annotations
 
@@ -45,6 +46,27 @@ def long_helper_called_often(n: int) -> str:
     return "import pypto.language as pl\n\n" + helper + bindings + kernels
 
 
+def branching_helper_called_often(n: int) -> str:
+    """A helper of ``n`` branches whose condition is unknown (each re-binds the returned
+    local), called by ``n`` bindings."""
+    branches = "".join("    if flag:\n        s = pl.dynamic(name)\n" for _ in range(n))
+    helper = f"def dim(name, flag):\n    s = pl.dynamic(name)\n{branches}    return s\n\n"
+    bindings = "".join(f'S{i} = dim("S{i}", os.environ.get("F"))\n' for i in range(n))
+    kernels = "".join(KERNEL.format(i=i, names=f"S{i}") for i in range(n))
+    return "import os\n\nimport pypto.language as pl\n\n" + helper + bindings + kernels
+
+
+def many_kwargs(n: int) -> str:
+    """One call passing ``n`` keywords into ``**kw``, each read by the helper."""
+    keys = ", ".join(f'"k{j}"' for j in range(n))
+    keywords = ", ".join(f'k{j}="S{j}"' for j in range(n))
+    names = ", ".join(f"S{i}" for i in range(n))
+    helper = "def dims(keys, **kw):\n    return tuple(pl.dynamic(kw[k]) for k in keys)\n\n"
+    binding = f"{names}, = dims(({keys},), {keywords})\n"
+    kernels = "".join(KERNEL.format(i=i, names=f"S{i}") for i in range(n))
+    return "import pypto.language as pl\n\n" + helper + binding + kernels
+
+
 def nested_comprehension(n: int) -> str:
     """A helper whose value is a comprehension over a comprehension of ``n`` names."""
     strings = ", ".join(f'"S{i}"' for i in range(n))
@@ -69,6 +91,7 @@ SHAPES: dict[str, tuple[Callable[[int], str], int, int]] = {
     "one call making many symbols": (one_call_many_symbols, 200, 200),
     "a long helper called often": (long_helper_called_often, 200, 200),
     "a nested comprehension": (nested_comprehension, 200, 0),
+    "many keyword arguments": (many_kwargs, 200, 200),
     "many names the parser makes": (postponed_names, 200, 200),
 }
 
@@ -83,3 +106,21 @@ def test_each_name_shape_costs_linear_time(shape: str) -> None:
     findings = check_text("k.py", make(n), None)
     assert [f.code for f in findings] == ["VS001"] * found
     linear_time.assert_doubling_linear(make, run, n, before=resolve.clear_cache)
+
+
+def test_a_branching_helper_called_often_costs_linear_time_within_the_step_budget() -> None:
+    # Each call runs the helper's branches (Python does that work too): past the resolver's
+    # step budget (provenance.py: BASE_STEPS, STEPS_PER_CHARACTER) the later calls are left
+    # unknown -- silence -- so the cost stays linear.
+    small = check_text("k.py", branching_helper_called_often(20), None)
+    assert [f.code for f in small] == ["VS001"] * 20
+    n = 400
+    found = check_text("k.py", branching_helper_called_often(n), None)
+    assert 0 < len(found) < n
+
+    def run(text: str) -> object:
+        return check_text("k.py", text, None)
+
+    linear_time.assert_doubling_linear(
+        branching_helper_called_often, run, n, before=resolve.clear_cache
+    )

@@ -39,6 +39,7 @@ KINDS = (
     ("does not supply that argument", "omitted-argument"),
     ("this call supplies different extents", "conflicting-extents"),
     ("which an earlier parameter's type annotation already uses", "late-scalar"),
+    ("Unknown shape variable", "unknown-shape-variable"),
 )
 _BINDINGS = re.compile(r"has conflicting bindings .* at argument \d+ (valid|physical) shape")
 
