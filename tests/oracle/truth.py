@@ -179,9 +179,14 @@ def _variant(
                 None if compiled is None else compiled.get(kernel["name"], ()),
             )
             known = of(kernel["file"]).changes.setdefault((change.line, change.name), change)
-            if known.compiled != change.compiled:  # (builds that differ under pl.compile)
+            if known.compiled != change.compiled:
+                # a build whose pipeline was not recorded says nothing; two that differ
+                # under pl.compile leave it unknown
+                compiled = None
+                if known.compiled is None or change.compiled is None:
+                    compiled = known.compiled if change.compiled is None else change.compiled
                 of(kernel["file"]).changes[(change.line, change.name)] = replace(
-                    known, compiled=None
+                    known, compiled=compiled
                 )
         for call in variant["calls"]:
             site = SiteChange(
