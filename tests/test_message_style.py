@@ -1,4 +1,4 @@
-"""One style for every finding's message (MESSAGES.md, points 1-2; issue #17, point 3).
+"""One style for every finding's message (docs/messages.md; issue #17, point 3).
 
 Walks every message the analysis produces over the test corpus (every ``.mlir`` and pl
 ``.py`` file under tests/data, each pipeline variant, every rule selected; the two findings
@@ -53,7 +53,7 @@ def first_sentence(message: str) -> str:
 
 
 def style_problems(message: str) -> list[str]:
-    """What in ``message`` breaks MESSAGES.md points 1-2 (and the spelling of point 4)."""
+    """What in ``message`` breaks docs/messages.md points 1-3."""
     problems = []
     first = first_sentence(message)
     if len(first) > FIRST_SENTENCE_LIMIT:

@@ -13,8 +13,8 @@ from passlint.analysis import engine
 EXPORTS = Path(__file__).resolve().parents[1] / "data" / "exports"
 
 # The codes of each export, in slot order, derived by hand from what @main returns, by the
-# table of design.md §3 (StableHLO variant: every file has `stablehlo.*` ops) and the rule
-# catalog of §5 (`passlint rules`):
+# case table of passlint/passes/tensorizer_legalization/cases.py (StableHLO variant: every
+# file has `stablehlo.*` ops) and the rule catalog (`passlint rules`):
 # - a block argument of main with at least one element (a dynamic `?` dimension included:
 #   nothing proves it empty) is copied: TL001, once per slot it is returned at;
 # - a value with zero elements (a static dimension 0, argument or op result, a `dense<>`

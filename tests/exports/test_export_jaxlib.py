@@ -126,7 +126,7 @@ def _operations(op: Any) -> Any:
 
 
 def _slot_codes(module: Any) -> list[str | None]:
-    """The code of design.md §3 (StableHLO variant) for each value @main returns, read from
+    """The code of the case table (``cases.py``, StableHLO variant) for each value @main returns, read from
     jaxlib's IR: an input with elements TL001, zero elements TL006, a constant TL007 when
     splat else TL002, a compute value at an earlier slot TL003, any other op result none."""
     codes: list[str | None] = []
@@ -149,7 +149,7 @@ def _slot_codes(module: Any) -> list[str | None]:
 
 def _differences_from_the_pass(export: Any, legalized: Any) -> list[str]:
     """Where jaxlib's reading of ``legalize`` output differs from what the pass leaves
-    (design.md §3): every `neuron.actual_shape` a StringAttr; each output an op result whose
+    (``cases.py``): every `neuron.actual_shape` a StringAttr; each output an op result whose
     `neuron.symName` holds, at its result index, the name of the last slot returning it (a
     value returned twice is named twice, the second name overwriting the first); an output
     the pass names in place (no code, or TL003) still comes from the export's op, no copy."""

@@ -1,5 +1,5 @@
 """`passlint legalize` against golden outputs written by hand from the pass's description
-(design section 3): one fixture per case of the pass, compared byte for byte."""
+(the case table, ``cases.py``): one fixture per case of the pass, compared byte for byte."""
 
 from __future__ import annotations
 

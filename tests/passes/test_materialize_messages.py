@@ -1,4 +1,4 @@
-"""Every VS message in the style of MESSAGES.md: the first sentence says what is wrong and
+"""Every VS message in the style of docs/messages.md: the first sentence says what is wrong and
 what to do in at most 100 characters; a capital (or a quote) first, full stops after."""
 
 from __future__ import annotations

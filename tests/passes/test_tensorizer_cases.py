@@ -58,7 +58,7 @@ def mlir_messages() -> list[str]:
 
 @pytest.mark.parametrize("message", mlir_messages())
 def test_messages_follow_the_message_style(message: str) -> None:
-    """MESSAGES.md points 1-2: a capital (or a quoted name), full stops, a first sentence of
+    """docs/messages.md points 1-2: a capital (or a quoted name), full stops, a first sentence of
     at most 100 characters that says what is wrong and what to do."""
     match = FIRST_SENTENCE.match(message)
     assert match is not None, message

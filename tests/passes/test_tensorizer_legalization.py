@@ -1,4 +1,4 @@
-"""TensorizerLegalization dry run: every row of design section 3, every TL rule, exact fixes."""
+"""TensorizerLegalization dry run: every case of the case table (``cases.py``), every TL rule, exact fixes."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ class LineShape:
     """What one normalized line is: blank, a continuation, or a complete one-line op."""
 
     blank: bool
-    # Does a statement start at the line's first token (design 8)? None when the answer
+    # Does a statement start at the line's first token? None when the answer
     # depends on the next lines' tokens (`%0 =` alone: a binding if a value follows).
     start: Start | None = "never"
     end: End = "open"  # how the line's last token ends an operation

@@ -5,7 +5,7 @@ region it owns is replaced by one ``REGION`` placeholder token whose span covers
 Regions hold statements of their own. Statements are thus independently parsable and can be
 cached by their token kinds.
 
-Newlines mean nothing (design section 8): a statement ends where the next one starts, and a
+Newlines mean nothing: a statement ends where the next one starts, and a
 statement starts only at a result list followed by ``=`` and an op name, a block label
 definition, an alias definition, the resource section or a closing ``}``; or, right after a
 token that can end an operation (a type, a value, a closing bracket...), at an op name

@@ -37,7 +37,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
 from passlint.passes.materialize_valid_shape_symbols.pipeline import Depends, Strided, dropped
 from passlint.passes.materialize_valid_shape_symbols.rebinding import Rebinding
 
-FIRST_SENTENCE = 100  # characters, MESSAGES.md point 1
+FIRST_SENTENCE = 100  # characters, docs/messages.md point 1
 
 
 def kernel_findings(

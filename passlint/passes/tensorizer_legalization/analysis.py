@@ -1,4 +1,4 @@
-"""@main's outputs classified by the case table (design section 3): the one analysis that
+"""@main's outputs classified by the case table (``cases``): the one analysis that
 findings, fixes, hover, inlay hints and apply mode read.
 
 For each `// -----` chunk: find ``func.func @main``, read its output names, and give every

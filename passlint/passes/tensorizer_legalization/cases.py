@@ -1,4 +1,4 @@
-"""The cases of a returned value (design section 3), one object each, in the order they are
+"""The cases of a returned value, one object each, in the order they are
 tried: what the pass does with it, the finding passlint reports (its severity comes from the
 rule catalog), whether a copy fix exists, the hover sentence, where the inlay hint goes, what
 apply mode writes, and whether @main's outline alone (the quick path) can settle it.
@@ -25,8 +25,8 @@ from passlint.analysis.rules import RULES
 from passlint.passes.tensorizer_legalization.analysis import ChunkAnalysis, Output
 
 CONSTANT_OPS = frozenset(("mhlo.constant", "stablehlo.constant"))
-# The attribute that makes a composite one the pass names inside (design section 3 reads
-# both spellings, as it does `FusionKind`/`fusion_kind`).
+# The attribute that makes a composite one the pass names inside (the pass reads both
+# spellings, as it does `FusionKind`/`fusion_kind`).
 COMPOSITE_KINDS = ("CompositeKind", "composite_kind")
 TERMINATORS = frozenset(("mhlo.return", "stablehlo.return", "func.return", "return"))
 

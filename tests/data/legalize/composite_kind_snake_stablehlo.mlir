@@ -1,4 +1,4 @@
-// A stablehlo.composite with `composite_kind` (design section 3 reads it as `CompositeKind`)
+// A stablehlo.composite with `composite_kind` (the pass reads it as `CompositeKind`)
 // is named at its decomposition's return value.
 module {
   func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
