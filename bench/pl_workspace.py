@@ -25,7 +25,7 @@ from pathlib import Path
 
 from generate import pl_module, pl_workspace, softmax_module
 
-# How to measure on the real workspace instead (the README's table used e2d0f78).
+# How to measure on the real workspace instead (docs/performance.md's table used e2d0f78).
 PYPTO_HINT = (
     "to measure a pypto checkout instead: `git clone https://github.com/hw-native-sys/pypto`,"
     " then `--pypto PATH`"
