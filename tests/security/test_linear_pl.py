@@ -21,7 +21,7 @@ from passlint.analysis import engine
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl import resolve
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import check_text, screen
+from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text, screen
 from passlint.report.json_report import render_json
 from passlint.report.sarif import render_sarif
 
@@ -265,6 +265,18 @@ def test_each_pl_input_shape_costs_linear_time(shape: str) -> None:
     assert_linear(
         lambda: engine.analyze("k.py", small),
         lambda: engine.analyze("k.py", large),
+        len(large) / len(small),
+    )
+
+
+def test_the_summary_of_a_kernel_of_many_sliced_inputs_costs_linear_time() -> None:
+    """``analyze_module`` (what hover and the differential read) says which of a kernel's
+    symbols the pass still adds after ``pl.compile``'s pipeline: once per symbol."""
+    small, large = sliced_inputs_called(600), sliced_inputs_called(1_200)
+    analyze_module("k.py", small, None)
+    assert_linear(
+        lambda: analyze_module("k.py", small, None),
+        lambda: analyze_module("k.py", large, None),
         len(large) / len(small),
     )
 

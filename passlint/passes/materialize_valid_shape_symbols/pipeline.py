@@ -109,7 +109,7 @@ class Pipeline:
         parents = []
         for site, module in calls:
             if site.caller.func_type == "InCore" or site.form != "call":
-                continue  # the pattern reads non-InCore functions' assigned calls only
+                continue  # the pattern reads the calls of non-InCore functions only
             if not self._value_used(site.node, site.caller) or index >= len(site.args):
                 continue  # (pattern 4 reads assignments: a call alone is not one)
             parent = self._slice_parent(site.args[index], site.caller, module)

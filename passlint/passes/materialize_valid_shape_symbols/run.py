@@ -89,6 +89,7 @@ class Run:
         sites = self.sites_of(analysis)
         views = self.compiled_views(analysis, sites)
         lost = dropped(analysis.symbols, views)
+        gone = {id(symbol) for symbol in lost}
         depends = any(
             isinstance(views[slot.param.name], Depends)
             for symbol in lost
@@ -99,7 +100,7 @@ class Run:
             self.module,
             tuple(analysis.all_symbols),
             tuple(analysis.symbols),
-            None if depends else tuple(s for s in analysis.symbols if s not in lost),
+            None if depends else tuple(s for s in analysis.symbols if id(s) not in gone),
             tuple(sites),
             tuple(self.value_uses(analysis)),
         )
