@@ -3,7 +3,8 @@
 A document containing ``SLOW(<seconds>)`` is analysed that much slower; one containing
 ``CRASH`` makes the analysis raise, as a bug in a pass would. The command
 ``passlint.test.parses`` answers how many times this process parsed MLIR text,
-``passlint.test.texts`` how many texts holding a marker its objects refer to. The command
+``passlint.test.texts`` how many texts holding a marker its objects refer to,
+``passlint.test.collect`` runs the garbage collector. The command
 ``passlint.test.raise`` and the notification ``passlint/testRaise`` fail as a bug in a
 handler would.
 """
@@ -64,6 +65,11 @@ if __name__ == "__main__":
             if type(referent) is str and len(referent) > 1000 and marker in referent
         }
         return len(found)
+
+    @server.command("passlint.test.collect")
+    def collect(ls: PasslintServer, *args: Any) -> int:
+        """Free the garbage in reference cycles now, as the collector would later."""
+        return gc.collect()
 
     @server.command("passlint.test.raise")
     def fail(ls: PasslintServer, *args: Any) -> None:
