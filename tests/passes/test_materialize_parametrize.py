@@ -19,16 +19,22 @@ import ast
 import textwrap
 from pathlib import Path
 
-from linear_time import assert_doubling_linear
+from linear_time import assert_doubling_linear, assert_linear
 from pytest_collect import pytest_ids
 
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl.frontend import build_module, parse_text
+from passlint.analysis.pl.parametrize import MAX_CASES
 from passlint.analysis.pl.resolve import clear_cache
 from passlint.analysis.source import SourceText
 from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
-from passlint.passes.materialize_valid_shape_symbols.cases import MAX_BUILDER_DEPTH, Units
+from passlint.passes.materialize_valid_shape_symbols.cases import (
+    MAX_BUILDER_DEPTH,
+    Unit,
+    UnitLines,
+    Units,
+)
 
 KERNEL = """
     @pl.program
@@ -487,3 +493,43 @@ def test_fixture_cases_cost_linear_time() -> None:
 
     assert len(run(build(2))) == 2  # type: ignore[arg-type]
     assert_doubling_linear(build, run, 8, before=clear_cache)
+
+
+def test_one_test_of_many_cases_among_many_tests_costs_linear_time() -> None:
+    """Doubling both the cases of one test and the other tests at most doubles the time:
+    each case's run shares the module's name index, and a finding finds its test by
+    lookup (both once cost the whole module per case, or every test per finding)."""
+    body = textwrap.indent(textwrap.dedent(KERNEL), "    ")
+
+    def build(count: int) -> str:
+        values = ", ".join(f'pl.dynamic("V{j}")' for j in range(count))
+        parts = [
+            "import pypto.language as pl\nimport pytest\n",
+            f'@pytest.mark.parametrize("rows", [{values}])\ndef test_many(rows):\n{body}\n',
+        ]
+        for i in range(count):
+            parts.append(
+                f'@pytest.mark.parametrize("rows", [64, pl.dynamic("R{i}")])\n'
+                f"def test_{i}(rows):\n{body * 3}\n"
+            )
+        return "\n".join(parts)
+
+    def run(text: str) -> object:
+        return check_text("t.py", text, None)
+
+    assert len(run(build(2))) == 2 + 2 * 3  # type: ignore[arg-type]
+    size = MAX_CASES // 2  # (the cases of one test are cut at MAX_CASES)
+    assert_linear(lambda: run(build(size // 2)), lambda: run(build(size)), before=clear_cache)
+
+
+def test_a_finding_is_given_to_the_innermost_test_holding_it() -> None:
+    """A builder nested in a test, a test after it, lines between and after them: each
+    line's unit is the innermost definition holding it."""
+    outer = Unit(None, first_line=3, last_line=20)  # type: ignore[arg-type]
+    inner = Unit(None, first_line=5, last_line=9)  # type: ignore[arg-type]
+    deepest = Unit(None, first_line=6, last_line=9)  # type: ignore[arg-type]
+    later = Unit(None, first_line=22, last_line=30)  # type: ignore[arg-type]
+    lines = UnitLines([later, deepest, outer, inner])
+    expected = {1: None, 3: outer, 4: outer, 5: inner, 6: deepest, 9: deepest, 10: outer}
+    expected |= {20: outer, 21: None, 22: later, 30: later, 31: None}
+    assert {line: lines.at(line) for line in expected} == expected

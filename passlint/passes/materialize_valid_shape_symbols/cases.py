@@ -38,6 +38,7 @@ analysed per case.
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -70,6 +71,7 @@ from passlint.analysis.pl.resolve import (
 )
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary, OutlinedKernel
+from passlint.passes.materialize_valid_shape_symbols.rebinding import NameReads
 from passlint.passes.materialize_valid_shape_symbols.run import Run
 
 Bindings = dict[tuple[int, str], Resolved]
@@ -422,12 +424,13 @@ class Units:
     def runs(self, workspace: Workspace | None) -> Iterator[tuple[int, Run]]:
         """Per context index, a run with every unit's context of that index bound."""
         count = max((len(u.contexts) for u in self.units.values()), default=0)
+        reads = NameReads(self.module)
         for index in range(count):
             bindings: Bindings = {}
             for unit in self.units.values():
                 if index < len(unit.contexts):
                     bindings.update(unit.contexts[index].bindings)
-            yield index, Run(self.module, workspace, bindings)
+            yield index, Run(self.module, workspace, bindings, reads)
 
     def keep(self, index: int) -> Callable[[Function], bool]:
         def kept(function: Function) -> bool:
@@ -436,10 +439,43 @@ class Units:
 
         return kept
 
-    def unit_at(self, line: int) -> Unit | None:
+    def lines(self) -> UnitLines:
+        """Which unit holds each line (once every unit is found)."""
+        return UnitLines(list(self.units.values()))
+
+
+class UnitLines:
+    """The innermost unit whose text holds a line. Units are function definitions, so
+    their line ranges nest or are apart; they are cut once into runs of lines of one
+    innermost unit, and a line is looked up among the runs' first lines."""
+
+    def __init__(self, units: list[Unit]) -> None:
+        self._starts: list[int] = []  # the first line of each run, ascending
+        self._owners: list[Unit | None] = []  # the innermost unit of each run
+        open_: list[Unit] = []  # the units holding the current line, outermost first
+        for unit in sorted(units, key=lambda u: (u.first_line, -u.last_line)):
+            self._close(open_, unit.first_line)
+            open_.append(unit)
+            self._cut(unit.first_line, unit)
+        self._close(open_, None)
+
+    def _close(self, open_: list[Unit], line: int | None) -> None:
+        """Ends the units that end before ``line`` (all of them at ``None``)."""
+        while open_ and (line is None or open_[-1].last_line < line):
+            ended = open_.pop()
+            self._cut(ended.last_line + 1, open_[-1] if open_ else None)
+
+    def _cut(self, line: int, unit: Unit | None) -> None:
+        if self._starts and self._starts[-1] == line:
+            self._owners[-1] = unit
+        else:
+            self._starts.append(line)
+            self._owners.append(unit)
+
+    def at(self, line: int) -> Unit | None:
         """The innermost unit whose text holds 1-based ``line``."""
-        inside = [u for u in self.units.values() if u.first_line <= line <= u.last_line]
-        return min(inside, key=lambda u: u.last_line - u.first_line) if inside else None
+        index = bisect.bisect_right(self._starts, line) - 1
+        return self._owners[index] if index >= 0 else None
 
 
 def findings(module: Module, workspace: Workspace | None) -> list[Finding]:
@@ -449,10 +485,11 @@ def findings(module: Module, workspace: Workspace | None) -> list[Finding]:
         return Run(module, workspace).findings()
     found = Run(module, workspace).findings(lambda f: units.owner(f) is None)
     per_unit: dict[int, list[list[Finding]]] = {id(u): [] for u in units.units.values()}
+    lines = units.lines()
     for index, run in units.runs(workspace):
         of_run: dict[int, list[Finding]] = {}
         for finding in run.findings(units.keep(index)):
-            unit = units.unit_at(finding.range.start.line + 1)
+            unit = lines.at(finding.range.start.line + 1)
             if unit is not None:
                 of_run.setdefault(id(unit), []).append(finding)
         for unit in units.units.values():
@@ -505,7 +542,7 @@ def merged(unit: Unit, per_context: list[list[Finding]]) -> list[Finding]:
         for finding in found:
             key = replace(finding, related=())
             contexts = holds.setdefault(key, [])
-            if index not in contexts:
+            if not contexts or contexts[-1] != index:  # (indexes come in order)
                 contexts.append(index)
             related.setdefault(key, {}).update(dict.fromkeys(finding.related))
             if finding.fix is not None:
@@ -517,7 +554,8 @@ def merged(unit: Unit, per_context: list[list[Finding]]) -> list[Finding]:
             out.append(finding)
             continue
         labels = [unit.contexts[i].label for i in contexts]
-        others = [c.label for i, c in enumerate(unit.contexts) if i not in contexts]
+        giving = set(contexts)
+        others = [c.label for i, c in enumerate(unit.contexts) if i not in giving]
         note = f"This holds in {_named(labels)} only, not in {_named(others)}."
         fix = finding.fix
         reason = ""

@@ -60,35 +60,46 @@ _Renamed = tuple[str, tuple[int, str], tuple[ast.Name, ...]] | None
 SHOWN = 3  # readers named in a message, on each side
 
 
+class NameReads:
+    """The decorated functions of a module whose text reads each Python name (annotations
+    and body; nested definitions are their own), by program: syntax only, so one index
+    serves every run over the module (each parametrized case's)."""
+
+    def __init__(self, module: Module) -> None:
+        self._names: dict[tuple[str, int | None], list[Function]] = {}
+        for function in module.functions:
+            if not function.decorated:
+                continue
+            nodes = nodes_below(_roots(function.node), _DEFS)
+            for read in {n.id for n in nodes if type(n) is ast.Name}:
+                self._names.setdefault((read, None), []).append(function)
+                if function.owner is not None:
+                    self._names.setdefault((read, id(function.owner)), []).append(function)
+
+    def readers(self, name: str, program: Program | None) -> list[Function]:
+        """The functions reading ``name``: the methods of ``program``, or (None) all."""
+        return self._names.get((name, id(program) if program is not None else None), [])
+
+
 class Readers:
     """The DSL functions of a module that read each ``pl.dynamic``, by parse group (one
-    program, or the standalone functions), built once per module (the caller's memo).
-    ``takes_over(function, dynamic)``: whether the function's own VS001 fix gives it the
-    parameter too (then it reads its own parameter, wherever it is parsed)."""
+    program, or the standalone functions), for one run's resolver (``reads``: the module's
+    name index, the caller's). ``takes_over(function, dynamic)``: whether the function's
+    own VS001 fix gives it the parameter too (then it reads its own parameter, wherever it
+    is parsed)."""
 
     def __init__(
-        self, module: Module, resolver: Resolver, takes_over: Callable[[Function, Dynamic], bool]
+        self,
+        module: Module,
+        resolver: Resolver,
+        takes_over: Callable[[Function, Dynamic], bool],
+        reads: NameReads,
     ) -> None:
         self.module = module
         self.resolver = resolver
         self.takes_over = takes_over
-        self._names: dict[tuple[str, int | None], list[Function]] | None = None
+        self.reads = reads
         self._groups: dict[tuple[str, int, bool, Dynamic], _Group] = {}
-
-    def _readers(self, name: str, program: Program | None) -> list[Function]:
-        """The decorated functions whose text reads ``name`` (annotations and body; nested
-        definitions are their own): the methods of ``program``, or (None) all of them."""
-        if self._names is None:
-            self._names = {}
-            for function in self.module.functions:
-                if not function.decorated:
-                    continue
-                nodes = nodes_below(_roots(function.node), _DEFS)
-                for read in {n.id for n in nodes if type(n) is ast.Name}:
-                    self._names.setdefault((read, None), []).append(function)
-                    if function.owner is not None:
-                        self._names.setdefault((read, id(function.owner)), []).append(function)
-        return self._names.get((name, id(program) if program is not None else None), [])
 
     def split(self, kernel: Function, dynamic: Dynamic) -> Rebinding | None:
         """How a leading parameter for ``dynamic`` in ``kernel`` splits the other readers of
@@ -121,7 +132,7 @@ class Readers:
         if found is not None:
             return found
         readers: list[tuple[int, Function]] = []
-        for function in self._readers(dynamic.name, program):
+        for function in self.reads.readers(dynamic.name, program):
             if standalone and function.owner is not None:
                 continue
             if function.param(dynamic.name) is not None or self.takes_over(function, dynamic):

@@ -29,20 +29,26 @@ from passlint.passes.materialize_valid_shape_symbols.pipeline import (
     Strided,
     dropped,
 )
-from passlint.passes.materialize_valid_shape_symbols.rebinding import Readers, Rebinding
+from passlint.passes.materialize_valid_shape_symbols.rebinding import (
+    NameReads,
+    Readers,
+    Rebinding,
+)
 from passlint.passes.materialize_valid_shape_symbols.sites import CallSites
 
 
 class Run:
     """The analyses of one module's kernels (and of the kernels its calls reach);
     ``bindings`` give enclosing functions' parameters the values of one parametrized case
-    (``Resolver``; such a run reuses no stored findings)."""
+    (``Resolver``; such a run reuses no stored findings); ``reads``, the module's name
+    index, is shared by the runs of one module's cases."""
 
     def __init__(
         self,
         module: Module,
         workspace: Workspace | None,
         bindings: Mapping[tuple[int, str], Resolved] | None = None,
+        reads: NameReads | None = None,
     ) -> None:
         self.module = module
         self.workspace = workspace
@@ -54,7 +60,12 @@ class Run:
         self._sites: dict[int, list[SiteResult]] = {}
         self._declared: dict[int, frozenset[Dynamic]] = {}  # id(kernel) -> its symbols' dynamics
         self._keys = UnitKeys(module, workspace is not None)
-        self.readers = Readers(module, self.resolver, self._takes_over)
+        self.readers = Readers(
+            module,
+            self.resolver,
+            self._takes_over,
+            reads if reads is not None else NameReads(module),
+        )
 
     def analysis(self, kernel: Function, module: Module) -> KernelAnalysis:
         found = self._analyses.get(id(kernel))
