@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generate import mlir_module
 from jaxlib_oracle import Oracle, Verdict
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.mlir.lexer import tokenize
 from passlint.analysis.mlir.parser import split_chunks
 
@@ -59,7 +59,7 @@ class Mutant:
 def e_findings(text: str) -> list[str]:
     """passlint's E findings on a text, as `line:col CODE message`."""
     out = []
-    for finding in engine.analyze("mutant.mlir", text):
+    for finding in pipeline.analyze("mutant.mlir", text):
         if finding.code.startswith("E"):
             start = finding.range.start
             out.append(f"{start.line + 1}:{start.column + 1} {finding.code} {finding.message}")
@@ -187,7 +187,7 @@ def upstream(directory: Path, show: int) -> int:
     try:
         for path in sorted(directory.glob("**/*.mlir")):
             text = path.read_text(encoding="utf-8")
-            findings = engine.analyze(str(path), text)
+            findings = pipeline.analyze(str(path), text)
             for start, end in split_chunks(text):
                 first_line = text.count("\n", 0, start)
                 last_line = text.count("\n", 0, end)

@@ -113,13 +113,13 @@ def check_process(*arguments: Path | str) -> tuple[float, float]:
 # module never seen before (no caches), the passes imported beforehand.
 _PL_ANALYSIS = """
 import os, sys, time
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.workspace import Workspace
 path = sys.argv[1]
 text = open(path).read()
-engine.analyze("warm_up.py", "import pypto.language as pl\\n")
+pipeline.analyze("warm_up.py", "import pypto.language as pl\\n")
 start = time.perf_counter()
-engine.analyze(path, text, None, Workspace([os.path.dirname(path)]))
+pipeline.analyze(path, text, None, Workspace([os.path.dirname(path)]))
 print(time.perf_counter() - start)
 """
 

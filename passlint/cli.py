@@ -319,7 +319,8 @@ def failing(findings: Sequence[Finding], fail_on: str) -> bool:
 def _legalize(args: argparse.Namespace) -> int:
     """Print the legalized module, or exit 2 with the reason it cannot be legalized (the
     findings the pass would fail on, as `passlint check` prints them, on stderr)."""
-    from passlint.analysis import engine
+    from passlint import pipeline
+    from passlint.analysis.language import language_of
     from passlint.analysis.source import SourceText
     from passlint.passes.tensorizer_legalization import legalize, unsure_placement
     from passlint.report.escape import write_exact
@@ -338,7 +339,7 @@ def _legalize(args: argparse.Namespace) -> int:
     except UnicodeDecodeError:
         say(f"{args.file}: not UTF-8; not legalized")
         return EXIT_ERROR
-    if engine.language_of(args.file, text) != "mlir":
+    if language_of(args.file, text) != "mlir":
         say(
             f"{args.file}: not a .mlir module; legalize reads MLIR only "
             "(`passlint check` reads pl sources)"
@@ -347,7 +348,7 @@ def _legalize(args: argparse.Namespace) -> int:
     settings = Settings(select=LEGALIZE_BLOCKERS, pipeline=args.pipeline)
     blocking = [
         finding
-        for finding in engine.analyze(args.file, text, settings)
+        for finding in pipeline.analyze(args.file, text, settings)
         if RULES[finding.code].severity is Severity.ERROR
     ]
     if blocking:

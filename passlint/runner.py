@@ -15,9 +15,10 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from passlint.analysis import collector, engine
+from passlint import pipeline
+from passlint.analysis import collector
 from passlint.analysis.findings import Finding
-from passlint.analysis.language import imports_pl
+from passlint.analysis.language import imports_pl, language_of
 from passlint.analysis.source import split_lines
 from passlint.analysis.workspace import DiskFiles, Workspace
 from passlint.config import Settings
@@ -90,14 +91,14 @@ def is_checked_source(path: str, max_size: int) -> bool:
 def check_text(path: str, text: str, job: Job, workspace: Workspace) -> FileResult:
     """Analyse one document whose text is known."""
     result = FileResult(path)
-    language = engine.language_of(path, text)
+    language = language_of(path, text)
     if language is None:
         return result
     result.checked = True
     settled = collector.settled() if language == "mlir" else contextlib.nullcontext()
     try:
         with settled:
-            result.findings = engine.analyze(path, text, job.settings, workspace)
+            result.findings = pipeline.analyze(path, text, job.settings, workspace)
     except RecursionError:
         result.error = "internal error: nesting too deep to analyse"
         return result

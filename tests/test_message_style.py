@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.findings import Severity
 from passlint.analysis.rules import RULES
 from passlint.analysis.workspace import Workspace
@@ -30,15 +30,15 @@ FIRST_SENTENCE_LIMIT = 100
 def _corpus_messages() -> dict[str, set[str]]:
     messages: dict[str, set[str]] = defaultdict(set)
     files = sorted(p for p in DATA.rglob("*") if p.suffix in (".mlir", ".py") and p.is_file())
-    for pipeline in PIPELINES:
-        settings = Settings(select=tuple(RULES), pipeline=pipeline)
+    for variant in PIPELINES:
+        settings = Settings(select=tuple(RULES), pipeline=variant)
         for path in files:
             text = path.read_text(encoding="utf-8", errors="replace")
             workspace = Workspace((str(path.parent),))
-            for finding in engine.analyze(str(path), text, settings, workspace):
+            for finding in pipeline.analyze(str(path), text, settings, workspace):
                 messages[finding.code].add(finding.message)
     oversized = Settings(max_file_size=10)
-    for finding in engine.analyze("big.mlir", "module {}\n" * 4, oversized):
+    for finding in pipeline.analyze("big.mlir", "module {}\n" * 4, oversized):
         messages[finding.code].add(finding.message)
     messages["PL002"].add(str(internal_error_diagnostic(KeyError("x"))["message"]))
     return messages
@@ -115,7 +115,7 @@ def test_long_names_keep_the_first_sentence_short() -> None:
         "}\n"
     )
     settings = Settings(select=tuple(RULES))
-    findings = engine.analyze("long.mlir", text, settings)
+    findings = pipeline.analyze("long.mlir", text, settings)
     assert sorted(f.code for f in findings) == ["TL001", "TL001", "TL002"]
     for finding in findings:
         assert style_problems(finding.message) == [], finding.message

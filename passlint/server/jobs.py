@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.findings import Finding
 from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.source import SourceText
@@ -87,7 +87,7 @@ def snapshot_workspace(
 
 def warm_up() -> None:
     """Import and exercise the analysis once (in a fresh worker process)."""
-    engine.analyze("warm_up.mlir", "func.func @main() {\n  return\n}\n")
+    pipeline.analyze("warm_up.mlir", "func.func @main() {\n  return\n}\n")
 
 
 class ConvertedFindings:
@@ -166,7 +166,7 @@ def run_quick_job(job: Job, memo: QuickMemo | None = None) -> Result | None:
     """The quick, partial analysis of a large document (None when there is none), reusing
     the last one kept in the document's ``memo``."""
     try:
-        findings = engine.quick_analyze(job.path, job.text, job.settings, memo)
+        findings = pipeline.quick_analyze(job.path, job.text, job.settings, memo)
         if findings is not None and memo is not None:
             findings = memo.with_carried(job.version, findings)
     except Exception:
@@ -185,7 +185,7 @@ def run_job(job: Job) -> Result:
     """Analyse one document (in a worker thread)."""
     try:
         workspace = snapshot_workspace(job.roots, job.texts, job.disk)
-        analysis = engine.analyze_document(job.path, job.text, job.settings, workspace)
+        analysis = pipeline.analyze_document(job.path, job.text, job.settings, workspace)
         findings = analysis.findings
         files = SnapshotFiles(job.texts, job.uris, job.versions, job.settings.max_file_size)
         diagnostics, text = CONVERTED.diagnostics(

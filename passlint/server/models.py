@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
-from passlint.analysis import engine
+from passlint.analysis.language import language_of
 from passlint.analysis.pl.model import Module
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
@@ -40,7 +40,7 @@ def workspace_for(
 
 
 def build_pl_model(path: str, text: str, workspace: Workspace | None) -> PlModel | None:
-    if engine.language_of(path, text) != "pl":
+    if language_of(path, text) != "pl":
         return None
     analysis = analyze_module(path, text, workspace)
     return PlModel(path, SourceText(text), analysis.module, analysis, workspace)

@@ -26,7 +26,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
 from passlint import __version__, roots
-from passlint.analysis import engine
+from passlint import pipeline as engine  # (server.py is being split: renamed after)
 from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import TextChange

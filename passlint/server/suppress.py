@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from passlint.analysis.engine import Suppression, suppression_comments
 from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
+from passlint.pipeline import Suppression, suppression_comments
 from passlint.server.convert import SOURCE
 from passlint.server.lsp_objects import lsp_range, workspace_edit
 

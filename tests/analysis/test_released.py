@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.mlir.ir import Operation
 from passlint.analysis.mlir.parser import parse_file
 
@@ -26,13 +26,13 @@ def _kept_by_operations(text: str) -> list[Operation]:
 @pytest.mark.parametrize("inserted", [" =  ", " = "])  # the body grows / keeps its length
 def test_quick_answer_of_a_new_version_releases_the_old_text(generic: bool, inserted: str) -> None:
     old = mlir_module(3, generic=generic)
-    assert engine.quick_analyze("/m.mlir", old)
+    assert pipeline.quick_analyze("/m.mlir", old)
     # Nothing of the answer is kept: later versions may reuse it (QuickMemo) for long.
     assert _kept_by_operations(old) == []
     # An edit in @main's body: the parse of @main's header is reused where it can be.
     at = old.index(" = ", len(old) // 2)
     new = old[:at] + inserted + old[at + 3 :]
-    assert engine.quick_analyze("/m.mlir", new)
+    assert pipeline.quick_analyze("/m.mlir", new)
     assert _kept_by_operations(old) == []
 
 

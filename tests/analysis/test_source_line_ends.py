@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import Position
 from passlint.analysis.source import (
@@ -84,12 +84,12 @@ PL_KERNEL = (
 def test_a_pl_finding_lands_on_its_line_whatever_the_line_ends(newline: str) -> None:
     """pl positions come from Python's ast, which ends lines as LSP does."""
     text = PL_KERNEL.replace("\n", newline)
-    (found,) = engine.analyze("kernel.py", text)
+    (found,) = pipeline.analyze("kernel.py", text)
     start, end = found.range.start, found.range.end
     assert (found.code, start.line, start.column, end.line, end.column) == ("VS001", 6, 70, 6, 75)
     assert found.fix is not None
     fixed = apply_edits(text, [edit for edit in found.fix.edits if edit.path == "kernel.py"])
-    lf = engine.analyze("kernel.py", PL_KERNEL)[0].fix
+    lf = pipeline.analyze("kernel.py", PL_KERNEL)[0].fix
     assert lf is not None
     expected = apply_edits(PL_KERNEL, [edit for edit in lf.edits if edit.path == "kernel.py"])
     assert fixed == expected.replace("\n", newline)

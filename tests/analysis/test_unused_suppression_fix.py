@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.edits import apply_edits
 from passlint.config import Settings
 
@@ -15,7 +15,7 @@ MLIR_MAIN = "func.func @main() {\n  return\n}\n"
 
 def fixed(path: str, text: str) -> str:
     settings = Settings(extend_select=("PL100",))
-    (finding,) = [f for f in engine.analyze(path, text, settings) if f.code == "PL100"]
+    (finding,) = [f for f in pipeline.analyze(path, text, settings) if f.code == "PL100"]
     assert finding.fix is not None
     return apply_edits(text, finding.fix.edits)
 
@@ -39,7 +39,7 @@ def fixed(path: str, text: str) -> str:
 )
 def test_pl(text: str, after: str) -> None:
     assert fixed("k.py", text) == after
-    assert engine.analyze("k.py", after, Settings(extend_select=("PL100",))) == []
+    assert pipeline.analyze("k.py", after, Settings(extend_select=("PL100",))) == []
 
 
 def test_mlir_keeps_the_rest_of_the_comment() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from generate import constant_module, layers_for, lit_corpus, mlir_module
@@ -36,7 +36,7 @@ def context():  # type: ignore[no-untyped-def]
 )
 def test_jaxlib_accepts_the_generated_modules(context, text: str) -> None:  # type: ignore[no-untyped-def]
     ir.Module.parse(text, context)
-    assert not [f for f in engine.analyze("g.mlir", text) if f.code.startswith("E")]
+    assert not [f for f in pipeline.analyze("g.mlir", text) if f.code.startswith("E")]
 
 
 def test_generic_form_is_what_jaxlib_prints(context) -> None:  # type: ignore[no-untyped-def]
@@ -66,7 +66,7 @@ def test_lit_corpus_chunks_are_valid_but_the_expected_errors(context) -> None:  
     from passlint.analysis.mlir.parser import split_chunks
 
     for name, text in lit_corpus(6, 60_000).items():
-        findings = engine.analyze(name, text)
+        findings = pipeline.analyze(name, text)
         for start, end in split_chunks(text):
             chunk = text[start:end]
             if "expected-error" in chunk:

@@ -228,7 +228,7 @@ def test_a_failing_pass_is_reported_per_file(tmp_path: Path) -> None:
     (tmp_path / "a.mlir").write_text(INPUT_MLIR)
     (tmp_path / "b.mlir").write_text(INPUT_MLIR)
     script = (
-        "import passlint.analysis.engine as e\n"
+        "import passlint.pipeline as e\n"
         "real = e.analyze\n"
         "def flaky(path, *a, **k):\n"
         "    if path.endswith('a.mlir'):\n        raise ValueError('bad')\n"

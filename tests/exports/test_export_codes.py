@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 
 EXPORTS = Path(__file__).resolve().parents[1] / "data" / "exports"
 
@@ -91,6 +91,6 @@ def test_every_export_is_pinned() -> None:
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_no_syntax_error_and_the_expected_codes(name: str) -> None:
     text = (EXPORTS / name).read_text(encoding="utf-8")
-    codes = [finding.code for finding in engine.analyze(name, text)]
+    codes = [finding.code for finding in pipeline.analyze(name, text)]
     assert [code for code in codes if code.startswith("E")] == []
     assert codes == EXPECTED[name]

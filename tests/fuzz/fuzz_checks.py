@@ -17,7 +17,7 @@ from typing import Any
 from fuzz_counts import CRASHES, TRIED
 from ir_dump import dump, recut_mismatches
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Finding, Fix, Position, Range, TextEdit
 from passlint.analysis.mlir.parser import parse_file
@@ -114,7 +114,7 @@ def analyze(
     findings: list[Finding] = timed(
         target,
         text,
-        lambda: engine.analyze(path, text, settings, workspace_of(files, root)),
+        lambda: pipeline.analyze(path, text, settings, workspace_of(files, root)),
     )
     assert_findings_valid(findings, files)
     return findings
@@ -141,7 +141,7 @@ def check_mlir_front_end(target: str, text: str) -> None:
     slow = timed(target, text, lambda: parse_file(text, fast=False))
     assert dump(fast) == dump(slow)
     assert recut_mismatches(text) == []
-    quick = timed(target, text, lambda: engine.quick_analyze("q.mlir", text, EVERYTHING))
+    quick = timed(target, text, lambda: pipeline.quick_analyze("q.mlir", text, EVERYTHING))
     if quick is not None:
         assert_findings_valid(quick, {"q.mlir": text})
     from passlint.passes.tensorizer_legalization import legalize_text
@@ -154,7 +154,7 @@ def document_features(target: str, path: str, text: str) -> MlirView | PlModel |
     and inlay hints (.mlir), or the pl model and its symbols; what the requests at a
     position read (None when there is nothing to read)."""
     if path.endswith(".mlir"):
-        analysis = timed(target, text, lambda: engine.analyze_document(path, text))
+        analysis = timed(target, text, lambda: pipeline.analyze_document(path, text))
         if analysis.parsed is None:
             return None
         source = SourceText(text)

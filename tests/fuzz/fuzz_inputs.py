@@ -10,7 +10,7 @@ from pathlib import Path
 
 from fuzz_mutate import ALL_KINDS, MAX_LENGTH, SeededChoices, mutate_once
 
-from passlint.analysis import engine
+from passlint.analysis.language import language_of
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SEED_FOLDERS = (REPOSITORY / "tests" / "data", REPOSITORY / "examples")
@@ -41,7 +41,7 @@ def load_seeds(folders: tuple[Path, ...] = SEED_FOLDERS) -> Seeds:
                 text = path.read_text(encoding="utf-8")
             except UnicodeDecodeError:
                 continue
-            language = engine.language_of(path.name, text)
+            language = language_of(path.name, text)
             if language is not None:
                 found[language].append(text)
     return Seeds(tuple(found["mlir"]), tuple(found["pl"]))

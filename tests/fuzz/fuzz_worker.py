@@ -19,7 +19,7 @@ from multiprocessing.connection import Connection
 from fuzz_checks import EVERYTHING, check_document, document_features, fix_all, workspace_of
 from fuzz_inputs import ROOT, Mutant, Seeds, doubled, inflated, load_seeds, mutant
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.passes.tensorizer_legalization import legalize_text
 
 # Linearity: grow the input by doubling until one run costs MIN_BASE CPU seconds (or it has
@@ -111,12 +111,12 @@ def passlint_work(item: Mutant, text: str) -> None:
     hit a name changes with the text, so their total is no measure of growth.)"""
     path = item.path
     files = {path: text}
-    findings = engine.analyze(path, text, EVERYTHING, workspace_of(files, ROOT))
+    findings = pipeline.analyze(path, text, EVERYTHING, workspace_of(files, ROOT))
     fixed, _ = fix_all(files, findings)
-    engine.analyze(path, fixed[path], EVERYTHING, workspace_of(fixed, ROOT))
+    pipeline.analyze(path, fixed[path], EVERYTHING, workspace_of(fixed, ROOT))
     document_features("linearity", path, text)
     if item.language == "mlir":
-        engine.quick_analyze(path, text, EVERYTHING)
+        pipeline.quick_analyze(path, text, EVERYTHING)
         legalize_text(text)
 
 

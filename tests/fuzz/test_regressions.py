@@ -62,12 +62,12 @@ def test_python_compiler_warnings_about_the_source_are_not_printed() -> None:
     # ast.parse warned (SyntaxWarning, DeprecationWarning) on stderr about the user's code.
     import warnings
 
-    from passlint.analysis import engine
+    from passlint import pipeline
 
     text = 'import pypto.language as pl\nx = 1if 2 else 3\ny = "\\d"\n'
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        assert engine.analyze("w.py", text) == []
+        assert pipeline.analyze("w.py", text) == []
     assert caught == []
 
 
@@ -86,7 +86,7 @@ def test_copy_fix_keeps_a_suppression_comment_next_to_the_return() -> None:
     # suppresses: the fix of TL002 brought back the suppressed TL001s (and a PL100).
     from fuzz_checks import EVERYTHING, fix_all
 
-    from passlint.analysis import engine
+    from passlint import pipeline
 
     text = (
         "func.func @main(%arg0: tensor<f32>) -> (tensor<f32>, tensor<f32>) {\n"
@@ -95,7 +95,7 @@ def test_copy_fix_keeps_a_suppression_comment_next_to_the_return() -> None:
         "  return %arg0, %1 : tensor<f32>, tensor<f32>\n"
         "}\n"
     )
-    findings = engine.analyze("/f/a.mlir", text, EVERYTHING)
+    findings = pipeline.analyze("/f/a.mlir", text, EVERYTHING)
     assert [f.code for f in findings] == ["TL002"]
     fixed, complete = fix_all({"/f/a.mlir": text}, findings)
     assert complete
@@ -107,7 +107,7 @@ def test_copy_fix_keeps_a_suppression_comment_next_to_the_return() -> None:
         "  return %arg0, %output1_copy : tensor<f32>, tensor<f32>\n"
         "}\n"
     )
-    assert engine.analyze("/f/a.mlir", fixed["/f/a.mlir"], EVERYTHING) == []
+    assert pipeline.analyze("/f/a.mlir", fixed["/f/a.mlir"], EVERYTHING) == []
 
 
 def test_legalizing_a_splat_constant_whose_result_list_is_broken() -> None:

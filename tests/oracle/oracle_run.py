@@ -17,7 +17,7 @@ from oracle.compare import compare_fixed, def_line
 from oracle.predict import Prediction, predict
 from oracle.truth import Truth, from_document
 
-from passlint.analysis.engine import language_of
+from passlint.analysis.language import language_of
 from passlint.analysis.workspace import Workspace
 
 HARNESS = Path(__file__).resolve().parent / "harness"

@@ -8,10 +8,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from passlint.analysis.engine import analyze
 from passlint.analysis.findings import Finding
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import analyze_module
+from passlint.pipeline import analyze
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.mlir.parser import parse_file
 from passlint.passes.tensorizer_legalization import analyze_chunk, legalize_text
 
@@ -67,7 +67,7 @@ def test_tl003_fix_copies_what_the_pass_names_twice() -> None:
     """The pass names a value returned twice twice (the golden output); passlint's TL003
     fix, its own advice, still gives the later slot a copy of its own."""
     path = GOLDEN / "duplicate_stablehlo.mlir"
-    [finding] = [f for f in engine.analyze(path.name, path.read_text()) if f.code == "TL003"]
+    [finding] = [f for f in pipeline.analyze(path.name, path.read_text()) if f.code == "TL003"]
     assert finding.fix is not None
     assert "%second_copy = mhlo.copy %0 : tensor<4xf32>" in finding.fix.edits[0].new_text
     assert "mhlo.copy %0" not in expected_of(path).read_text()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.rules import RULES
 from passlint.passes.tensorizer_legalization import CASES, QUICK_CODES, analyze_chunk
@@ -52,7 +52,7 @@ def test_every_output_of_the_hybrid_fixture_has_a_hint_and_a_hover() -> None:
 def mlir_messages() -> list[str]:
     messages = []
     for path in sorted(DATA.glob("**/*.mlir")):
-        messages += [f.message for f in engine.analyze(path.name, path.read_text())]
+        messages += [f.message for f in pipeline.analyze(path.name, path.read_text())]
     return messages
 
 
@@ -80,7 +80,7 @@ def test_a_returned_rank_0_splat_in_dry_run_hover_inlay_and_legalize() -> None:
     broadcast named in place: TL007 and no copy, everywhere."""
     from passlint.passes.tensorizer_legalization import legalize_text
 
-    [finding] = engine.analyze("r.mlir", RANK_0)
+    [finding] = pipeline.analyze("r.mlir", RANK_0)
     assert (finding.code, finding.fix) == ("TL007", None)
     analysis = analyze_chunk(parse_file(RANK_0).chunks[0])
     [output] = analysis.outputs

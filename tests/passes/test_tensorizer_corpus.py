@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.mlir.parser import parse_file
 from passlint.passes.tensorizer_legalization import legalize_text
@@ -45,16 +45,16 @@ def test_every_sample_is_pinned() -> None:
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_codes_per_sample(name: str) -> None:
     text = (DATA / name).read_text()
-    assert [f.code for f in engine.analyze(name, text)] == EXPECTED[name]
+    assert [f.code for f in pipeline.analyze(name, text)] == EXPECTED[name]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_fix_all_reparses_clears_copies_and_is_idempotent(name: str) -> None:
     text = (DATA / name).read_text()
-    fixes = [f.fix for f in engine.analyze(name, text) if f.fix is not None]
+    fixes = [f.fix for f in pipeline.analyze(name, text) if f.fix is not None]
     fixed = apply_edits(text, edits_by_path(fixes).get(name, []))
     assert parse_file(fixed).errors == []
-    after = engine.analyze(name, fixed)
+    after = pipeline.analyze(name, fixed)
     assert not [f for f in after if f.code in COPY_CODES]
     assert [f for f in after if f.fix is not None] == []
     expected_left = [c for c in EXPECTED[name] if c not in COPY_CODES]
@@ -68,7 +68,7 @@ def test_legalize_output_reparses_without_copy_findings(name: str) -> None:
     assert parse_file(legalized).errors == []
     # The pass names a value returned twice twice (TL003 stays: passlint's fix copies it).
     pass_copies = COPY_CODES - {"TL003"}
-    assert not [f for f in engine.analyze(name, legalized) if f.code in pass_copies]
+    assert not [f for f in pipeline.analyze(name, legalized) if f.code in pass_copies]
     # Legalizing again changes only stage A's own scalar constants: rank 0 is a splat too.
     again = legalize_text(legalized)
-    assert [f.code for f in engine.analyze(name, again) if f.code in pass_copies] == []
+    assert [f.code for f in pipeline.analyze(name, again) if f.code in pass_copies] == []

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from passlint.analysis import engine
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Finding
 from passlint.config import Settings
+from passlint.pipeline import analyze
 
 PATH = "test.mlir"
 
@@ -14,7 +14,7 @@ def check(
     text: str, pipeline: str = "auto", select: tuple[str, ...] | None = None
 ) -> list[Finding]:
     settings = Settings(pipeline=pipeline, select=select)  # type: ignore[arg-type]
-    return engine.analyze(PATH, text, settings)
+    return analyze(PATH, text, settings)
 
 
 def codes(text: str, pipeline: str = "auto") -> list[str]:

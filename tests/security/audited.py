@@ -47,8 +47,7 @@ def hook(event: str, args: tuple[Any, ...]) -> None:
 def main() -> int:
     mode, *rest = sys.argv[1:]
     # Everything passlint needs is imported before the hook: what is left is its own doing.
-    from passlint import cli
-    from passlint.analysis import engine
+    from passlint import cli, pipeline
     from passlint.analysis.workspace import Workspace
     from passlint.passes import materialize_valid_shape_symbols, tensorizer_legalization  # noqa: F401
 
@@ -64,7 +63,7 @@ def main() -> int:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
         EVENTS.clear()
-        findings = engine.analyze(path, text, None, Workspace([root]))
+        findings = pipeline.analyze(path, text, None, Workspace([root]))
         print(json.dumps([[f.code, f.message] for f in findings]))
     print(json.dumps(EVENTS))
     return status

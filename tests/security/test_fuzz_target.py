@@ -21,10 +21,10 @@ import os
 import time
 
 import fuzz_worker
-from passlint.analysis import engine
+from passlint import pipeline
 
 PLANT = os.environ["PASSLINT_FUZZ_PLANT"]
-analyze = engine.analyze
+analyze = pipeline.analyze
 work = fuzz_worker.passlint_work
 
 
@@ -44,7 +44,7 @@ def quadratic_work(item, text):
         pass
 
 
-engine.analyze = planted_analyze
+pipeline.analyze = planted_analyze
 if PLANT == "quadratic":
     fuzz_worker.passlint_work = quadratic_work
 """

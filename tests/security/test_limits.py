@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.findings import Severity
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.rules import RULES
@@ -22,7 +22,7 @@ MAIN = (
 
 def analyze(path: str, text: str, settings: Settings | None = None, bound: float = 10.0) -> list:
     started = time.monotonic()
-    findings = engine.analyze(path, text, settings)
+    findings = pipeline.analyze(path, text, settings)
     assert time.monotonic() - started < bound
     return findings
 
@@ -34,7 +34,7 @@ def test_file_above_the_default_limit_gives_one_information_finding() -> None:
     assert Settings().max_file_size == 64 * MB
     text = MAIN + "// " + "x" * (64 * MB) + "\n"
     started = time.monotonic()
-    (finding,) = engine.analyze("big.mlir", text)
+    (finding,) = pipeline.analyze("big.mlir", text)
     assert time.monotonic() - started < 1.0  # not analysed
     assert (finding.code, finding.severity) == ("PL001", Severity.INFORMATION)
     assert RULES["PL001"].name == "file-too-large"
@@ -44,28 +44,28 @@ def test_file_above_the_default_limit_gives_one_information_finding() -> None:
     )
     assert (finding.range.start.line, finding.range.start.column) == (0, 0)
     assert finding.fix is None
-    assert engine.quick_analyze("big.mlir", text) is None
+    assert pipeline.quick_analyze("big.mlir", text) is None
 
 
 def test_configured_limit_counts_utf8_bytes_and_applies_to_both_languages() -> None:
     settings = Settings(max_file_size=60)
-    assert [f.code for f in engine.analyze("a.mlir", MAIN, settings)] == ["PL001"]
+    assert [f.code for f in pipeline.analyze("a.mlir", MAIN, settings)] == ["PL001"]
     pl_text = PL_HEADER + "# " + "x" * 80 + "\n"
-    assert [f.code for f in engine.analyze("k.py", pl_text, settings)] == ["PL001"]
+    assert [f.code for f in pipeline.analyze("k.py", pl_text, settings)] == ["PL001"]
     # 43 characters, 83 bytes: over the limit; 43 ASCII characters are not
-    assert [f.code for f in engine.analyze("u.mlir", "// " + "é" * 40, settings)] == ["PL001"]
-    assert engine.analyze("u.mlir", "// " + "e" * 40, settings) == []
+    assert [f.code for f in pipeline.analyze("u.mlir", "// " + "é" * 40, settings)] == ["PL001"]
+    assert pipeline.analyze("u.mlir", "// " + "e" * 40, settings) == []
     # a Python file that is not a pl source is not ours, however big
-    assert engine.analyze("plain.py", "x = 1\n" * 100, settings) == []
+    assert pipeline.analyze("plain.py", "x = 1\n" * 100, settings) == []
     # PL001 can be ignored (and re-graded) like every rule
-    assert engine.analyze("a.mlir", MAIN, Settings(max_file_size=60, ignore=("PL001",))) == []
+    assert pipeline.analyze("a.mlir", MAIN, Settings(max_file_size=60, ignore=("PL001",))) == []
     graded = Settings(max_file_size=60, severity={"PL001": Severity.WARNING})
-    assert engine.analyze("a.mlir", MAIN, graded)[0].severity == Severity.WARNING
+    assert pipeline.analyze("a.mlir", MAIN, graded)[0].severity == Severity.WARNING
 
 
 def test_at_the_limit_the_file_is_analysed() -> None:
     size = len(MAIN.encode())
-    assert [f.code for f in engine.analyze("a.mlir", MAIN, Settings(max_file_size=size))] == [
+    assert [f.code for f in pipeline.analyze("a.mlir", MAIN, Settings(max_file_size=size))] == [
         "TL001"
     ]
 

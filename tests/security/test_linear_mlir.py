@@ -18,7 +18,7 @@ from collections.abc import Callable
 import pytest
 from linear_time import assert_doubling_linear
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Fix, Position, Range, TextEdit
 from passlint.analysis.mlir import lines, main_outline, statements, types
@@ -50,11 +50,11 @@ def linear(build: Callable[[int], str], analyse: Callable[[str], object], n: int
 
 
 def check(text: str) -> object:
-    return engine.analyze("shape.mlir", text)
+    return pipeline.analyze("shape.mlir", text)
 
 
 def quick(text: str) -> object:
-    answer = engine.quick_analyze("shape.mlir", text)
+    answer = pipeline.quick_analyze("shape.mlir", text)
     assert answer is not None  # (the quick path must have done its work)
     return answer
 
@@ -219,16 +219,16 @@ def test_the_outline_of_main_returning_many_values() -> None:
         types = ", ".join(["tensor<4xf32>"] * n)
         return HEAD + definitions + f"  return {', '.join(values)} : {types}\n}}\n"
 
-    assert engine.quick_analyze("few.mlir", build(main_outline.MOST_OUTPUTS)) is not None
-    linear(build, lambda text: engine.quick_analyze("many.mlir", text))
-    assert engine.quick_analyze("many.mlir", build(main_outline.MOST_OUTPUTS + 1)) is None
+    assert pipeline.quick_analyze("few.mlir", build(main_outline.MOST_OUTPUTS)) is not None
+    linear(build, lambda text: pipeline.quick_analyze("many.mlir", text))
+    assert pipeline.quick_analyze("many.mlir", build(main_outline.MOST_OUTPUTS + 1)) is None
     linear(build, check)
 
 
 # What the faces do with many findings on one long line: fix all of them (`--fix`, the
 # editor's fix-all), and convert their positions to UTF-16 for LSP.
 def _fix_all(text: str) -> object:
-    fixes = [found.fix for found in engine.analyze("shape.mlir", text) if found.fix is not None]
+    fixes = [found.fix for found in pipeline.analyze("shape.mlir", text) if found.fix is not None]
     return apply_edits(text, edits_by_path(fixes)["shape.mlir"])
 
 

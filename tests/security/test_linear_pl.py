@@ -2,7 +2,7 @@
 of its analysis (the bound is 2.2x, issue 25).
 
 Each shape is measured at a size whose analysis takes about 90 ms (50 ms at least) and at
-twice that size, alternately, as the median of three runs of ``engine.analyze`` (the
+twice that size, alternately, as the median of three runs of ``pipeline.analyze`` (the
 workspace shape: a batch check of every file) from empty caches; and so is what the batch
 screen reads of it (a batch run screens every file before it analyses any), as
 ``linear_time`` measures. The ratio allows for a doubled input that is not exactly twice as
@@ -17,7 +17,7 @@ from pathlib import Path
 import linear_time
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl import resolve
 from passlint.analysis.workspace import Workspace
@@ -261,10 +261,10 @@ def assert_linear(small: Callable[[], object], large: Callable[[], object], grow
 def test_each_pl_input_shape_costs_linear_time(shape: str) -> None:
     make, n, _ = SHAPES[shape]
     small, large = make(n), make(2 * n)
-    engine.analyze("k.py", small)  # (imports and caches of the first run are not timed)
+    pipeline.analyze("k.py", small)  # (imports and caches of the first run are not timed)
     assert_linear(
-        lambda: engine.analyze("k.py", small),
-        lambda: engine.analyze("k.py", large),
+        lambda: pipeline.analyze("k.py", small),
+        lambda: pipeline.analyze("k.py", large),
         len(large) / len(small),
     )
 
@@ -336,7 +336,7 @@ def test_the_report_of_many_unbound_symbols_grows_in_proportion(
     call: 37 MB of JSON for 1,000 symbols, four times as much for twice as many."""
     sizes = []
     for n in (500, 1000):
-        findings = engine.analyze("k.py", unbound_symbols_called(n))
+        findings = pipeline.analyze("k.py", unbound_symbols_called(n))
         assert [f.code for f in findings] == ["VS001"]
         sizes.append(len(report(findings)))
     assert sizes[1] <= 2.2 * sizes[0], sizes

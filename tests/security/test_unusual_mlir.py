@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from ir_dump import dump
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Finding
 from passlint.analysis.mlir.parser import parse_file
@@ -35,7 +35,7 @@ ADD = "stablehlo.add %arg0, %arg0 : tensor<4xf32>"
 
 def findings(text: str) -> list[tuple[str, int, int, str]]:
     """(code, 1-based line, 1-based column, message) of each finding."""
-    return [_row(found) for found in engine.analyze("unusual.mlir", text)]
+    return [_row(found) for found in pipeline.analyze("unusual.mlir", text)]
 
 
 def _row(found: Finding) -> tuple[str, int, int, str]:
@@ -114,7 +114,7 @@ def test_a_huge_token_is_quoted_by_an_excerpt(where: str) -> None:
 
 def test_a_huge_output_name_is_quoted_by_an_excerpt() -> None:
     text = HEAD.replace("{\n", f'attributes {{output_names = ["{HUGE}"]}} {{\n') + TAIL
-    (found,) = engine.analyze("unusual.mlir", text)
+    (found,) = pipeline.analyze("unusual.mlir", text)
     assert found.message == (
         "Output 0 ('aaaaaaaaaaaaa...') returns input `%arg0`; copy it before the return. The "
         "tensorizer needs a distinct, writable buffer per output, so TensorizerLegalization "
@@ -220,7 +220,7 @@ def test_an_integer_of_any_length(where: str) -> None:
     ]
     assert found == expected
     legalize_text(text)
-    analysis = engine.analyze_document("unusual.mlir", text)
+    analysis = pipeline.analyze_document("unusual.mlir", text)
     assert analysis.parsed is not None
     source = SourceText(text)
     view = MlirView(build_index(analysis.parsed, source, analysis.tensorizer, []), Shift(), source)
@@ -270,7 +270,7 @@ _CORPUS = sorted(_DATA.rglob("*.mlir"))
 
 
 def _fixed(text: str) -> str:
-    fixes = [found.fix for found in engine.analyze("f.mlir", text) if found.fix is not None]
+    fixes = [found.fix for found in pipeline.analyze("f.mlir", text) if found.fix is not None]
     return apply_edits(text, edits_by_path(fixes).get("f.mlir", []))
 
 
@@ -303,7 +303,7 @@ BOM_MESSAGE = (
 
 def test_a_byte_order_mark_at_the_start_is_reported_as_mlir_reports_it() -> None:
     text = "\ufeff" + HEAD + TAIL
-    (error, output) = engine.analyze("bom.mlir", text)
+    (error, output) = pipeline.analyze("bom.mlir", text)
     start, end = error.range.start, error.range.end
     assert (error.code, start.line, start.column, end.line, end.column) == ("E001", 0, 0, 0, 1)
     assert error.message == BOM_MESSAGE

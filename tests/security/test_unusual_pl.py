@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import Finding, Position, Range
 from passlint.analysis.pl import resolve
@@ -79,7 +79,7 @@ def cpython_line(text: str, needle: str) -> int:
 @ENDINGS
 def test_findings_and_fix_in_each_line_ending(ending: str) -> None:
     text = KERNELS.replace("\n", ending)
-    findings = engine.analyze("k.py", text)
+    findings = pipeline.analyze("k.py", text)
     vs001 = only(findings, "VS001")
     assert cpython_line(text, "VALID") == 2  # the pl.dynamic statement
     assert vs001.range == span(7, 68, 73)
@@ -89,7 +89,7 @@ def test_findings_and_fix_in_each_line_ending(ending: str) -> None:
     ]
     # the inserted lines end as the file's lines do
     assert fixed(text, vs001) == FIXED.replace("\n", ending)
-    assert engine.analyze("k.py", fixed(text, vs001)) == []
+    assert pipeline.analyze("k.py", fixed(text, vs001)) == []
 
 
 @ENDINGS
@@ -165,7 +165,7 @@ def test_mixed_line_ends_count_as_cpython_counts_them() -> None:
         "\r\r\r@pl.function(type=pl.FunctionType.InCore)",
     ).replace("):\n    return out\n", "):\r\n    return out\r\n")
     assert cpython_line(text, "src") == 16
-    vs001 = only(engine.analyze("k.py", text), "VS001")
+    vs001 = only(pipeline.analyze("k.py", text), "VS001")
     assert vs001.range == span(7, 68, 73)
     assert fixed(text, vs001).count("    VALID: pl.Scalar[pl.INDEX],\n    x:") == 1
 
@@ -175,12 +175,12 @@ def test_mixed_line_ends_count_as_cpython_counts_them() -> None:
 
 def test_bom_is_read_as_cpython_reads_the_file() -> None:
     text = "\ufeff# kernels\n" + KERNELS  # (the import on line 2: a pl source either way)
-    findings = engine.analyze("k.py", text)
+    findings = pipeline.analyze("k.py", text)
     vs001 = only(findings, "VS001")
     assert vs001.range == span(8, 68, 73)
     after = fixed(text, vs001)
     assert after == "\ufeff# kernels\n" + FIXED  # the BOM is kept; nothing else changes
-    assert engine.analyze("k.py", after) == []
+    assert pipeline.analyze("k.py", after) == []
 
 
 def test_bom_columns_on_line_one() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from security_testing import AUDITED, make_tree, run
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.workspace import Workspace
 
 
@@ -83,7 +83,7 @@ def test_a_fix_never_edits_call_sites_outside_the_workspace(tmp_path: Path) -> N
     ws, outside = make_tree(tmp_path)
     os.symlink(outside / "caller.py", ws / "caller_link.py")
     text = (ws / "kernels.py").read_text()
-    findings = engine.analyze(str(ws / "kernels.py"), text, None, Workspace([ws]))
+    findings = pipeline.analyze(str(ws / "kernels.py"), text, None, Workspace([ws]))
     fixes = [f.fix for f in findings if f.code == "VS001" and f.fix is not None]
     assert fixes
     for fix in fixes:

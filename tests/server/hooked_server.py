@@ -17,10 +17,10 @@ import sys
 import time
 from typing import Any
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.mlir import parser
 
-_real_analyze = engine.analyze_document
+_real_analyze = pipeline.analyze_document
 
 
 def analyze(path: str, text: str, *args: Any, **kwargs: Any) -> Any:
@@ -32,7 +32,7 @@ def analyze(path: str, text: str, *args: Any, **kwargs: Any) -> Any:
     return _real_analyze(path, text, *args, **kwargs)
 
 
-engine.analyze_document = analyze
+pipeline.analyze_document = analyze
 
 _real_parse = parser.parse_file
 PARSES = [0]

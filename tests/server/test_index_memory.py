@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.source import SourceText
 from passlint.server.mlir_index import Names, build_index
 
@@ -23,7 +23,7 @@ def test_the_index_is_built_in_a_fraction_of_the_memory_of_the_ir(generic: bool)
     text = mlir_module(30, generic=generic)
     tracemalloc.start()
     try:
-        analysis = engine.analyze_document("/m.mlir", text)
+        analysis = pipeline.analyze_document("/m.mlir", text)
         assert analysis.parsed is not None
         analysed = tracemalloc.get_traced_memory()[0]
         tracemalloc.reset_peak()
@@ -54,7 +54,7 @@ def test_the_index_unpickled_in_the_server_is_about_the_size_of_its_pickle(gener
     """The server holds the index of the latest version of each open document (P9): its
     tens of thousands of names are one string, not one object each."""
     text = mlir_module(30, generic=generic)
-    analysis = engine.analyze_document("/m.mlir", text)
+    analysis = pipeline.analyze_document("/m.mlir", text)
     assert analysis.parsed is not None
     data = pickle.dumps(build_index(analysis.parsed, SourceText(text), analysis.tensorizer, []))
     tracemalloc.start()

@@ -65,9 +65,9 @@ def test_each_chunk_is_analysed_once_per_version(
 def test_the_index_equals_one_built_from_a_fresh_analysis(name: str) -> None:
     text = TEXTS[name]
     result = jobs.run_job(job(text))
-    from passlint.analysis import engine
+    from passlint import pipeline
 
-    analysis = engine.analyze_document("/m.mlir", text)
+    analysis = pipeline.analyze_document("/m.mlir", text)
     assert analysis.parsed is not None
     fresh = build_index(
         analysis.parsed, SourceText(text), analyze_file(analysis.parsed), analysis.findings

@@ -21,7 +21,7 @@ import pytest
 from lsprotocol import types
 from pygls.protocol import default_converter
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.findings import Finding, Fix, Location, Position, Range, Severity, TextEdit
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
@@ -400,5 +400,5 @@ async def test_random_edits_in_the_server(session: Session) -> None:
         text, version = session.texts[uri], session.versions[uri]
         files = SnapshotFiles({path: text}, {path: uri}, {path: version})
         workspace = snapshot_workspace((os.path.realpath(session.root),), {path: text})
-        findings = engine.analyze(path, text, SETTINGS, workspace)
+        findings = pipeline.analyze(path, text, SETTINGS, workspace)
         assert CONVERTER.unstructure(got) == reference_json(findings, files, features, version)

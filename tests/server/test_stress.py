@@ -17,7 +17,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.source import SourceText
 from passlint.passes.tensorizer_legalization import legalize_text
 
@@ -45,7 +45,7 @@ def expected(session: Session, uri: str, text: str) -> list[tuple[object, ...]]:
     """What the server should publish for ``text``: the engine's findings in UTF-16."""
     source = SourceText(text)
     out = []
-    for finding in engine.analyze(str(session.path(uri)), text):
+    for finding in pipeline.analyze(str(session.path(uri)), text):
         start = source.to_utf16(finding.range.start)
         end = source.to_utf16(finding.range.end)
         out.append((finding.code, (start.line, start.column), (end.line, end.column)))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import replace_span
 from passlint.server import inlay, navigation
@@ -20,7 +20,7 @@ TEXT = (DATA / "mlir" / "handmade__mhlo_fusion_hybrid.mlir").read_text()
 
 
 def index_of(text: str) -> MlirIndex:
-    analysis = engine.analyze_document("x.mlir", text)
+    analysis = pipeline.analyze_document("x.mlir", text)
     assert analysis.parsed is not None
     return build_index(analysis.parsed, SourceText(text), analysis.tensorizer, analysis.findings)
 

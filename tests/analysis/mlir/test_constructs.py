@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from mlir_testing import CONSTRUCTS, lc
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.mlir.main_outline import outline_main
 from passlint.analysis.mlir.parser import parse_file, split_chunks
 from passlint.analysis.mlir.types import ShapedType
@@ -45,7 +45,7 @@ EXPECTED: dict[str, list[tuple[str, int, int]]] = {
 
 def findings(name: str) -> list[tuple[str, int, int]]:
     text = (CONSTRUCTS / name).read_text(encoding="utf-8")
-    found = engine.analyze(name, text)
+    found = pipeline.analyze(name, text)
     return [(f.code, f.range.start.line + 1, f.range.start.column + 1) for f in found]
 
 
@@ -128,7 +128,7 @@ def test_a_pretty_constant_of_an_attribute_alias_reads_its_value_and_type() -> N
         "}\n"
     )
     assert parse_file(text).errors == []
-    found = engine.analyze("c.mlir", text)
+    found = pipeline.analyze("c.mlir", text)
     assert [(f.code, f.range.start.column + 1) for f in found] == [
         ("TL007", 10),
         ("TL002", 14),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mlir_testing import lc
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.mlir.lexer import tokenize
 from passlint.analysis.mlir.lines import shape_of
 from passlint.analysis.mlir.parser import parse_file
@@ -28,14 +28,14 @@ def test_a_long_element_list_is_one_token() -> None:
     kinds = [tok.kind for tok in tokenize(line)]
     assert kinds.count("ELEMENTS") == 1 and len(kinds) < 20
     assert parse_file(text).errors == []
-    assert [f.code for f in engine.analyze("c.mlir", text)] == ["TL002"]
+    assert [f.code for f in pipeline.analyze("c.mlir", text)] == ["TL002"]
 
 
 def test_a_splat_list_of_any_length_is_a_splat() -> None:
     text = module("[" + ", ".join(["2.5"] * 10_000) + "]", 10_000)
-    assert [f.code for f in engine.analyze("c.mlir", text)] == ["TL007"]
+    assert [f.code for f in pipeline.analyze("c.mlir", text)] == ["TL007"]
     hexed = module('"0x' + "0000203F" * 10_000 + '"', 10_000)
-    assert [f.code for f in engine.analyze("c.mlir", hexed)] == ["TL007"]
+    assert [f.code for f in pipeline.analyze("c.mlir", hexed)] == ["TL007"]
 
 
 def test_a_malformed_long_list_is_read_token_by_token_and_reported_in_place() -> None:

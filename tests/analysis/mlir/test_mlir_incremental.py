@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.findings import Finding
 from passlint.analysis.mlir import lines, main_outline, statements
 
@@ -25,7 +25,7 @@ def from_scratch(path: str, text: str) -> list[Finding]:
     lines._shapes.clear()
     main_outline._header_cache.clear()
     main_outline._generic_cache.clear()
-    return engine.analyze(path, text)
+    return pipeline.analyze(path, text)
 
 
 LINE_EDITS = ["retype", "delete", "duplicate", "insert", "return"]
@@ -65,7 +65,7 @@ def test_random_edits_keep_cached_and_fresh_analyses_equal(seed: int) -> None:
     text = mlir_module(6, generic=seed % 2 == 1)
     for _ in range(25):
         text = edit(rng, text)
-        assert engine.analyze("m.mlir", text) == from_scratch("m.mlir", text)
+        assert pipeline.analyze("m.mlir", text) == from_scratch("m.mlir", text)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -78,8 +78,8 @@ def test_quick_answer_after_line_edits_equals_the_full_one(seed: int) -> None:
     answered = 0
     for _ in range(30):
         text = edit(rng, text, LINE_EDITS)
-        full = engine.analyze("m.mlir", text)
-        quick = engine.quick_analyze("m.mlir", text)
+        full = pipeline.analyze("m.mlir", text)
+        quick = pipeline.quick_analyze("m.mlir", text)
         if quick is not None and not any(f.code == "E001" for f in full):
             answered += 1
             assert quick == [f for f in full if f.code.startswith("TL")]
@@ -94,4 +94,4 @@ def test_random_edits_of_samples(name: str) -> None:
     text = (DATA / name).read_text()
     for _ in range(40):
         text = edit(rng, text)
-        assert engine.analyze(name, text) == from_scratch(name, text)
+        assert pipeline.analyze(name, text) == from_scratch(name, text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from mlir_testing import lc, op_named, ops
 
-from passlint.analysis import engine
+from passlint import pipeline
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.mlir.parser import parse_file
 
@@ -14,12 +14,12 @@ from passlint.analysis.mlir.parser import parse_file
 def findings(text: str) -> list[tuple[str, tuple[int, int], str]]:
     return [
         (f.code, (f.range.start.line + 1, f.range.start.column + 1), f.message.split(";")[0])
-        for f in engine.analyze("t.mlir", text)
+        for f in pipeline.analyze("t.mlir", text)
     ]
 
 
 def fixed(text: str) -> str:
-    fixes = [f.fix for f in engine.analyze("t.mlir", text) if f.fix is not None]
+    fixes = [f.fix for f in pipeline.analyze("t.mlir", text) if f.fix is not None]
     return apply_edits(text, edits_by_path(fixes).get("t.mlir", []))
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Fix, Position, Range, TextEdit
-from passlint.analysis.language import language_of as language_of  # (the engine's to tell)
+from passlint.analysis.language import language_of
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
