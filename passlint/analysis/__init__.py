@@ -1,1 +1,2 @@
-"""Documents to IR to findings: front ends, rules and the engine (no LSP, no terminal)."""
+"""Documents to IR to findings: front ends, the IR and the rule catalog (no passes, no pipeline,
+no LSP, no terminal)."""

@@ -3,7 +3,7 @@ a line of it imports ``pypto.language``.
 
 A line starts where CPython's tokenizer starts one: after ``\\n``, ``\\r\\n`` or a lone ``\\r``,
 and the first line may open with a UTF-8 byte order mark. The same rule reads the decoded
-text (the engine) and the raw bytes (a batch check, which skips other Python files unread).
+text (the pipeline) and the raw bytes (a batch check, which skips other Python files unread).
 """
 
 from __future__ import annotations

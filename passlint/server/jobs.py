@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 from passlint import pipeline
 from passlint.analysis.findings import Finding
-from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace, shared_files
 from passlint.config import Settings
+from passlint.quick import QuickMemo, quick_analyze
 from passlint.server.convert import (
     ClientFeatures,
     DiagnosticParts,
@@ -166,7 +166,7 @@ def run_quick_job(job: Job, memo: QuickMemo | None = None) -> Result | None:
     """The quick, partial analysis of a large document (None when there is none), reusing
     the last one kept in the document's ``memo``."""
     try:
-        findings = pipeline.quick_analyze(job.path, job.text, job.settings, memo)
+        findings = quick_analyze(job.path, job.text, job.settings, memo)
         if findings is not None and memo is not None:
             findings = memo.with_carried(job.version, findings)
     except Exception:

@@ -27,11 +27,11 @@ from pygls.uris import from_fs_path
 
 from passlint import __version__, roots
 from passlint import pipeline as engine  # (server.py is being split: renamed after)
-from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import TextChange
 from passlint.analysis.workspace import files_changed
 from passlint.filesystem import Boundary
+from passlint.quick import QuickMemo
 from passlint.server import (
     actions,
     completion,

@@ -13,9 +13,9 @@ from lsprotocol import types
 from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
-from passlint.pipeline import Suppression, suppression_comments
 from passlint.server.convert import SOURCE
 from passlint.server.lsp_objects import lsp_range, workspace_edit
+from passlint.suppression import Suppression, suppression_comments
 
 EXPLAIN = "passlint.explainRule"
 _HEADER_LINES = ("#!", "# -*-", "# vim:")  # stay first in a Python file

@@ -7,8 +7,8 @@ from __future__ import annotations
 import gc
 
 from passlint.analysis.findings import Finding, Position, Range, Severity
-from passlint.analysis.quick_memo import QuickMemo, _Step
 from passlint.analysis.text_change import TextChange, replace_span
+from passlint.quick import QuickMemo, _Step
 
 TEXT = "".join(f"line {n}\n" for n in range(40))
 

@@ -25,6 +25,7 @@ from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
 from passlint.fixing import MAX_ROUNDS
+from passlint.quick import quick_analyze
 from passlint.server import hover, inlay, navigation, symbols
 from passlint.server.convert import ClientFeatures, SnapshotFiles, to_diagnostic
 from passlint.server.mlir_index import build_index
@@ -141,7 +142,7 @@ def check_mlir_front_end(target: str, text: str) -> None:
     slow = timed(target, text, lambda: parse_file(text, fast=False))
     assert dump(fast) == dump(slow)
     assert recut_mismatches(text) == []
-    quick = timed(target, text, lambda: pipeline.quick_analyze("q.mlir", text, EVERYTHING))
+    quick = timed(target, text, lambda: quick_analyze("q.mlir", text, EVERYTHING))
     if quick is not None:
         assert_findings_valid(quick, {"q.mlir": text})
     from passlint.passes.tensorizer_legalization import legalize_text

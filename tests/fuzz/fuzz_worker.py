@@ -21,6 +21,7 @@ from fuzz_inputs import ROOT, Mutant, Seeds, doubled, inflated, load_seeds, muta
 
 from passlint import pipeline
 from passlint.passes.tensorizer_legalization import legalize_text
+from passlint.quick import quick_analyze
 
 # Linearity: grow the input by doubling until one run costs MIN_BASE CPU seconds (or it has
 # MAX_BASE characters), then flag a doubling that costs more than RATIO times as much and
@@ -116,7 +117,7 @@ def passlint_work(item: Mutant, text: str) -> None:
     pipeline.analyze(path, fixed[path], EVERYTHING, workspace_of(fixed, ROOT))
     document_features("linearity", path, text)
     if item.language == "mlir":
-        pipeline.quick_analyze(path, text, EVERYTHING)
+        quick_analyze(path, text, EVERYTHING)
         legalize_text(text)
 
 

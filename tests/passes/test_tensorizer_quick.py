@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from passlint import pipeline
+from passlint.quick import quick_analyze
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from generate import mlir_module
@@ -27,7 +28,7 @@ def tl(findings: list) -> list:  # type: ignore[type-arg]
 @pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("*.mlir")))
 def test_quick_answer_matches_the_full_check(name: str) -> None:
     text = (DATA / name).read_text()
-    quick = pipeline.quick_analyze(name, text)
+    quick = quick_analyze(name, text)
     if name in DECLINED:
         assert quick is None
     else:
@@ -43,7 +44,7 @@ def test_quick_answer_in_generic_form(name: str) -> None:
     """@main printed generically (`"func.func"() <{...}> ({ ^bb0(...): ... }) : () -> ()`) is
     outlined too, with the same findings as the sample in its pretty form."""
     text = (GENERIC / name).read_text()
-    quick = pipeline.quick_analyze(name, text)
+    quick = quick_analyze(name, text)
     full = tl(pipeline.analyze(name, text))
     assert [f.code for f in full] == [
         f.code for f in tl(pipeline.analyze(name, (DATA / name).read_text()))
@@ -59,7 +60,7 @@ def test_generic_output_names_on_the_closing_line() -> None:
     there, at its place in the text."""
     text = (GENERIC / "jax__return_input_and_compute.mlir").read_text()
     text = text.replace("  }) : () -> ()", '  }) {output_names = ["only"]} : () -> ()', 1)
-    quick = pipeline.quick_analyze("g.mlir", text)
+    quick = quick_analyze("g.mlir", text)
     full = tl(pipeline.analyze("g.mlir", text))
     assert quick is not None and quick == full
     tl004 = next(f for f in quick if f.code == "TL004")
@@ -71,7 +72,7 @@ def test_generic_output_names_on_the_closing_line() -> None:
 @pytest.mark.parametrize("generic", [False, True])
 def test_quick_answer_on_a_generated_dump(generic: bool) -> None:
     text = mlir_module(40, generic)
-    quick = pipeline.quick_analyze("g.mlir", text)
+    quick = quick_analyze("g.mlir", text)
     assert quick is not None
     assert [f.code for f in quick] == ["TL001", "TL002"]
     assert quick == tl(pipeline.analyze("g.mlir", text))
@@ -84,7 +85,7 @@ def test_copy_names_avoid_names_used_in_main() -> None:
         "  return %arg0, %output0_copy : tensor<4xf32>, tensor<4xf32>\n"
         "}\n"
     )
-    quick = pipeline.quick_analyze("a.mlir", text)
+    quick = quick_analyze("a.mlir", text)
     assert quick is not None and quick == tl(pipeline.analyze("a.mlir", text))
     assert quick[0].fix is not None
     assert quick[0].fix.edits[1].new_text == "%output0_copy_1"
@@ -103,8 +104,8 @@ def test_copy_names_avoid_names_used_in_main() -> None:
     ids=["no-main", "split", "region-def", "multi-line-def"],
 )
 def test_quick_answer_declines_what_it_cannot_settle(text: str) -> None:
-    assert pipeline.quick_analyze("a.mlir", text) is None
+    assert quick_analyze("a.mlir", text) is None
 
 
 def test_not_for_other_languages() -> None:
-    assert pipeline.quick_analyze("a.py", "import pypto.language as pl\n") is None
+    assert quick_analyze("a.py", "import pypto.language as pl\n") is None

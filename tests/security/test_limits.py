@@ -12,6 +12,7 @@ from passlint.analysis.findings import Severity
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.rules import RULES
 from passlint.config import Settings
+from passlint.quick import quick_analyze
 
 MB = 1024 * 1024
 PL_HEADER = "import pypto.language as pl\nV = pl.dynamic('V')\n"
@@ -44,7 +45,7 @@ def test_file_above_the_default_limit_gives_one_information_finding() -> None:
     )
     assert (finding.range.start.line, finding.range.start.column) == (0, 0)
     assert finding.fix is None
-    assert pipeline.quick_analyze("big.mlir", text) is None
+    assert quick_analyze("big.mlir", text) is None
 
 
 def test_configured_limit_counts_utf8_bytes_and_applies_to_both_languages() -> None:

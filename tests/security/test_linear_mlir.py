@@ -25,6 +25,7 @@ from passlint.analysis.mlir import lines, main_outline, statements, types
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.source import SourceText
 from passlint.passes.tensorizer_legalization import legalize_text
+from passlint.quick import quick_analyze
 
 REPEATS = 5
 
@@ -54,7 +55,7 @@ def check(text: str) -> object:
 
 
 def quick(text: str) -> object:
-    answer = pipeline.quick_analyze("shape.mlir", text)
+    answer = quick_analyze("shape.mlir", text)
     assert answer is not None  # (the quick path must have done its work)
     return answer
 
@@ -219,9 +220,9 @@ def test_the_outline_of_main_returning_many_values() -> None:
         types = ", ".join(["tensor<4xf32>"] * n)
         return HEAD + definitions + f"  return {', '.join(values)} : {types}\n}}\n"
 
-    assert pipeline.quick_analyze("few.mlir", build(main_outline.MOST_OUTPUTS)) is not None
-    linear(build, lambda text: pipeline.quick_analyze("many.mlir", text))
-    assert pipeline.quick_analyze("many.mlir", build(main_outline.MOST_OUTPUTS + 1)) is None
+    assert quick_analyze("few.mlir", build(main_outline.MOST_OUTPUTS)) is not None
+    linear(build, lambda text: quick_analyze("many.mlir", text))
+    assert quick_analyze("many.mlir", build(main_outline.MOST_OUTPUTS + 1)) is None
     linear(build, check)
 
 

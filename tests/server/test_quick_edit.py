@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from passlint import pipeline
+from passlint.quick import quick_analyze
 
 from .conftest import Session
 
@@ -38,7 +38,7 @@ def spans(diagnostics: list[types.Diagnostic]) -> list[tuple[object, int, int, i
 
 
 def expected(text: str) -> list[tuple[object, int, int, int, int]]:
-    quick = pipeline.quick_analyze("big.mlir", text)
+    quick = quick_analyze("big.mlir", text)
     assert quick is not None
     return [
         (f.code, f.range.start.line, f.range.start.column, f.range.end.line, f.range.end.column)

@@ -19,11 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from passlint import pipeline
 from passlint.analysis.findings import Severity
-from passlint.analysis.quick_memo import QuickMemo
 from passlint.analysis.text_change import TextChange, replace_span
 from passlint.config import Settings
+from passlint.quick import QuickMemo, quick_analyze
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 from generate import mlir_module
@@ -208,7 +207,7 @@ def edit_session(choose: Choices, versions: int) -> int:
     text = choose.pick([*TEXTS, TEXTS[2]])  # MHLO twice: it has more to lose
     chosen = choose.pick(SETTINGS)
     memo = QuickMemo()
-    assert pipeline.quick_analyze("m.mlir", text, chosen, memo) == quick_from_scratch(text, chosen)
+    assert quick_analyze("m.mlir", text, chosen, memo) == quick_from_scratch(text, chosen)
     undo: list[TextChange] = []
     reused = 0
     for _ in range(versions):
@@ -226,14 +225,14 @@ def edit_session(choose: Choices, versions: int) -> int:
             chosen = choose.pick(SETTINGS)
         expected = quick_from_scratch(text, chosen)
         reused += memo.recall("m.mlir", text, chosen) is not None
-        assert pipeline.quick_analyze("m.mlir", text, chosen, memo) == expected
+        assert quick_analyze("m.mlir", text, chosen, memo) == expected
         if expected is None and choose.number(0, 2) == 0:
             text, undo = choose.pick(TEXTS), []  # start again (sent whole)
     return reused
 
 
 def quick_from_scratch(text: str, chosen: Settings) -> object:
-    return pipeline.quick_analyze("m.mlir", text, chosen)
+    return quick_analyze("m.mlir", text, chosen)
 
 
 @settings(
@@ -259,7 +258,7 @@ def test_most_edits_reuse_the_answer(seed: int) -> None:
     rng = random.Random(seed)
     text = mlir_module(6, generic=seed % 2 == 1)
     memo = QuickMemo()
-    pipeline.quick_analyze("m.mlir", text, None, memo)
+    quick_analyze("m.mlir", text, None, memo)
     reused = 0
     for version in range(40):
         rows = text.split("\n")
@@ -270,26 +269,24 @@ def test_most_edits_reuse_the_answer(seed: int) -> None:
         text, change = apply(text, at, at, rng.choice([" ", "x", "\n", "%9", "\n    "]))
         memo.record(before, text, [change], 0)
         reused += memo.recall("m.mlir", text, Settings()) is not None
-        assert pipeline.quick_analyze("m.mlir", text, None, memo) == pipeline.quick_analyze(
-            "m.mlir", text
-        ), version
+        assert quick_analyze("m.mlir", text, None, memo) == quick_analyze("m.mlir", text), version
     assert reused >= 30
 
 
 def test_a_change_moves_the_findings_below_it() -> None:
     text = mlir_module(2)
     memo = QuickMemo()
-    first = pipeline.quick_analyze("m.mlir", text, None, memo)
+    first = quick_analyze("m.mlir", text, None, memo)
     assert first is not None and [f.code for f in first] == ["TL001", "TL002"]
     at = text.index("    %3 = ")
     changed, change = apply(text, at, at, "    %extra = stablehlo.abs %arg0 : tensor<4xf32>\n")
     memo.record(text, changed, [change], 0)
     kept = memo.recall("m.mlir", changed, Settings())
     assert kept is not None
-    again = pipeline.quick_analyze("m.mlir", changed, None, memo)
+    again = quick_analyze("m.mlir", changed, None, memo)
     assert again is not None
     assert [f.range.start.line for f in again] == [f.range.start.line + 1 for f in first]
-    assert again == pipeline.quick_analyze("m.mlir", changed)
+    assert again == quick_analyze("m.mlir", changed)
 
 
 def test_changes_that_skip_a_version_still_lead_to_the_text() -> None:
@@ -297,28 +294,24 @@ def test_changes_that_skip_a_version_still_lead_to_the_text() -> None:
     the last answer through every recorded change."""
     text = mlir_module(2)
     memo = QuickMemo()
-    pipeline.quick_analyze("m.mlir", text, None, memo)
+    quick_analyze("m.mlir", text, None, memo)
     for _ in range(3):
         at = text.index("    %5 = ")
         before = text
         text, change = apply(text, at, at, "    %extra = stablehlo.abs %arg0 : tensor<4xf32>\n")
         memo.record(before, text, [change], 0)
     assert memo.recall("m.mlir", text, Settings()) is not None
-    assert pipeline.quick_analyze("m.mlir", text, None, memo) == pipeline.quick_analyze(
-        "m.mlir", text
-    )
+    assert quick_analyze("m.mlir", text, None, memo) == quick_analyze("m.mlir", text)
 
 
 def test_a_text_replaced_whole_is_answered_from_scratch() -> None:
     text = mlir_module(2)
     memo = QuickMemo()
-    pipeline.quick_analyze("m.mlir", text, None, memo)
+    quick_analyze("m.mlir", text, None, memo)
     replaced = text.replace("%arg1, %cst_out", "%arg2, %cst_out")
     memo.record(text, replaced, None, 0)
     assert memo.recall("m.mlir", replaced, Settings()) is None
-    assert pipeline.quick_analyze("m.mlir", replaced, None, memo) == pipeline.quick_analyze(
-        "m.mlir", replaced
-    )
+    assert quick_analyze("m.mlir", replaced, None, memo) == quick_analyze("m.mlir", replaced)
 
 
 def test_replace_span_describes_whole_lines() -> None:
@@ -345,12 +338,12 @@ def test_replacing_the_only_op_of_a_dialect(op: str) -> None:
         "}\n"
     )
     memo = QuickMemo()
-    first = pipeline.quick_analyze("m.mlir", text, None, memo)
+    first = quick_analyze("m.mlir", text, None, memo)
     at = text.index("mhlo.abs")
     changed, change = apply(text, at, at + len("mhlo.abs"), op)
     memo.record(text, changed, [change], 0)
     assert (memo.recall("m.mlir", changed, Settings()) is not None) == (op == "mhlo.negate")
-    again = pipeline.quick_analyze("m.mlir", changed, None, memo)
-    assert again == pipeline.quick_analyze("m.mlir", changed)
+    again = quick_analyze("m.mlir", changed, None, memo)
+    assert again == quick_analyze("m.mlir", changed)
     assert first is not None and again is not None
     assert (again[0].message == first[0].message) == (op == "mhlo.negate")  # `=  mhlo.` is none

@@ -1,6 +1,8 @@
-"""A document's last quick answer, kept so the next version's answer can be had from it.
+"""The quick path: a first answer for a large .mlir document from @main's outline alone
+(``quick_analyze``), and a document's last quick answer kept so the next version's answer can
+be had from it (``QuickMemo``).
 
-The quick answer (``engine.quick_analyze``) reads a 5 MB dump with whole-text searches; an edit
+The quick answer reads a 5 MB dump with whole-text searches; an edit
 in an editor usually touches none of what it read (``outline_reads``). The memo keeps the
 last answer with its reads and the changes the server has recorded since; for a newer text
 reached by those changes, the answer is the kept one with its positions moved down or up by
@@ -23,11 +25,52 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Position, Range
+from passlint.analysis.language import language_of
 from passlint.analysis.mlir.outline_reads import Reads
+from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import TextChange
 from passlint.config import Settings
-from passlint.passes.tensorizer_legalization.cases import QUICK_CODES  # what quick answers give
+from passlint.passes.tensorizer_legalization import QUICK_CODES, quick_check
+from passlint.pipeline import oversize
+from passlint.suppression import postprocess
+
+
+def quick_analyze(
+    path: str, text: str, settings: Settings | None = None, memo: QuickMemo | None = None
+) -> list[Finding] | None:
+    """A first, partial answer for a large .mlir document: the TensorizerLegalization
+    findings read from @main's outline, without syntax errors elsewhere. None when there is
+    no such answer; ``analyze`` gives the complete one (and prevails over this).
+
+    With the document's ``memo``, the last answer is reused when the changes since leave
+    what it read alone (the same answer, found without reading the whole text again)."""
+    settings = (settings or Settings()).for_file(path)
+    if language_of(path, text) != "mlir" or oversize(text, settings.max_file_size) is not None:
+        return None
+    if memo is not None and (kept := memo.recall(path, text, settings)) is not None:
+        if kept.suppressions:
+            again = postprocess(list(kept.raw), SourceText(text), settings, path)
+            kept = replace(kept, findings=tuple(again))
+        memo.keep(text, kept)
+        return list(kept.findings)
+    source = SourceText(text)
+    with collector_paused():  # @main's header can be 100,000 tokens: build it in one go
+        quick = quick_check(path, text, source, settings.pipeline)
+    if quick is None:
+        if memo is not None:
+            memo.keep(text, None)
+        return None
+    raw, reads = quick
+    findings = postprocess(raw, source, settings, path)
+    if memo is not None:
+        suppressions = "passlint:" in text
+        if not suppressions:
+            reads = reads.watching("passlint:")  # one would filter the findings anew
+        answer = QuickAnswer(text, path, settings, tuple(raw), tuple(findings), reads, suppressions)
+        memo.keep(text, answer)
+    return findings
 
 
 @dataclass(frozen=True)
