@@ -8,10 +8,19 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
 
-from passlint import cli, roots
-from passlint.analysis.findings import Finding
-from passlint.config import ConfigError
+from passlint import roots
+from passlint.analysis.findings import Finding, Severity
+from passlint.config import (
+    ConfigError,
+    Settings,
+    find_config_file,
+    load_config_file,
+    with_overrides,
+)
+from passlint.console import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, say
 from passlint.discovery import discover, git_top
 from passlint.filesystem import Boundary
 from passlint.fixing import compute_fixes, unified_diff, write_fixes
@@ -27,8 +36,6 @@ from passlint.report.text import render_text
 from passlint.runner import FileResult, Job, check_files, is_checked_source
 from passlint.writes import remove_leftovers
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = cli.EXIT_CLEAN, cli.EXIT_FINDINGS, cli.EXIT_ERROR
-
 
 def _use_color() -> bool:
     if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
@@ -42,20 +49,20 @@ def _use_color() -> bool:
 def run_check(args: argparse.Namespace) -> int:
     stdin = args.paths == ["-"]
     if "-" in args.paths and not stdin:
-        cli.say("'-' (standard input) cannot be combined with other paths")
+        say("'-' (standard input) cannot be combined with other paths")
         return EXIT_ERROR
     if stdin and not args.stdin_filename:
-        cli.say("reading standard input needs --stdin-filename (its extension picks the pass)")
+        say("reading standard input needs --stdin-filename (its extension picks the pass)")
         return EXIT_ERROR
     if args.statistics and args.format not in (*TEXT_FORMATS, "json"):
-        cli.say("--statistics prints text or json; use --output-format text or json")
+        say("--statistics prints text or json; use --output-format text or json")
         return EXIT_ERROR
     paths = [args.stdin_filename] if stdin else list(args.paths)
     start = _common_folder(paths)
     try:
-        settings, project_root, config = cli.load_check_settings(args, start)
+        settings, project_root, config = load_check_settings(args, start)
     except ConfigError as error:
-        cli.say(f"configuration error: {error}")
+        say(f"configuration error: {error}")
         return EXIT_ERROR
     if args.show_settings:
         write_report(sys.stdout, render_settings(settings, config, project_root, vars(args)))
@@ -69,7 +76,7 @@ def run_check(args: argparse.Namespace) -> int:
     if stdin:
         text, problem = _read_stdin(settings.max_file_size)
         if text is None:
-            cli.say(f"{args.stdin_filename} (standard input): {problem}")
+            say(f"{args.stdin_filename} (standard input): {problem}")
             return EXIT_ERROR
         overlay[os.path.realpath(args.stdin_filename)] = text
         files = paths
@@ -82,9 +89,9 @@ def run_check(args: argparse.Namespace) -> int:
             force_exclude=args.force_exclude,
         )
         for message in found.warnings:
-            cli.say(f"warning: {message}")
+            say(f"warning: {message}")
         for message in found.errors:
-            cli.say(message)
+            say(message)
         errors += len(found.errors)
         files = found.files
         if args.show_files:
@@ -92,7 +99,7 @@ def run_check(args: argparse.Namespace) -> int:
             write_report(sys.stdout, render_files(shown))
             return EXIT_ERROR if errors else EXIT_CLEAN
         if not files and not errors and not args.quiet:
-            cli.say("warning: no .mlir or .py files found in the given paths")
+            say("warning: no .mlir or .py files found in the given paths")
 
     job = Job(settings, boundary.roots, overlay)
     progress_delay = delay_from_environment()
@@ -113,13 +120,13 @@ def run_check(args: argparse.Namespace) -> int:
         results = outcome.results
         applied = outcome.applied
         for message in outcome.refused:
-            cli.say(message)
+            say(message)
         if args.fix and not args.diff and not stdin:  # (--fix --diff: the diff wins)
             for folder in dict.fromkeys(os.path.dirname(os.path.realpath(p)) for p in files):
                 remove_leftovers(folder)
             written, messages = write_fixes(outcome)
             for message in messages:
-                cli.say(message)
+                say(message)
             errors += len(messages)
             if written.failed:  # written as one unit: nothing was, so report what is on disk
                 applied = 0
@@ -132,10 +139,10 @@ def run_check(args: argparse.Namespace) -> int:
     checked = 0
     for result in results:
         if result.error:
-            cli.say(f"{result.path}: {result.error}")
+            say(f"{result.path}: {result.error}")
             errors += 1
         if result.note:
-            cli.say(f"warning: {result.path}: {result.note}")
+            say(f"warning: {result.path}: {result.note}")
         checked += result.checked
         findings.extend(result.findings)
         if result.lines:
@@ -147,7 +154,7 @@ def run_check(args: argparse.Namespace) -> int:
         write_exact(sys.stdout, diff)
         if not args.quiet:
             noun = "finding" if applied == 1 else "findings"
-            cli.say(f"would fix {applied} {noun}" if diff else "no fixes to apply")
+            say(f"would fix {applied} {noun}" if diff else "no fixes to apply")
         if errors:
             return EXIT_ERROR
         return EXIT_FINDINGS if diff and not args.exit_zero else EXIT_CLEAN
@@ -173,7 +180,39 @@ def run_check(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     if args.exit_zero:
         return EXIT_CLEAN
-    return EXIT_FINDINGS if cli.failing(findings, args.fail_on) else EXIT_CLEAN
+    return EXIT_FINDINGS if failing(findings, args.fail_on) else EXIT_CLEAN
+
+
+def load_check_settings(args: argparse.Namespace, start: str) -> tuple[Settings, str, Path | None]:
+    """Settings for `check`, the project root (the configuration file's folder, else the
+    current folder) and the configuration file; flags override the file. Raises
+    ConfigError."""
+    config = Path(args.config) if args.config else find_config_file(start)
+    base = Settings() if config is None else load_config_file(config)
+    root = os.getcwd() if config is None else str(config.resolve().parent)
+    settings = with_overrides(
+        base,
+        select=args.select,
+        extend_select=args.extend_select,
+        ignore=args.ignore,
+        pipeline=args.pipeline,
+        exclude=args.exclude,
+        extend_exclude=args.extend_exclude,
+        per_file_ignores=None if args.per_file_ignores is None else tuple(args.per_file_ignores),
+        extend_per_file_ignores=tuple(args.extend_per_file_ignores),
+    )
+    if not settings.root:
+        settings = replace(settings, root=root)
+    return settings, root, config
+
+
+def fail_threshold(name: str) -> Severity:
+    return Severity.parse(name)
+
+
+def failing(findings: Sequence[Finding], fail_on: str) -> bool:
+    threshold = fail_threshold(fail_on)
+    return any(f.severity <= threshold for f in findings)
 
 
 def _render(

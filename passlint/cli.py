@@ -12,25 +12,19 @@ import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
-from pathlib import Path
 
 from passlint import __version__
-from passlint.analysis.findings import Finding, Severity
+from passlint.analysis.findings import Severity
 from passlint.analysis.rules import RULES
 from passlint.config import (
     PIPELINES,
     Settings,
-    find_config_file,
-    load_config_file,
     parse_per_file_ignores,
-    with_overrides,
 )
+from passlint.console import EXIT_CLEAN, EXIT_ERROR, say
 from passlint.filesystem import DEFAULT_MAX_FILE_SIZE, Refused, read_regular
 from passlint.report import FORMATS
-from passlint.report.escape import terminal_safe
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FAIL_ON = ("error", "warning", "information", "hint")
 
 
@@ -267,11 +261,6 @@ def _interrupt(number: int, _frame: object) -> None:
     raise KeyboardInterrupt(number)
 
 
-def say(message: str) -> None:
-    """One line for people on stderr, with what could steer a terminal escaped."""
-    print(f"passlint: {terminal_safe(message)}", file=sys.stderr)
-
-
 def _rules(args: argparse.Namespace) -> int:
     if args.format == "markdown":
         from passlint.report.rules_doc import render_rules_markdown
@@ -282,38 +271,6 @@ def _rules(args: argparse.Namespace) -> int:
         default = " (opt-in)" if rule.opt_in else ""
         print(f"{rule.code:6} {rule.name:34} {rule.severity.label}{default}")
     return EXIT_CLEAN
-
-
-def load_check_settings(args: argparse.Namespace, start: str) -> tuple[Settings, str, Path | None]:
-    """Settings for `check`, the project root (the configuration file's folder, else the
-    current folder) and the configuration file; flags override the file. Raises
-    ConfigError."""
-    config = Path(args.config) if args.config else find_config_file(start)
-    base = Settings() if config is None else load_config_file(config)
-    root = os.getcwd() if config is None else str(config.resolve().parent)
-    settings = with_overrides(
-        base,
-        select=args.select,
-        extend_select=args.extend_select,
-        ignore=args.ignore,
-        pipeline=args.pipeline,
-        exclude=args.exclude,
-        extend_exclude=args.extend_exclude,
-        per_file_ignores=None if args.per_file_ignores is None else tuple(args.per_file_ignores),
-        extend_per_file_ignores=tuple(args.extend_per_file_ignores),
-    )
-    if not settings.root:
-        settings = replace(settings, root=root)
-    return settings, root, config
-
-
-def fail_threshold(name: str) -> Severity:
-    return Severity.parse(name)
-
-
-def failing(findings: Sequence[Finding], fail_on: str) -> bool:
-    threshold = fail_threshold(fail_on)
-    return any(f.severity <= threshold for f in findings)
 
 
 def _legalize(args: argparse.Namespace) -> int:
