@@ -1,5 +1,6 @@
 """TensorizerLegalization (MHLO and StableHLO variants): dry run, findings, apply mode.
 
+- ``outputs``: @main's outputs and a chunk's analysis, the data every reader shares;
 - ``analysis``: @main's outputs, each classified by the case table;
 - ``cases``: the table (classification, finding, fix, hover, inlay, apply, quick path);
 - ``findings``: the findings and their copy fixes, from the full parse or @main's outline;
@@ -7,12 +8,9 @@
 """
 
 from passlint.passes.tensorizer_legalization.analysis import (
-    ChunkAnalysis,
-    Output,
     analyze_chunk,
     analyze_file,
     names_in_function,
-    variant_of,
 )
 from passlint.passes.tensorizer_legalization.apply import (
     Legalized,
@@ -22,6 +20,7 @@ from passlint.passes.tensorizer_legalization.apply import (
 )
 from passlint.passes.tensorizer_legalization.cases import CASES, QUICK_CODES, Case
 from passlint.passes.tensorizer_legalization.findings import check, copy_statement, quick_check
+from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output, variant_of
 
 __all__ = [
     "CASES",

@@ -36,13 +36,13 @@ from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.mlir.types import ShapedType
 from passlint.analysis.source import SourceText, line_break, line_start
 from passlint.passes.tensorizer_legalization.analysis import (
-    ChunkAnalysis,
     FreshNames,
     analyze_chunk,
     names_in_function,
 )
 from passlint.passes.tensorizer_legalization.attach import attach, attach_before_colon
 from passlint.passes.tensorizer_legalization.findings import copy_statement
+from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis
 
 _BARE_SYMBOL = re.compile(r"[A-Za-z_][\w$.]*\Z")
 ZERO_SIZED_TARGET = "AwsNeuronZeroSizedOp"

@@ -22,7 +22,7 @@ from passlint.analysis.mlir.known_ops import (
     is_splat_constant,
 )
 from passlint.analysis.rules import RULES
-from passlint.passes.tensorizer_legalization.analysis import ChunkAnalysis, Output
+from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output
 
 CONSTANT_OPS = frozenset(("mhlo.constant", "stablehlo.constant"))
 # The attribute that makes a composite one the pass names inside (the pass reads both

@@ -15,12 +15,8 @@ from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult
 from passlint.analysis.mlir.main_outline import outline_main, used_names
 from passlint.analysis.mlir.outline_reads import Reads
 from passlint.analysis.source import SourceText, line_break, line_start
-from passlint.passes.tensorizer_legalization.analysis import (
-    ChunkAnalysis,
-    Output,
-    Variant,
-    analyze_chunk,
-)
+from passlint.passes.tensorizer_legalization.analysis import analyze_chunk
+from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output, Variant
 
 
 def quick_check(
