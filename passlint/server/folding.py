@@ -4,11 +4,22 @@ blobs of a dump by default (VS Code: ``editor.foldingImportsByDefault``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
 
 from passlint.server.views import MlirView
 
+if TYPE_CHECKING:
+    from passlint.server.session import Session
+
 _KINDS = {"imports": types.FoldingRangeKind.Imports, "region": types.FoldingRangeKind.Region}
+
+
+async def answer(session: Session, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    """The folds of a .mlir document."""
+    view = await session.mlir_view(params.text_document.uri)
+    return ranges(view) if view is not None else []
 
 
 def ranges(view: MlirView) -> list[types.FoldingRange]:

@@ -6,8 +6,34 @@ The analysis places them (``mlir_index``: ``→ name`` after the op the pass nam
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from passlint.server.lsp_objects import char_offset, span_range
 from passlint.server.mlir_index import Hint
 from passlint.server.views import MlirView
+
+if TYPE_CHECKING:
+    from passlint.server.session import Session
+
+
+async def answer(session: Session, params: types.InlayHintParams) -> list[types.InlayHint]:
+    """The hints in the request's range of a .mlir document."""
+    view = await session.mlir_view(params.text_document.uri)
+    if view is None:
+        return []
+    source = view.source
+    start, end = char_offset(source, params.range.start), char_offset(source, params.range.end)
+    return [
+        types.InlayHint(
+            position=span_range(source, (offset, offset)).start,
+            label=hint.label,
+            padding_left=True,
+            tooltip=hint.tooltip,
+        )
+        for offset, hint in mlir_hints(view, start, end)
+    ]
 
 
 def mlir_hints(view: MlirView, start: int, end: int) -> list[tuple[int, Hint]]:
