@@ -12,20 +12,76 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from passlint.analysis.edits import edits_by_path
 from passlint.analysis.findings import Finding
+from passlint.server import suppress
 from passlint.server.convert import SOURCE, Files, file_edits
 from passlint.server.lsp_objects import workspace_edit
 from passlint.server.views import Shift
+
+if TYPE_CHECKING:
+    from passlint.server.session import Session
 
 log = logging.getLogger(__name__)
 
 FIX_ALL_KIND = "source.fixAll.passlint"
 FIX_ALL_TITLE = "Fix all passlint findings"
+
+
+def answer(session: Session, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    """Quick fixes (moved to the current version when an edit left them alone), suppression
+    and explanation actions, and fix-all: none of them waits for an analysis."""
+    uri, only = params.text_document.uri, params.context.only
+    documents, document_changes = session.documents, session.features.document_changes
+    out: list[types.CodeAction] = []
+    if wants(only, types.CodeActionKind.QuickFix):
+        out += quick_fixes(
+            params.context.diagnostics,
+            documents.version_of_uri,
+            documents.shift_since,
+            document_changes,
+        )
+        document = documents.get(uri)
+        if document is not None:
+            source = documents.current_source(document)
+            for diagnostic in params.context.diagnostics:
+                out += suppress.actions(
+                    diagnostic, source, document.path, uri, document_changes, document.version
+                )
+    if wants(only, FIX_ALL_KIND) and (files := fix_all_now(session, uri)):
+        out.append(fix_all_action(files, document_changes))
+    return out or None
+
+
+def fix_all_now(session: Session, uri: str) -> list[dict[str, Any]]:
+    """Fix-all for the current version without waiting: from its analysis, or from the
+    last one when the edits since left every fix's lines alone."""
+    documents = session.documents
+    document = documents.get(uri)
+    result = document.result if document is not None else None
+    if document is None or result is None:
+        return []
+    files = fix_all_files(result.findings, documents.files())
+    if result.version == document.version:
+        return files
+    for entry in files:
+        entry["version"] = result.version if entry["uri"] == uri else entry["version"]
+    moved = current_files(files, documents.version_of_uri, documents.shift_since)
+    return moved or []
+
+
+async def fix_all(session: Session, uri: str) -> types.WorkspaceEdit | None:
+    """The fix-all edit of the document's current version, once it is analysed (None:
+    nothing to fix)."""
+    result = await session.scheduler.result(uri)
+    files = fix_all_files(result.findings, session.documents.files()) if result is not None else []
+    if not files:
+        return None
+    return fix_all_action(files, session.features.document_changes).edit
 
 
 def wants(only: Sequence[str] | None, kind: str) -> bool:

@@ -8,15 +8,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from passlint.analysis.source import SourceText
-from passlint.server.lsp_objects import lsp_range
+from passlint.server.lsp_objects import char_offset, lsp_range
 from passlint.server.mlir_index import MlirIndex
 from passlint.server.op_names import KNOWN_OPS
 from passlint.server.quoting import shown
 from passlint.server.views import MlirView
+
+if TYPE_CHECKING:
+    from passlint.server.session import Session
 
 LIMIT = 500  # items per answer; the client asks again as the word grows
 _TAIL = 512  # longer names are not completed
@@ -43,6 +47,26 @@ KINDS = {
     "dynamic": types.CompletionItemKind.Constant,  # pl
     "kernel": types.CompletionItemKind.Function,  # pl
 }
+
+
+def answer(
+    session: Session, view: MlirView, params: types.CompletionParams
+) -> types.CompletionList:
+    """Completion at the request's position of a .mlir document (its view ``view``), op
+    names seen in the other open documents among the items."""
+    uri, position = params.text_document.uri, params.position
+    source = view.source
+    offset = char_offset(source, position)
+    line_start = source.line_starts[min(position.line, source.line_count - 1)]
+    before = source.text[line_start:offset]
+    others = [
+        name
+        for other, result in session.documents.latest_results()
+        if other != uri and result.index is not None
+        for name in result.index.seen_ops
+    ]
+    found, cut = items(view, offset, before, others)
+    return to_lsp(source, offset, word_before(before), found, cut)
 
 
 def to_lsp(

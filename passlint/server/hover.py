@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
 
 from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.pl.expressions import unparse
 from passlint.analysis.pl.positions import Positions
 from passlint.passes.materialize_valid_shape_symbols import KernelSummary, SiteResult, Symbol
 from passlint.passes.materialize_valid_shape_symbols.edits import scalar_annotation
+from passlint.server import locations
+from passlint.server.lsp_objects import char_offset, span_range
 from passlint.server.mlir_index import Hover
 from passlint.server.models import PlModel
 from passlint.server.names import word_at
@@ -21,7 +26,37 @@ from passlint.server.navigation import function_name_span
 from passlint.server.quoting import code, escaped, shown
 from passlint.server.views import MlirView
 
+if TYPE_CHECKING:
+    from passlint.server.session import Session
+
 Span = tuple[int, int]
+
+
+async def answer(session: Session, params: types.HoverParams) -> types.Hover | None:
+    """The hover at the request's position, in the markup the client shows."""
+    uri = params.text_document.uri
+    view = await session.mlir_view(uri)
+    found: tuple[str, tuple[int, int]] | None = None
+    if view is not None:
+        offset = char_offset(view.source, params.position)
+        source = view.source
+        found = mlir_hover(view, offset) or locations.hover(session, uri, view, offset)
+    else:
+        model = await session.pl_model(uri)
+        if model is None:
+            return None
+        source = model.source
+        found = pl_hover(model, char_offset(source, params.position))
+    if found is None:
+        return None
+    text, span = found
+    markdown = session.features.markdown
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    if not markdown:
+        text = plaintext(text)
+    return types.Hover(
+        contents=types.MarkupContent(kind=kind, value=text), range=span_range(source, span)
+    )
 
 
 def mlir_hover(view: MlirView, offset: int) -> tuple[str, Span] | None:

@@ -16,12 +16,21 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
 
 from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.source import split_lines
 from passlint.filesystem import Boundary, is_regular
 from passlint.server.quoting import code as quoted
+from passlint.server.session.roots import folder_of
+from passlint.server.uris import document_path
 from passlint.server.views import MlirView
+
+if TYPE_CHECKING:
+    from passlint.server.session import Session
 
 Span = tuple[int, int]
 
@@ -325,3 +334,37 @@ def _line_of(
             texts[path] = None
     found = texts[path]
     return found[line - 1] if found is not None and 1 <= line <= len(found) else None
+
+
+# -- the features ---------------------------------------------------------------------------------
+
+
+def targets(session: Session, uri: str, view: MlirView, offset: int) -> list[types.Location]:
+    """The workspace files and lines the source location at ``offset`` names."""
+    found = frames_at(view, offset)
+    if found is None:
+        return []
+    path = document_path(uri)
+    boundary = Boundary(session.roots.for_path(path))
+    out = []
+    for frame, target in resolved(found[0], boundary, folder_of(path)):
+        position = types.Position(line=max(frame.line - 1, 0), character=max(frame.column - 1, 0))
+        out.append(
+            types.Location(
+                uri=from_fs_path(target) or target,
+                range=types.Range(start=position, end=position),
+            )
+        )
+    return out
+
+
+def hover(session: Session, uri: str, view: MlirView, offset: int) -> tuple[str, Span] | None:
+    """The lines the source location at ``offset`` names, and the span it covers."""
+    found = frames_at(view, offset)
+    if found is None:
+        return None
+    path = document_path(uri)
+    boundary = Boundary(session.roots.for_path(path))
+    limit = session.settings.settings_for(path).max_file_size
+    text = hover_text(found[0], boundary, folder_of(path), limit)
+    return None if text is None else (text, found[1])

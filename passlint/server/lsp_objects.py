@@ -9,9 +9,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 
 from passlint.analysis.findings import Position, Range
 from passlint.analysis.source import SourceText
+
+
+class JsonRpcRequestFailed(JsonRpcException):
+    """A request the server cannot answer (LSP's RequestFailed), with a message for the user."""
+
+    CODE = -32803
 
 
 def lsp_position(source: SourceText | None, position: Position) -> types.Position:

@@ -23,18 +23,17 @@ from typing import overload
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding
 from passlint.analysis.mlir.ir import Operation, OpResult, ParsedFile, Value
-from passlint.analysis.pl.excerpt import EXCERPT, excerpt
+from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.source import SourceText
 from passlint.passes.tensorizer_legalization import ChunkAnalysis, Output
+from passlint.server import folding, inlay
 from passlint.server import mlir_reader as read
-from passlint.server.quoting import shown
 
 Span = tuple[int, int]
 
 VALUE, LABEL, SYMBOL = 0, 1, 2  # entity kinds
 _LABEL = re.compile(r"\^[\w$.\-]+")
 _TYPE = re.compile(r"\b(?:tensor|memref|vector|complex|tuple)<[^<>\n]*(?:<[^<>\n]*>[^<>\n]*)*>")
-_RESOURCE = re.compile(r"^\{-#", re.MULTILINE)
 
 
 def _offsets() -> array[int]:
@@ -118,13 +117,6 @@ class Hover:
     outputs: tuple[OutputNote, ...]
 
 
-@dataclass(frozen=True)
-class Hint:
-    offset: int
-    label: str
-    tooltip: str
-
-
 @dataclass
 class Symbol:
     """A document symbol (spans are offsets)."""
@@ -171,9 +163,9 @@ class MlirIndex:
     # pass results and what the other features show
     value_hovers: dict[int, Hover] = field(default_factory=dict)  # entity -> hover
     op_hovers: dict[Span, Hover] = field(default_factory=dict)  # op name span -> hover
-    hints: list[Hint] = field(default_factory=list)
+    hints: list[inlay.Hint] = field(default_factory=list)
     symbols: list[Symbol] = field(default_factory=list)
-    folds: list[tuple[int, int, str | None]] = field(default_factory=list)
+    folds: list[folding.Fold] = field(default_factory=list)
     seen_ops: frozenset[str] = frozenset()
     seen_types: frozenset[str] = frozenset()
     aliases: dict[str, Span] = field(default_factory=dict)  # #name / !name -> name span
@@ -326,7 +318,7 @@ def _build(
     # (a set made match by match: the list of every type the text spells is megabytes)
     index.seen_types = frozenset({m.group() for m in _TYPE.finditer(text)})
     index.seen_types |= _argument_types(parsed)
-    index.folds.extend(_folds(index, text))
+    index.folds.extend(folding.text_folds(index.chunks, text))
     if len(parsed.chunks) > 1:
         index.symbols = _chunk_groups(index.symbols, index.chunks)
     index.names.seal()
@@ -456,9 +448,7 @@ class _Builder:
         for region in read.regions(op):
             region_number = self.region_count
             self.region_count += 1
-            index.folds.append((*region.span, None))
-            if len(region.blocks) > 1:
-                index.folds.extend((*b.span, None) for b in region.blocks if b.label is not None)
+            index.folds.extend(folding.region_folds(region))
             labels: dict[str, int] = {}
             blocks = []
             for record in region.blocks:
@@ -549,7 +539,7 @@ def _pass_results(
         index.value_hovers[entity] = Hover(variant, tuple(group))
     for number, group in by_op.items():
         index.op_hovers[index.name_span(number)] = Hover(variant, tuple(group))
-    index.hints.extend(_hints(index, builder, analysis))
+    index.hints.extend(inlay.hints(analysis))
 
 
 def _ops_of(output: Output) -> list[Operation]:
@@ -561,27 +551,6 @@ def _ops_of(output: Output) -> list[Operation]:
     if isinstance(value, OpResult) and value.op is not None and value.op is not output.named_op:
         found.append(value.op)
     return found
-
-
-def _hints(index: MlirIndex, builder: _Builder, analysis: ChunkAnalysis) -> list[Hint]:
-    """The output name after each op (or input) that produces an output of @main: ``→ name``
-    after the op the pass names, ``→ copy 'name'`` after what it copies (a value returned
-    twice shows it at its later slot in the return)."""
-    grouped: dict[int, list[tuple[str, Output]]] = {}
-    for output in analysis.outputs:
-        placed = output.case.inlay_place(output)
-        if placed is not None:
-            grouped.setdefault(placed[0], []).append((placed[1], output))
-    hints = []
-    for offset in sorted(grouped):
-        entries = grouped[offset]
-        label = "→ " + ", ".join(shown(text, 2 * EXCERPT) for text, _ in entries)
-        tooltip = "\n".join(
-            f"output {output.slot} '{shown(output.name)}' ({output.case.name})"
-            for _, output in entries
-        )
-        hints.append(Hint(offset, label, tooltip))
-    return hints
 
 
 # LSP's SymbolKind (the analysis process does not import lsprotocol: see ``convert``)
@@ -653,18 +622,3 @@ def _chunk_groups(symbols: list[Symbol], chunks: list[Span]) -> list[Symbol]:
             Symbol(f"chunk {number}", _NAMESPACE, span, children[0].selection, "// -----", children)
         )
     return out
-
-
-# -- folding ---------------------------------------------------------------------------------------
-
-
-def _folds(index: MlirIndex, text: str) -> list[tuple[int, int, str | None]]:
-    """Folding spans besides regions and blocks: `// -----` chunks, and ``{-# ... #-}``
-    resources (kind ``imports``, which editors can fold by default)."""
-    folds: list[tuple[int, int, str | None]] = []
-    if len(index.chunks) > 1:  # each chunk up to its last line of text
-        folds.extend((start, len(text[:end].rstrip()), "region") for start, end in index.chunks)
-    for match in _RESOURCE.finditer(text):
-        close = text.find("#-}", match.end())
-        folds.append((match.start(), close + 3 if close >= 0 else len(text), "imports"))
-    return folds

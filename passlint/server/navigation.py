@@ -4,6 +4,7 @@ in .mlir files, and kernels / ``pl.dynamic`` symbols in pl sources. Offsets in, 
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -12,14 +13,54 @@ from passlint.analysis.pl.model import CallSite, Function, Module, Where
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.python_text import bom_length
 from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RFunction, RParam
+from passlint.server import locations
 from passlint.server.convert import Files
-from passlint.server.lsp_objects import span_range
+from passlint.server.lsp_objects import char_offset, span_range
 from passlint.server.models import PlModel
 from passlint.server.names import defined_name_span, last_name_span, name_span, word_at
 from passlint.server.views import MlirView
 
+if TYPE_CHECKING:
+    from passlint.server.session import Session
+
 Span = tuple[int, int]
 Target = tuple[str, Span]  # (path, span)
+
+
+async def definition(session: Session, params: types.DefinitionParams) -> list[types.Location]:
+    """Where the name at the request's position is defined: in a .mlir document the lines
+    a source location names, else the value, label or symbol's definition."""
+    uri = params.text_document.uri
+    view = await session.mlir_view(uri)
+    if view is not None:
+        offset = char_offset(view.source, params.position)
+        frames = locations.targets(session, uri, view, offset)
+        if frames:
+            return frames
+        spans = mlir_definition(view, offset)
+        return [types.Location(uri=uri, range=span_range(view.source, span)) for span in spans]
+    model = await session.pl_model(uri)
+    if model is None:
+        return []
+    offset = char_offset(model.source, params.position)
+    return to_locations(session.documents.files(), pl_definition(model, offset))
+
+
+async def references(session: Session, params: types.ReferenceParams) -> list[types.Location]:
+    """Every use of the name at the request's position (its definition too when asked)."""
+    uri = params.text_document.uri
+    include = params.context.include_declaration
+    view = await session.mlir_view(uri)
+    if view is not None:
+        offset = char_offset(view.source, params.position)
+        spans = mlir_references(view, offset, include)
+        return [types.Location(uri=uri, range=span_range(view.source, span)) for span in spans]
+    model = await session.pl_model(uri)
+    if model is None:
+        return []
+    offset = char_offset(model.source, params.position)
+    targets = pl_references(model, offset, include)
+    return to_locations(session.documents.files(), targets)
 
 
 # -- MLIR ---------------------------------------------------------------------------------------

@@ -13,12 +13,22 @@ from __future__ import annotations
 
 import keyword
 import re
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
 
 from passlint.analysis.pl.model import Dynamic, Function, Module
+from passlint.server import completion as mlir_completion
+from passlint.server import rename
 from passlint.server.completion import Item
+from passlint.server.convert import range_json
+from passlint.server.lsp_objects import JsonRpcRequestFailed, char_offset, workspace_edit
 from passlint.server.models import PlModel
 from passlint.server.names import NAME, normal, word_at
 from passlint.server.navigation import Target, pl_references
+
+if TYPE_CHECKING:
+    from passlint.server.session import Session
 
 Span = tuple[int, int]
 
@@ -26,6 +36,75 @@ _VALID_SHAPE = re.compile(r"valid_shape\s*=\s*\[")
 _WORD_BEFORE = re.compile(f"{NAME}$")
 _SELF_CALL = re.compile(f"self\\.({NAME})?$")
 _CALL_POSITION = re.compile(r"(?:^|[=(,:]|\breturn|\bsubmit\()\s*$")
+
+
+# -- the features ---------------------------------------------------------------------------------
+
+
+async def completion_answer(
+    session: Session, params: types.CompletionParams
+) -> types.CompletionList:
+    """pl completion from the current model, or the last one that parsed (moved through the
+    edits since) while the text does not."""
+    uri, position = params.text_document.uri, params.position
+    empty = types.CompletionList(is_incomplete=False, items=[])
+    document = session.documents.get(uri)
+    model = await session.pl_model(uri)
+    if document is None or model is None:
+        return empty
+    source = session.documents.current_source(document)
+    offset = char_offset(source, position)
+    at = offset
+    if model.module is None:
+        parsed = session.models.last_parsed(uri)
+        shift = session.documents.edits.shift(uri, parsed[0], document.version) if parsed else None
+        if parsed is None or shift is None:
+            return empty
+        model, at = parsed[1], shift.backward_before(offset)
+    line_start = source.line_starts[min(position.line, source.line_count - 1)]
+    word = word_before(source.text[line_start:offset])
+    found = completion(model, at, source.text[max(0, offset - 4000) : offset])
+    return mlir_completion.to_lsp(source, offset, word, found, False)
+
+
+async def prepare_rename_answer(
+    session: Session, params: types.PrepareRenameParams
+) -> types.PrepareRenamePlaceholder | types.Range | None:
+    """The valid_shape symbol a rename at the request's position would rename."""
+    model = await session.pl_model(params.text_document.uri)
+    if model is None:
+        return None
+    symbol = symbol_at(model, char_offset(model.source, params.position))
+    if symbol is None:
+        return None
+    _, span = symbol
+    return rename.placeholder(model.source, span, model.source.text[span[0] : span[1]])
+
+
+async def rename_answer(session: Session, params: types.RenameParams) -> types.WorkspaceEdit | None:
+    """The edits of every file that renaming the symbol at the request's position makes."""
+    model = await session.pl_model(params.text_document.uri)
+    if model is None:
+        return None
+    try:
+        found = rename_edits(model, char_offset(model.source, params.position), params.new_name)
+    except RenameError as error:
+        raise JsonRpcRequestFailed(str(error)) from None
+    files = session.documents.files()
+    entries = []
+    for path, spans in found.items():
+        source = files.source(path)
+        if source is None:
+            continue
+        edits = [
+            {"range": range_json(source, source.range(*span)), "newText": text}
+            for span, text in spans
+        ]
+        entries.append({"uri": files.uri(path), "version": files.version(path), "edits": edits})
+    return workspace_edit(entries, session.features.document_changes)
+
+
+# -- completion ---------------------------------------------------------------------------------
 
 
 def word_before(line: str) -> str:

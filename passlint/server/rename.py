@@ -5,14 +5,24 @@ document's current version."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from passlint.analysis.source import SourceText
-from passlint.server.lsp_objects import span_range
+from passlint.server.convert import range_json
+from passlint.server.lsp_objects import (
+    JsonRpcRequestFailed,
+    char_offset,
+    span_range,
+    workspace_edit,
+)
 from passlint.server.mlir_index import LABEL, SYMBOL, VALUE, MlirIndex
 from passlint.server.navigation import mlir_entity
 from passlint.server.views import MlirView
+
+if TYPE_CHECKING:
+    from passlint.server.session import Session
 
 Span = tuple[int, int]
 PLACEHOLDER = 512  # characters of a name sent as the rename's placeholder, at most
@@ -27,6 +37,35 @@ _NAME = {
 
 class RenameError(ValueError):
     """A rename that cannot be made (the message says why)."""
+
+
+def prepare_answer(
+    view: MlirView, params: types.PrepareRenameParams
+) -> types.PrepareRenamePlaceholder | types.Range | None:
+    """What a rename at the request's position would rename in a .mlir document."""
+    found = target(view, char_offset(view.source, params.position))
+    if found is None:
+        return None
+    _, span, name = found
+    return placeholder(view.source, span, name)
+
+
+def answer(session: Session, view: MlirView, params: types.RenameParams) -> types.WorkspaceEdit:
+    """The edits renaming the name at the request's position makes (``view``: of the
+    document's current version)."""
+    uri = params.text_document.uri
+    try:
+        found = edits(view, char_offset(view.source, params.position), params.new_name)
+    except RenameError as error:
+        raise JsonRpcRequestFailed(str(error)) from None
+    source = view.source
+    changes = [
+        {"range": range_json(source, source.range(*span)), "newText": text} for span, text in found
+    ]
+    version = session.documents.version_of_uri(uri)
+    return workspace_edit(
+        [{"uri": uri, "version": version, "edits": changes}], session.features.document_changes
+    )
 
 
 def target(view: MlirView, offset: int) -> tuple[int, Span, str] | None:

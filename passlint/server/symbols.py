@@ -4,6 +4,7 @@ each `// -----` chunk; programs, kernels, functions and ``pl.dynamic`` symbols o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -19,9 +20,26 @@ from passlint.server.navigation import defined_span, function_name_span
 from passlint.server.quoting import shown
 from passlint.server.views import MlirView
 
+if TYPE_CHECKING:
+    from passlint.server.session import Session
+
 Span = tuple[int, int]
 Kind = types.SymbolKind
 DETAIL = 200  # characters of a symbol's detail shown, at most
+
+
+async def answer(
+    session: Session, params: types.DocumentSymbolParams
+) -> list[types.DocumentSymbol]:
+    """The document's symbols, from its current analysis."""
+    uri = params.text_document.uri
+    view = await session.mlir_view(uri)
+    if view is not None:
+        return to_lsp(view.source, mlir_symbols(view))
+    model = await session.pl_model(uri)
+    if model is None:
+        return []
+    return to_lsp(model.source, pl_symbols(model))
 
 
 @dataclass

@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from passlint.server.analysis_process import analysis_process
+from passlint.server.language_server import PasslintServer
 from passlint.server.scheduler import Document, Scheduler
-from passlint.server.server import PasslintServer
 
 
 class Text(str):
