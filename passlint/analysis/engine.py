@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from passlint.analysis.codes import PL001, PL100
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Fix, Position, Range, TextEdit
 from passlint.analysis.language import language_of as language_of  # (the engine's to tell)
@@ -126,7 +127,7 @@ def quick_analyze(
     return findings
 
 
-FILE_TOO_LARGE = "PL001"
+FILE_TOO_LARGE = PL001
 
 
 def oversize(text: str, max_size: int) -> int | None:
@@ -224,7 +225,7 @@ def _postprocess(
     return result
 
 
-UNUSED_SUPPRESSION = "PL100"
+UNUSED_SUPPRESSION = PL100
 
 
 @dataclass

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from passlint.analysis import codes
 from passlint.analysis.mlir.lexer import Tok, statement_tokens
 from passlint.analysis.mlir.statements import Template
 from passlint.analysis.mlir.types import NO_ALIASES, ShapedType, resolve_alias, shaped_type_in
@@ -330,7 +331,7 @@ class SyntaxIssue:
     end: int
     message: str
     related: Span | None = None
-    code: str = "E001"
+    code: str = codes.E001
     related_note: str = "opened here"
 
 

@@ -13,6 +13,7 @@ import ast
 from collections.abc import Mapping
 from pathlib import Path
 
+from passlint.analysis import codes
 from passlint.analysis.findings import Finding, Fix, Location, Range, TextEdit
 from passlint.analysis.pl.excerpt import excerpt as q
 from passlint.analysis.pl.expressions import unparse
@@ -102,7 +103,7 @@ def unbound(
     related += [_other_entry(symbol.slots[0]) for symbol in symbols[1:]]
     related += [place for symbol in symbols for place in _declared(symbol.declared, module)]
     related += _site_places(sites)
-    return [_finding("VS001", module, node, message, related, fix)]
+    return [_finding(codes.VS001, module, node, message, related, fix)]
 
 
 def _parser_made(analysis: KernelAnalysis) -> str:
@@ -351,7 +352,7 @@ def compound_only(analysis: KernelAnalysis, symbol: Symbol) -> Finding:
     )
     node, related = _entry_place(slot, module)
     related += _declared(symbol.declared, module)
-    return _finding("VS002", module, node, message, related)
+    return _finding(codes.VS002, module, node, message, related)
 
 
 # -- VS003 / VS004 ----------------------------------------------------------------------------
@@ -375,7 +376,7 @@ def omitted(result: SiteResult, analysis: KernelAnalysis, item: Omitted) -> Find
         f"symbol by a physical dimension or a leading `{q(symbol.declared.name)}: {q(annotation)}` "
         "parameter."
     )
-    return _finding("VS004", module, site.node, message)
+    return _finding(codes.VS004, module, site.node, message)
 
 
 def conflict(result: SiteResult, analysis: KernelAnalysis, item: Conflict) -> Finding:
@@ -395,7 +396,7 @@ def conflict(result: SiteResult, analysis: KernelAnalysis, item: Conflict) -> Fi
         "not provably equal), and MaterializeValidShapeSymbols, which passes one value per "
         "symbol, would too."
     )
-    return _finding("VS003", module, site.node, message)
+    return _finding(codes.VS003, module, site.node, message)
 
 
 # -- VS005 / VS006 ----------------------------------------------------------------------------
@@ -438,7 +439,7 @@ def late(analysis: KernelAnalysis, item: LateParam) -> Finding:
             f"'{q(item.via)}', which no parameter can take over, wherever it stands."
         )
     rng = pos.source.range(*param.span)
-    return Finding("VS005", RULES["VS005"].severity, module.path, rng, message, fix=fix)
+    return Finding(codes.VS005, RULES[codes.VS005].severity, module.path, rng, message, fix=fix)
 
 
 def undefined(analysis: KernelAnalysis, item: UndefinedName) -> Finding:
@@ -453,7 +454,7 @@ def undefined(analysis: KernelAnalysis, item: UndefinedName) -> Finding:
         f'is no `pl.dynamic` symbol, int constant or parameter (e.g. `{name} = pl.dynamic("'
         f'{name}")`).'
     )
-    return _finding("VS006", module, item.node, message)
+    return _finding(codes.VS006, module, item.node, message)
 
 
 # -- VS008 ------------------------------------------------------------------------------------
@@ -486,7 +487,7 @@ def unknown_shape(analysis: KernelAnalysis, item: UnknownShapeName) -> Finding:
             f"`pl.dynamic` symbol of the program's frame or an earlier parameter, and {where}."
         )
     message = f'{first} {why} For example `{name} = pl.dynamic("{name}")` above the program.'
-    return _finding("VS008", module, item.node, message)
+    return _finding(codes.VS008, module, item.node, message)
 
 
 # -- VS007 ------------------------------------------------------------------------------------
@@ -517,7 +518,7 @@ def outlined(module: Module, kernel: OutlinedKernel) -> Finding:
     start = positions.start(node)
     end = min(positions.end(node), line_at(positions.source, start).end)  # its first line
     rng = positions.source.range(start, end)
-    return Finding("VS007", RULES["VS007"].severity, module.path, rng, message)
+    return Finding(codes.VS007, RULES[codes.VS007].severity, module.path, rng, message)
 
 
 def _unless(tensor: str, unless: Depends | None) -> str:
