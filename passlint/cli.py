@@ -17,7 +17,7 @@ from pathlib import Path
 
 from passlint import __version__
 from passlint.analysis.findings import Finding, Severity
-from passlint.analysis.rules import RULES
+from passlint.catalog import RULES
 from passlint.config import (
     PIPELINES,
     Settings,

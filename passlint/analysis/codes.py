@@ -1,6 +1,6 @@
 """Every rule code as a checked name: detectors import ``codes.TL001`` (a typo is an import
 or attribute error mypy reports), never the bare string. Each code's rule (name, severity,
-explanation) is in ``passlint.analysis.rules``."""
+explanation) is in the catalog, ``passlint.catalog``."""
 
 from __future__ import annotations
 

@@ -10,9 +10,9 @@ from passlint.analysis.codes import PL001, PL100
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Fix, Position, Range, TextEdit
 from passlint.analysis.language import language_of as language_of  # (the engine's to tell)
-from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
+from passlint.catalog import RULES
 from passlint.config import Settings
 
 if TYPE_CHECKING:  # imported where used: a check on the command line has no memo

@@ -20,8 +20,8 @@ from pygls.uris import from_fs_path
 
 from passlint.analysis import codes
 from passlint.analysis.findings import Finding, Position, Range, Severity, TextEdit
-from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
+from passlint.catalog import RULES
 from passlint.config import Settings
 from passlint.filesystem import read_regular
 

@@ -12,8 +12,8 @@ from lsprotocol import types
 
 from passlint.analysis.engine import Suppression, suppression_comments
 from passlint.analysis.pl.excerpt import excerpt
-from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
+from passlint.catalog import RULES
 from passlint.server.convert import SOURCE
 from passlint.server.lsp_objects import lsp_range, workspace_edit
 

@@ -1,6 +1,7 @@
 """Rule codes are checked names (issue 28, point 4): every code of the catalog is a constant of
 ``passlint.analysis.codes``, and no other module of the package spells a code as a bare string
-(a typo there would be a KeyError at run time, not an error mypy reports)."""
+(a typo there would be a KeyError at run time, not an error mypy reports); the VS rules of the
+catalog are those declared beside their checks."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import pytest
 
 from passlint.analysis import codes
 from passlint.analysis.findings import Severity
-from passlint.analysis.rules import RULES, Rule
+from passlint.analysis.rules import Rule
+from passlint.catalog import RULES
+from passlint.passes.materialize_valid_shape_symbols.findings import VS_RULES
 
 PACKAGE = Path(codes.__file__).resolve().parent.parent
 CODES_MODULE = Path(codes.__file__).resolve()
@@ -30,6 +33,12 @@ def test_every_catalog_code_is_a_constant_named_as_its_value() -> None:
     assert all(name == value for name, value in constants.items())
     assert sorted(constants) == sorted(RULES)
     assert all(rule.code == code for code, rule in RULES.items())
+
+
+def test_the_vs_rules_are_the_ones_declared_beside_their_checks() -> None:
+    vs_rules = [code for code in RULES if code.startswith("VS")]
+    assert vs_rules == list(VS_RULES)
+    assert all(RULES[code] is VS_RULES[code] for code in vs_rules)
 
 
 def _docstrings(tree: ast.Module) -> set[int]:

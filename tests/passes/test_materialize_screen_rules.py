@@ -11,8 +11,8 @@ import pytest
 
 from passlint.analysis import codes
 from passlint.analysis.pl import resolve
-from passlint.analysis.rules import RULES
 from passlint.analysis.workspace import Workspace
+from passlint.catalog import RULES
 from passlint.passes.materialize_valid_shape_symbols import check_text
 from passlint.passes.materialize_valid_shape_symbols.screen import (
     SCREENED,

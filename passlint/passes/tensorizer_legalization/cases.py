@@ -22,7 +22,7 @@ from passlint.analysis.mlir.known_ops import (
     is_resource_constant,
     is_splat_constant,
 )
-from passlint.analysis.rules import RULES
+from passlint.analysis.rules import TENSORIZER_RULES
 from passlint.passes.tensorizer_legalization.analysis import ChunkAnalysis, Output
 
 CONSTANT_OPS = frozenset(("mhlo.constant", "stablehlo.constant"))
@@ -56,7 +56,7 @@ class Case:
     @property
     def finding_severity(self) -> Severity:
         assert self.code is not None
-        return self.severity or RULES[self.code].severity
+        return self.severity or TENSORIZER_RULES[self.code].severity
 
     def inlay_place(self, output: Output) -> tuple[int, str] | None:
         """Where the inlay hint of ``output`` goes and its label, or None."""
