@@ -19,6 +19,7 @@ from lark import Token, Tree
 
 from passlint.analysis import codes
 from passlint.analysis.mlir.excerpt import excerpt
+from passlint.analysis.mlir.op_table import BARE_OP_NAMES, FUNC_RETURN_OPS, ISOLATED_OPS, MODULE_OPS
 
 Item = Tree[Token] | Token
 
@@ -28,8 +29,6 @@ SCALAR_TYPE = re.compile(r"(?:[su]?i\d+|f\d+|bf\d+|tf\d+|f\d+E\w+|index|none)\Z"
 _ATTRIBUTE_WORDS = frozenset(("true", "false", "unit"))
 _LITERALS = frozenset(("dense", "dense_resource", "array", "sparse"))
 _FLOATS_INTS = re.compile(r"(?:[su]?i\d+|f\d+|bf16)\Z")
-# Ops spelled without a dialect: the default dialects' (func in a function, builtin above).
-BARE_OP_NAMES = frozenset(("return", "module", "call", "call_indirect", "constant"))
 _ATOMS = frozenset(("INT", "FLOAT", "STRING", "BARE_ID", "SYMBOL", "HASH_ID", "HEX"))
 
 # A function in custom form whose braces hold no op: MLIR's parser rejects it (with or
@@ -70,9 +69,8 @@ _TOLD_APART = frozenset(
         "fused",
         "to",
         "attributes",
-        "func.func",
-        "builtin.module",
-        "func.return",
+        *ISOLATED_OPS,
+        *FUNC_RETURN_OPS,
     )
 )
 
@@ -600,9 +598,9 @@ def _custom_operation(
     function = name == "func.func"
     if function:
         checker.function_signature(items)
-    elif name in ("module", "builtin.module"):
+    elif name in MODULE_OPS:
         _module(checker, items)
-    elif name in ("return", "func.return"):
+    elif name in FUNC_RETURN_OPS:
         _return(checker, items)
     if items and kind_of(items[0]) == "COMMA":
         raise SyntaxProblem(first_index(items[0]), "expected SSA operand", codes.E005)

@@ -38,13 +38,12 @@ from passlint.analysis.mlir.ir import (
     Value,
 )
 from passlint.analysis.mlir.lexer import STRING_OR_REST
+from passlint.analysis.mlir.op_table import ISOLATED_OPS, MODULE_OPS
 from passlint.analysis.mlir.statement_memo import Entry
 from passlint.analysis.mlir.syntax_rules import EMPTY_BODY_ADVICE, empty_body_problem
 from passlint.analysis.mlir.template import Template
 from passlint.analysis.source import lines_with
 
-_ISOLATED = frozenset(("func.func", "module", "builtin.module"))
-_GRAPH = frozenset(("module", "builtin.module"))
 # Strings and comments are skipped; ``#name`` / ``!name`` not followed by ``<`` and without a
 # dot is an alias (``#stablehlo<...>``, ``#sdy.sharding<...>`` are dialect attributes).
 _ALIAS_USE = re.compile(
@@ -139,7 +138,7 @@ class _Checker:
         """Check the regions of ``op``, unless it is isolated and a copy of it was clean."""
         if op.name == "func.func" and not (op.template.recovered or op.template.generic):
             self.body(op)
-        isolated = op.name in _ISOLATED
+        isolated = op.name in ISOLATED_OPS
         entry = self.relocated.get(id(op)) if isolated and not self.unsure else None
         if entry is not None and entry.clean:
             return
@@ -149,7 +148,7 @@ class _Checker:
             self.scope(
                 nested.operations,
                 inner,
-                graph=op.name in _GRAPH,
+                graph=op.name in MODULE_OPS,
                 entry_arguments=op.header_arguments,
                 region=nested,
             )

@@ -24,6 +24,7 @@ from passlint.analysis.mlir.ir import (
     Use,
     Value,
 )
+from passlint.analysis.mlir.op_table import FUNC_RETURN_OPS
 from passlint.analysis.mlir.types import ShapedType
 
 if TYPE_CHECKING:
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 
 Variant = Literal["mhlo", "stablehlo"]
 T = TypeVar("T")
-RETURN_OPS = frozenset(("func.return", "return"))
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_$.\-]")
 
 
@@ -133,7 +133,7 @@ def analyze_chunk(
             op
             for block in reversed(main.regions[0].blocks)
             for op in reversed(block.operations)
-            if op.name in RETURN_OPS
+            if op.name in FUNC_RETURN_OPS
         ),
         None,
     )

@@ -22,14 +22,13 @@ from passlint.analysis.mlir.known_ops import (
     is_resource_constant,
     is_splat_constant,
 )
+from passlint.analysis.mlir.op_table import CONSTANT_OPS, TERMINATORS
 from passlint.analysis.rules import TENSORIZER_RULES
 from passlint.passes.tensorizer_legalization.analysis import ChunkAnalysis, Output
 
-CONSTANT_OPS = frozenset(("mhlo.constant", "stablehlo.constant"))
 # The attribute that makes a composite one the pass names inside (the pass reads both
 # spellings, as it does `FusionKind`/`fusion_kind`).
 COMPOSITE_KINDS = ("CompositeKind", "composite_kind")
-TERMINATORS = frozenset(("mhlo.return", "stablehlo.return", "func.return", "return"))
 
 Inlay = Literal["argument", "use", "definition", "named"]  # where the hint goes
 Apply = Literal["copy", "name", "zero-sized-call", "none"]  # what apply mode writes
