@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 
 from passlint import __version__
 from passlint.analysis.findings import Severity
-from passlint.analysis.rules import RULES
+from passlint.catalog import RULES
 from passlint.config import (
     PIPELINES,
     Settings,

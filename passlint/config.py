@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from passlint.analysis.findings import Severity
-from passlint.analysis.rules import RULES, default_selected
+from passlint.catalog import RULES, default_selected
 from passlint.discovery import ExcludeMatcher
 from passlint.filesystem import DEFAULT_MAX_FILE_SIZE, METADATA_LIMIT, TooLarge, read_regular
 

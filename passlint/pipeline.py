@@ -7,12 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from passlint.analysis.codes import PL001
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Position, Range
 from passlint.analysis.language import language_of
-from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
+from passlint.catalog import RULES
 from passlint.config import Settings
 from passlint.suppression import postprocess
 
@@ -84,7 +85,7 @@ def analyze_document(
     return DocumentAnalysis([])
 
 
-FILE_TOO_LARGE = "PL001"
+FILE_TOO_LARGE = PL001
 
 
 def oversize(text: str, max_size: int) -> int | None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from passlint.analysis.codes import PL100
 from passlint.analysis.findings import Finding, Fix, TextEdit
-from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
+from passlint.catalog import RULES
 from passlint.config import Settings
 
 _SUPPRESS = re.compile(r"(?://|#)\s*passlint:\s*ignore(-file)?\[([A-Za-z0-9, ]+)\]")
@@ -65,7 +66,7 @@ def postprocess(
     return result
 
 
-UNUSED_SUPPRESSION = "PL100"
+UNUSED_SUPPRESSION = PL100
 
 
 @dataclass

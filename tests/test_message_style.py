@@ -18,8 +18,8 @@ import pytest
 
 from passlint import pipeline
 from passlint.analysis.findings import Severity
-from passlint.analysis.rules import RULES
 from passlint.analysis.workspace import Workspace
+from passlint.catalog import RULES
 from passlint.config import PIPELINES, Settings
 from passlint.server.convert import internal_error_diagnostic
 

@@ -1,9 +1,13 @@
-"""The rule catalog: code, name, default severity, and the explanation every face shows."""
+"""A rule: code, name, default severity, and the explanation every face shows; and the rules
+whose checks do not declare them yet (TensorizerLegalization's, the front ends' and passlint's
+own). A pass's rules sit beside the code that raises them (the valid_shape pass's in its
+``findings.py``); ``passlint.catalog`` puts them all in one catalog."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from passlint.analysis import codes
 from passlint.analysis.findings import Severity
 
 # The published page of docs/rules.md, when there is one: rule links (LSP codeDescription,
@@ -12,7 +16,7 @@ from passlint.analysis.findings import Severity
 DOCS_URL: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Rule:
     code: str
     name: str
@@ -64,351 +68,239 @@ def _indent(text: str) -> str:
     return "\n".join("    " + line if line else "" for line in text.rstrip("\n").split("\n"))
 
 
-_RULES = [
+def by_code(*rules: Rule) -> dict[str, Rule]:
+    """Rules by their code, in the order given."""
+    return {rule.code: rule for rule in rules}
+
+
+# TensorizerLegalization's rules (raised in passes/tensorizer_legalization).
+TENSORIZER_RULES = by_code(
     Rule(
-        "TL001",
-        "output-aliases-input",
-        Severity.WARNING,
-        "An operand of @main's return is a block argument (an input of the module).",
-        "TensorizerLegalization needs every output to be a distinct, writable buffer with a "
+        code=codes.TL001,
+        name="output-aliases-input",
+        severity=Severity.WARNING,
+        summary="An operand of @main's return is a block argument (an input of the module).",
+        why="TensorizerLegalization needs every output to be a distinct, writable buffer with a "
         "name. A returned input aliases the caller's buffer, so the pass inserts an identity "
         "`mhlo.copy` and names the copy.",
-        "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+        example="func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
         "  return %arg0 : tensor<4xf32>\n}",
-        "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+        fixed="func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
         "  %output0_copy = mhlo.copy %arg0 : tensor<4xf32>\n"
         "  return %output0_copy : tensor<4xf32>\n}",
-        "insert `mhlo.copy` of the input before the return and return the copy.",
+        fix="insert `mhlo.copy` of the input before the return and return the copy.",
     ),
     Rule(
-        "TL002",
-        "output-aliases-constant",
-        Severity.WARNING,
-        "An operand of @main's return is produced by a constant op.",
-        "Constants are read-only; an output must be a writable buffer, so the pass inserts "
+        code=codes.TL002,
+        name="output-aliases-constant",
+        severity=Severity.WARNING,
+        summary="An operand of @main's return is produced by a constant op.",
+        why="Constants are read-only; an output must be a writable buffer, so the pass inserts "
         "an identity `mhlo.copy` of the constant and names the copy. (In the StableHLO "
         "variant a splat `stablehlo.constant` is first rewritten into a broadcast: see TL007.)",
-        "%cst = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\nreturn %cst : tensor<2xf32>",
-        "%cst = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+        example="%cst = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+        "return %cst : tensor<2xf32>",
+        fixed="%cst = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
         "%output0_copy = mhlo.copy %cst : tensor<2xf32>\n"
         "return %output0_copy : tensor<2xf32>",
-        "insert `mhlo.copy` of the constant before the return and return the copy.",
+        fix="insert `mhlo.copy` of the constant before the return and return the copy.",
     ),
     Rule(
-        "TL003",
-        "output-returned-twice",
-        Severity.WARNING,
-        "One SSA value is returned at two or more slots of @main's return.",
-        "The pass names the producing op's result once per slot: the second name overwrites "
+        code=codes.TL003,
+        name="output-returned-twice",
+        severity=Severity.WARNING,
+        summary="One SSA value is returned at two or more slots of @main's return.",
+        why="The pass names the producing op's result once per slot: the second name overwrites "
         "the first in the same `neuron.symName` slot and two outputs share one buffer. "
         "`passlint legalize` prints exactly that (the value named twice, no copy); the copy "
         "is passlint's own fix, beyond the pass: it gives every later slot a buffer and a "
         "name of its own.",
-        "%0 = stablehlo.sine %arg0 : tensor<4xf32>\nreturn %0, %0 : tensor<4xf32>, tensor<4xf32>",
-        "%0 = stablehlo.sine %arg0 : tensor<4xf32>\n"
+        example="%0 = stablehlo.sine %arg0 : tensor<4xf32>\n"
+        "return %0, %0 : tensor<4xf32>, tensor<4xf32>",
+        fixed="%0 = stablehlo.sine %arg0 : tensor<4xf32>\n"
         "%output1_copy = mhlo.copy %0 : tensor<4xf32>\n"
         "return %0, %output1_copy : tensor<4xf32>, tensor<4xf32>",
-        "copy the value for every slot after the first (passlint's advice; the pass inserts "
+        fix="copy the value for every slot after the first (passlint's advice; the pass inserts "
         "no such copy).",
     ),
     Rule(
-        "TL004",
-        "output-names-mismatch",
-        Severity.ERROR,
-        "@main's `output_names` does not have exactly one distinct string per returned value.",
-        "The pass indexes `output_names` by return slot: a shorter list reads past its end, "
+        code=codes.TL004,
+        name="output-names-mismatch",
+        severity=Severity.ERROR,
+        summary="@main's `output_names` does not have exactly one distinct string per returned "
+        "value.",
+        why="The pass indexes `output_names` by return slot: a shorter list reads past its end, "
         "a longer one names outputs that do not exist, and duplicates give two buffers one name.",
-        'func.func @main(...) attributes {output_names = ["a"]} {\n'
+        example='func.func @main(...) attributes {output_names = ["a"]} {\n'
         "  return %0, %1 : tensor<4xf32>, tensor<4xf32>\n}",
     ),
     Rule(
-        "TL005",
-        "missing-main",
-        Severity.ERROR,
-        "The module has no `func.func @main`.",
-        "TensorizerLegalization legalizes the outputs of @main and aborts without one. Lit "
+        code=codes.TL005,
+        name="missing-main",
+        severity=Severity.ERROR,
+        summary="The module has no `func.func @main`.",
+        why="TensorizerLegalization legalizes the outputs of @main and aborts without one. Lit "
         "tests and libraries legitimately have no main, so this rule is opt-in.",
-        "module {\n  func.func @helper() { return }\n}",
+        example="module {\n  func.func @helper() { return }\n}",
         opt_in=True,
     ),
     Rule(
-        "TL006",
-        "zero-sized-output",
-        Severity.INFORMATION,
-        "An output of @main has a tensor type with zero elements.",
-        "MHLO leaves a returned zero-element input un-copied, so the output still aliases the "
+        code=codes.TL006,
+        name="zero-sized-output",
+        severity=Severity.INFORMATION,
+        summary="An output of @main has a tensor type with zero elements.",
+        why="MHLO leaves a returned zero-element input un-copied, so the output still aliases the "
         "input (reported as a warning there); the StableHLO variant replaces zero-element "
         "values with an `AwsNeuronZeroSizedOp` custom call that carries `neuron.actual_shape`.",
-        "func.func @main(%arg0: tensor<0x4xf32>) -> tensor<0x4xf32> {\n"
+        example="func.func @main(%arg0: tensor<0x4xf32>) -> tensor<0x4xf32> {\n"
         "  return %arg0 : tensor<0x4xf32>\n}",
     ),
     Rule(
-        "TL007",
-        "splat-output-broadcast",
-        Severity.INFORMATION,
-        "An output of @main is a splat `stablehlo.constant` (StableHLO variant).",
-        "Stage A of the StableHLO variant rewrites every splat constant into a scalar "
+        code=codes.TL007,
+        name="splat-output-broadcast",
+        severity=Severity.INFORMATION,
+        summary="An output of @main is a splat `stablehlo.constant` (StableHLO variant).",
+        why="Stage A of the StableHLO variant rewrites every splat constant into a scalar "
         "constant and a `stablehlo.broadcast_in_dim`; the broadcast is a compute op, so the "
         "output is named in place instead of copied.",
-        "%cst = stablehlo.constant dense<0.0> : tensor<4x4xf32>\nreturn %cst : tensor<4x4xf32>",
+        example="%cst = stablehlo.constant dense<0.0> : tensor<4x4xf32>\n"
+        "return %cst : tensor<4x4xf32>",
     ),
     Rule(
-        "TL009",
-        "composite-decomposition-missing",
-        Severity.ERROR,
-        "A returned `stablehlo.composite` carrying `CompositeKind` (or `composite_kind`) "
+        code=codes.TL009,
+        name="composite-decomposition-missing",
+        severity=Severity.ERROR,
+        summary="A returned `stablehlo.composite` carrying `CompositeKind` (or `composite_kind`) "
         "names a decomposition function the module lacks.",
-        "The pass names the output of a composite with Neuron's `CompositeKind` attribute "
+        why="The pass names the output of a composite with Neuron's `CompositeKind` attribute "
         "(also spelled `composite_kind`) inside its decomposition; without that function "
         "there is nothing to name and the pass fails. (A composite without `CompositeKind`, "
         "as jax writes them, is named in place.)",
-        '%0 = stablehlo.composite "my.op" %arg0 {CompositeKind = "FusedComposite", '
+        example='%0 = stablehlo.composite "my.op" %arg0 {CompositeKind = "FusedComposite", '
         "decomposition = @my.op} : "
         "(tensor<4xf32>) -> tensor<4xf32>\nreturn %0 : tensor<4xf32>",
     ),
+)
+
+PYTHON_SYNTAX_ERROR = Rule(
+    code=codes.E002,
+    name="python-syntax-error",
+    severity=Severity.ERROR,
+    summary="The pl source is not valid Python.",
+    why="The pass cannot read kernels from a file that does not parse.",
+)
+
+# The front ends' rules: the MLIR parser's (analysis/mlir) and the pl source's syntax error.
+FRONT_END_RULES = by_code(
     Rule(
-        "VS001",
-        "unbound-valid-shape-symbol",
-        Severity.WARNING,
-        "A device kernel's TensorView valid_shape reads a `pl.dynamic` symbol that no tensor "
-        "parameter's physical shape binds and no scalar parameter provides.",
-        "MaterializeValidShapeSymbols turns such a symbol into a leading "
-        "`NAME: pl.Scalar[pl.INDEX]` parameter and prepends the caller's actual extent at "
-        "every call site; the source should say so itself. A kernel with several such symbols "
-        "has one finding, on the first, naming them all: the pass adds them in one rewrite, "
-        "which is the fix. The finding is the pass on the program as parsed (as pypto's own "
-        "tests run it); under `pl.compile`, OptimizeOrchTensors first replaces the view of an "
-        "input fed slices of a tensor of static shape by strides, and the message says when "
-        "that leaves the pass nothing to add. A parameter named as the symbol's Python "
-        "variable takes that "
-        "`pl.dynamic` over for every function pypto's parser reads after the kernel; where "
-        "other functions of the program read the symbol both before and after the kernel, "
-        "that would split one symbol in two and calls between them would no longer build, so "
-        "the fix gives the kernel a `pl.dynamic` of its own for the same symbol "
-        '(`NAME_kernel = pl.dynamic("NAME")` after the shared one), reads it in the kernel '
-        "and names the parameter after it (or, where it cannot, is not preferred and says "
-        "why). A program built in a `pytest.mark.parametrize` test (marks of the test, its "
-        "class and the module's `pytestmark`, and `@pytest.fixture(params=...)` fixtures it "
-        "requests), or in a builder the test, such a fixture or such a builder calls with "
-        "its parameters (up to 4 calls from the test), is analysed once per case, with the "
-        "parameters holding that case's literal values: a finding of some cases only names "
-        "them as pytest does (`test_k[n1]`, `TestX::test_k[n1]`), and its fix is not "
-        "preferred, since it would change the programs of the other cases too. A test with "
-        "more than 64 cases, or with values that are not literals, is analysed as if it were "
-        "not parametrized.",
-        "@pl.function(type=pl.FunctionType.InCore)\n"
-        "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]): ...\n"
-        "...\nk(pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))",
-        "@pl.function(type=pl.FunctionType.InCore)\n"
-        "def k(VALID: pl.Scalar[pl.INDEX], x: pl.Tensor[[16, 128], pl.FP32, "
-        "pl.TensorView(valid_shape=[16, VALID])]): ...\n"
-        "...\nk(n, pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))",
-        "add the symbol as a leading scalar parameter and pass the extent at every call site.",
-    ),
-    Rule(
-        "VS002",
-        "compound-only-valid-shape-symbol",
-        Severity.ERROR,
-        "An unbound symbol appears only inside compound valid_shape entries (`VALID * 2`).",
-        "The pass can only read a symbol's value from an entry that is exactly the symbol; "
-        "a compound-only symbol has no value and the pass raises an error.",
-        "pl.TensorView(valid_shape=[Q, V2 * 2])",
-    ),
-    Rule(
-        "VS003",
-        "conflicting-valid-shape-extents",
-        Severity.ERROR,
-        "A call passes different extents for two slots of the same valid_shape symbol.",
-        "The symbol becomes one scalar parameter; two disagreeing extents leave no single "
-        "value to pass, and the pass raises an error.",
-        "r = self.k_g(a, b)   # a's valid dim is vl, b's is vm, both slots read VALID",
-    ),
-    Rule(
-        "VS004",
-        "call-omits-valid-shape-argument",
-        Severity.ERROR,
-        "A call or submit omits the argument whose valid_shape holds a symbol's slot.",
-        "The extent of the symbol is read from that argument; without it the pass has no "
-        "value to pass and raises an error.",
-        "h, _tid = pl.submit(self.k_h, src1)   # k_h's second parameter holds VALID",
-    ),
-    Rule(
-        "VS005",
-        "scalar-param-after-use",
-        Severity.ERROR,
-        "A `X: pl.Scalar[pl.INDEX]` parameter comes after a parameter whose annotation reads X.",
-        "The pypto DSL parser rejects a parameter that shadows a dynamic symbol an earlier "
-        "parameter's annotation already uses.",
-        "def kernel(self, x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])],\n"
-        "           V: pl.Scalar[pl.INDEX]): ...",
-        "def kernel(self, V: pl.Scalar[pl.INDEX],\n"
-        "           x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]): ...",
-        "move the scalar parameter in front of the first parameter that reads it.",
-    ),
-    Rule(
-        "VS006",
-        "undefined-valid-shape-name",
-        Severity.ERROR,
-        "A valid_shape entry names something that is neither a `pl.dynamic` symbol, an int "
-        "constant, nor a parameter where Python evaluates it: in the kernel's annotations when "
-        "its `def` runs, or in the assignment of a TensorView variable.",
-        "Python raises NameError before pypto's parser sees the kernel. Where Python does not "
-        "evaluate the annotation (`from __future__ import annotations`) or finds the name in "
-        "the program's class body, pypto's parser makes a symbol of that name instead, which "
-        "the pass adds as a parameter (VS001).",
-        "pl.TensorView(valid_shape=[16, UNDEFINED])",
-    ),
-    Rule(
-        "VS007",
-        "outlined-scope-gains-valid-shape-parameter",
-        Severity.INFORMATION,
-        "A `with pl.at(level=pl.Level.CORE_GROUP, ...)` scope of an orchestration reads a "
-        "tensor whose valid_shape names a symbol the outlined kernel will not bind. The "
-        "finding sits on the `with` line and names the outlined kernel (`name_hint`, else "
-        "`<function>_incore_<n>`) and the extent its call is fed.",
-        "The pypto default pipeline outlines the scope into an InCore kernel whose parameters "
-        "are the variables the body reads (OutlineIncoreScopes); MaterializeValidShapeSymbols "
-        "then adds each valid_shape symbol that no captured variable or physical dimension "
-        "binds as a leading `pl.Scalar[pl.INDEX]` parameter, fed the captured tensor's own "
-        "extent. Before it, OptimizeOrchTensors gives an input fed a slice of a tensor of "
-        "static shape that tensor's strides instead of its view, so such a slice adds nothing "
-        "(where the shape is not known statically, the message says under which condition the "
-        "finding holds). Nothing needs changing: the finding says what the compiled kernel "
-        "receives.",
-        "part = pl.slice(x, [16, 64], [0, 0], valid_shape=[16, n])\n"
-        'with pl.at(level=pl.Level.CORE_GROUP, name_hint="fused"):\n'
-        "    t = pl.load(part, [0, 0], [16, 64])",
-        fix="none; the source has no signature to edit.",
-    ),
-    Rule(
-        "VS008",
-        "unknown-shape-variable",
-        Severity.ERROR,
-        "A physical shape dimension of a device kernel's parameter (`pl.Tensor[[ROWS, 64], "
-        "...]`, not a valid_shape) names something that is neither an int constant nor a "
-        "`pl.dynamic` symbol of the frame that builds the program, nor an earlier parameter.",
-        'The pypto DSL parser rejects the kernel when the program is defined ("Unknown shape '
-        'variable", `_resolve_shape_dim`): with postponed annotations '
-        "(`from __future__ import annotations`) it reads the names bound when the decorator "
-        "runs (a global bound below the program, or a local bound after it, is not), and it "
-        "never reads the program's class body. Without postponed annotations Python raises "
-        "NameError first, except for a class-body name, which Python sees and the parser does "
-        "not. Unlike a valid_shape entry, such a name never becomes a symbol.",
-        "from __future__ import annotations\n...\n"
-        "def kernel(self, x: pl.Tensor[[ROWS, 64], pl.FP32]): ...   # ROWS defined nowhere",
-        no_fix='none; define the name above the program (`ROWS = pl.dynamic("ROWS")`, or '
-        "an int constant) or pass it as an earlier scalar parameter: which one is the "
-        "author's choice.",
-    ),
-    Rule(
-        "E001",
-        "mlir-syntax-error",
-        Severity.ERROR,
-        "The MLIR text does not parse (a generic syntax error; E003-E009 name the precise ones).",
-        "Nothing after a syntax error can be trusted by the passes; passlint recovers at the "
+        code=codes.E001,
+        name="mlir-syntax-error",
+        severity=Severity.ERROR,
+        summary="The MLIR text does not parse (a generic syntax error; E003-E009 name the precise "
+        "ones).",
+        why="Nothing after a syntax error can be trusted by the passes; passlint recovers at the "
         "next statement so every error in the file is reported.",
     ),
     Rule(
-        "E003",
-        "undefined-value",
-        Severity.ERROR,
-        "An operand names an SSA value that is not defined where it is used: never defined "
+        code=codes.E003,
+        name="undefined-value",
+        severity=Severity.ERROR,
+        summary="An operand names an SSA value that is not defined where it is used: never defined "
         "in scope (`use of undeclared SSA value name`), or, in a function body or any region "
         "other than a module's, defined only after the use (`operand #N does not dominate "
         "this use`).",
-        "MLIR's parser (and its verifier for the order) rejects the module; the passes would "
+        why="MLIR's parser (and its verifier for the order) rejects the module; the passes would "
         "read an operand that does not exist. A module's body is a graph region: there, a "
         "value may be used before the op that defines it.",
-        "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+        example="func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
         "  return %nothere : tensor<4xf32>\n}",
     ),
     Rule(
-        "E004",
-        "value-redefined",
-        Severity.ERROR,
-        "An SSA name is defined twice where the first definition is still visible: twice in "
-        "one region, or in a nested region of the same function (block arguments too).",
-        "MLIR's parser reports `redefinition of SSA value` (or `region entry argument ... is "
+        code=codes.E004,
+        name="value-redefined",
+        severity=Severity.ERROR,
+        summary="An SSA name is defined twice where the first definition is still visible: twice "
+        "in one region, or in a nested region of the same function (block arguments too).",
+        why="MLIR's parser reports `redefinition of SSA value` (or `region entry argument ... is "
         "already in use`): SSA names are unique within a function and its nested regions. "
         "Sibling regions may reuse a name.",
-        "%0 = stablehlo.abs %arg0 : tensor<4xf32>\n%0 = stablehlo.abs %arg0 : tensor<4xf32>",
+        example="%0 = stablehlo.abs %arg0 : tensor<4xf32>\n"
+        "%0 = stablehlo.abs %arg0 : tensor<4xf32>",
     ),
     Rule(
-        "E005",
-        "malformed-operand-list",
-        Severity.ERROR,
-        "An operand list is malformed: two operands with no comma between them, a comma "
+        code=codes.E005,
+        name="malformed-operand-list",
+        severity=Severity.ERROR,
+        summary="An operand list is malformed: two operands with no comma between them, a comma "
         "followed by no operand, or a generic op's `(...)` list not closed after its operands.",
-        "MLIR's parser rejects the statement (`expected ','`, `expected SSA operand`, "
+        why="MLIR's parser rejects the statement (`expected ','`, `expected SSA operand`, "
         "`expected ')' to end operand list`).",
-        "%0 = stablehlo.add %arg0 %arg0 : tensor<4xf32>",
-        "%0 = stablehlo.add %arg0, %arg0 : tensor<4xf32>",
+        example="%0 = stablehlo.add %arg0 %arg0 : tensor<4xf32>",
+        fixed="%0 = stablehlo.add %arg0, %arg0 : tensor<4xf32>",
     ),
     Rule(
-        "E006",
-        "result-count-mismatch",
-        Severity.ERROR,
-        "The results bound by a generic op (`%0:2 =`, `%a, %b =`) do not match the result "
+        code=codes.E006,
+        name="result-count-mismatch",
+        severity=Severity.ERROR,
+        summary="The results bound by a generic op (`%0:2 =`, `%a, %b =`) do not match the result "
         "types of its function type, or a use names a result the op does not have (`%0#2`).",
-        "MLIR's parser reports `operation defines N results but was provided M to bind` or "
+        why="MLIR's parser reports `operation defines N results but was provided M to bind` or "
         "`reference to invalid result number`.",
-        '%0:2 = "foo.bar"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>',
+        example='%0:2 = "foo.bar"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>',
     ),
     Rule(
-        "E007",
-        "undefined-alias",
-        Severity.ERROR,
-        "An attribute or type alias (`#name`, `!name`) is used but never defined in the "
+        code=codes.E007,
+        name="undefined-alias",
+        severity=Severity.ERROR,
+        summary="An attribute or type alias (`#name`, `!name`) is used but never defined in the "
         "module (`#name = ...`), or used before its definition.",
-        "MLIR's parser reports `undefined symbol alias id` (or `operation location alias was "
+        why="MLIR's parser reports `undefined symbol alias id` (or `operation location alias was "
         "never defined` for a `loc(#name)`). Only an op's location may name an alias defined "
         "further down; a type or attribute alias, and any alias another alias's definition "
         "names, must be defined first.",
-        "%0 = stablehlo.abs %arg0 : tensor<4xf32> loc(#loc9)",
+        example="%0 = stablehlo.abs %arg0 : tensor<4xf32> loc(#loc9)",
     ),
     Rule(
-        "E008",
-        "undefined-block",
-        Severity.ERROR,
-        "A successor names a block label that the region does not define, or a region "
+        code=codes.E008,
+        name="undefined-block",
+        severity=Severity.ERROR,
+        summary="A successor names a block label that the region does not define, or a region "
         "defines one label twice.",
-        "MLIR's parser reports `reference to an undefined block` or `redefinition of block`.",
-        '"cf.br"()[^bb9] : () -> ()',
+        why="MLIR's parser reports `reference to an undefined block` or `redefinition of block`.",
+        example='"cf.br"()[^bb9] : () -> ()',
     ),
     Rule(
-        "E009",
-        "unbalanced-brackets",
-        Severity.ERROR,
-        "A bracket, a region's braces or the resource section's `{-#`/`#-}` do not balance: a "
-        "closer with no opener, or an opener never closed.",
-        "MLIR's parser stops at the first such place; passlint reports each one and recovers "
+        code=codes.E009,
+        name="unbalanced-brackets",
+        severity=Severity.ERROR,
+        summary="A bracket, a region's braces or the resource section's `{-#`/`#-}` do not "
+        "balance: a closer with no opener, or an opener never closed.",
+        why="MLIR's parser stops at the first such place; passlint reports each one and recovers "
         "at the next statement so the rest of the file is still read.",
-        "%0 = stablehlo.add %arg0, %arg0 : tensor<4xf32\nreturn %0 : tensor<4xf32>",
+        example="%0 = stablehlo.add %arg0, %arg0 : tensor<4xf32\nreturn %0 : tensor<4xf32>",
     ),
+    PYTHON_SYNTAX_ERROR,
+)
+
+# passlint's own rules: a file not analysed, an internal error, an unused suppression.
+PASSLINT_RULES = by_code(
     Rule(
-        "E002",
-        "python-syntax-error",
-        Severity.ERROR,
-        "The pl source is not valid Python.",
-        "The pass cannot read kernels from a file that does not parse.",
-    ),
-    Rule(
-        "PL001",
-        "file-too-large",
-        Severity.INFORMATION,
-        "The file is larger than `max-file-size` (default 64 MB), so it was not analysed.",
-        "Analysing a file takes time and memory in proportion to its size; above the limit "
+        code=codes.PL001,
+        name="file-too-large",
+        severity=Severity.INFORMATION,
+        summary="The file is larger than `max-file-size` (default 64 MB), so it was not analysed.",
+        why="Analysing a file takes time and memory in proportion to its size; above the limit "
         "passlint reports this one finding instead of running the passes, so an editor stays "
         "responsive. Raise `max-file-size` in `[tool.passlint]` (or the editor's passlint "
         "settings) to analyse bigger files.",
         no_fix="none in the source; raise `max-file-size` to analyse the file.",
     ),
     Rule(
-        "PL002",
-        "internal-error",
-        Severity.ERROR,
-        "An internal error stopped passlint from analysing the file.",
-        "A bug in passlint, not in the file: the language server shows this one diagnostic "
+        code=codes.PL002,
+        name="internal-error",
+        severity=Severity.ERROR,
+        summary="An internal error stopped passlint from analysing the file.",
+        why="A bug in passlint, not in the file: the language server shows this one diagnostic "
         "for the document (the traceback goes to the server's log, never to the document) "
         "and keeps serving the others; `passlint check` prints a one-line internal error for "
         "the file and exits 2. Please report it with the file (see SECURITY.md for anything "
@@ -416,29 +308,19 @@ _RULES = [
         no_fix="none in the source; it is a bug in passlint: please report it.",
     ),
     Rule(
-        "PL100",
-        "unused-suppression",
-        Severity.WARNING,
-        "A `passlint: ignore[CODE]` comment suppresses nothing: no finding with that code is "
-        "raised on its line or the line below, or CODE is not a rule.",
-        "Stale suppressions hide the next real finding on that line and rot as code moves. "
+        code=codes.PL100,
+        name="unused-suppression",
+        severity=Severity.WARNING,
+        summary="A `passlint: ignore[CODE]` comment suppresses nothing: no finding with that code "
+        "is raised on its line or the line below, or CODE is not a rule.",
+        why="Stale suppressions hide the next real finding on that line and rot as code moves. "
         "A suppression counts as used when the pass raises the code there, even if the rule "
         "is not selected. Opt-in (select it with `--extend-select PL100` or in "
         "`[tool.passlint]`), like ruff's RUF100; `passlint: ignore-file` silences it too.",
-        "%0 = stablehlo.sine %arg0 : tensor<4xf32>  // passlint: ignore[TL001]\n"
+        example="%0 = stablehlo.sine %arg0 : tensor<4xf32>  // passlint: ignore[TL001]\n"
         "return %0 : tensor<4xf32>",
-        "%0 = stablehlo.sine %arg0 : tensor<4xf32>\nreturn %0 : tensor<4xf32>",
-        "remove the unused codes, or the whole comment when none is used.",
+        fixed="%0 = stablehlo.sine %arg0 : tensor<4xf32>\nreturn %0 : tensor<4xf32>",
+        fix="remove the unused codes, or the whole comment when none is used.",
         opt_in=True,
     ),
-]
-
-RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
-
-
-def rule(code: str) -> Rule:
-    return RULES[code]
-
-
-def default_selected(code: str) -> bool:
-    return not RULES[code].opt_in
+)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from passlint.analysis.findings import Finding, Severity
-from passlint.analysis.rules import RULES
+from passlint.catalog import RULES
 from passlint.report.escape import terminal_safe
 
 _COMMAND = {

@@ -15,7 +15,7 @@ import json
 from collections.abc import Sequence
 
 from passlint.analysis.findings import Finding, Range
-from passlint.analysis.rules import RULES
+from passlint.catalog import RULES
 from passlint.report.escape import is_undecodable, percent_encoded, readable_name
 
 JSON_VERSION = 1

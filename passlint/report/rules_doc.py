@@ -7,7 +7,7 @@ Regenerate with ``passlint rules --format markdown > docs/rules.md``.
 
 from __future__ import annotations
 
-from passlint.analysis.rules import RULES
+from passlint.catalog import RULES
 
 HEADER = """\
 # passlint rules

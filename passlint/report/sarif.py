@@ -19,7 +19,8 @@ from pathlib import Path
 
 from passlint import __version__
 from passlint.analysis.findings import Finding, Range, Severity
-from passlint.analysis.rules import RULES, Rule
+from passlint.analysis.rules import Rule
+from passlint.catalog import RULES
 from passlint.report.escape import percent_encoded
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

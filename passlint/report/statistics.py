@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from passlint.analysis.findings import Finding
-from passlint.analysis.rules import RULES
+from passlint.catalog import RULES
 from passlint.report.text import fixable_note, totals
 
 

@@ -18,14 +18,15 @@ from typing import Any, Protocol
 
 from pygls.uris import from_fs_path
 
+from passlint.analysis import codes
 from passlint.analysis.findings import Finding, Position, Range, Severity, TextEdit
-from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
+from passlint.catalog import RULES
 from passlint.config import Settings
 from passlint.filesystem import read_regular
 
 SOURCE = "passlint"
-INTERNAL_ERROR_CODE = "PL002"  # internal-error, in the rule catalog
+INTERNAL_ERROR_CODE = codes.PL002  # internal-error, in the rule catalog
 Json = dict[str, Any]  # JSON data, as lsprotocol's converter writes an LSP type
 _ENCODER = json.JSONEncoder(separators=(",", ":"))
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")

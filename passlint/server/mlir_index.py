@@ -23,6 +23,7 @@ from typing import overload
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding
 from passlint.analysis.mlir.ir import Operation, OpResult, ParsedFile, Value
+from passlint.analysis.mlir.op_table import ISOLATED_OPS, MODULE_OPS
 from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.source import SourceText
 from passlint.passes.tensorizer_legalization import ChunkAnalysis, Output
@@ -420,7 +421,7 @@ class _Builder:
         index.op_parents.append(parent_op)
         location = read.trailing_location(op, text)
         index.op_locations.append(location[0] if location else -1)
-        isolated = name in read.ISOLATED
+        isolated = name in ISOLATED_OPS
         for value in read.results(op):
             self.value(value, block, end)
         arguments = read.header_arguments(op)
@@ -561,7 +562,7 @@ def _chunk_symbols(analysis: ChunkAnalysis, text: str) -> list[Symbol]:
     """Modules, functions (``@main`` with its outputs) and other symbol ops of a chunk."""
     out = []
     for op in read.top_operations(analysis.chunk):
-        if read.op_name(op) in ("module", "builtin.module"):
+        if read.op_name(op) in MODULE_OPS:
             defined = _defined_symbol(op, text)
             name = f"@{defined[1]}" if defined else "module"
             selection = defined[0] if defined else _name_span(op, text)

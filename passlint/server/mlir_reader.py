@@ -16,7 +16,6 @@ from passlint.analysis.mlir.ir import BlockArgument, Chunk, Operation, Value, fu
 
 Span = tuple[int, int]
 
-ISOLATED = frozenset({"func.func", "module", "builtin.module"})  # regions see nothing above
 _SYMBOL = re.compile(r'(?<![\w$.\-"])@(?:[A-Za-z_$.\-][\w$.\-]*|"(?:[^"\\\n]|\\.)*")')
 _DEFINING_WORDS = re.compile(r"\s*(?:(?:public|private|nested)\s+)*")
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from lsprotocol import types
 
 from passlint.analysis.pl.excerpt import excerpt
-from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
+from passlint.catalog import RULES
 from passlint.server.convert import SOURCE
 from passlint.server.lsp_objects import lsp_range, workspace_edit
 from passlint.suppression import Suppression, suppression_comments

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cli_testing import CLEAN_MLIR, INPUT_MLIR, assert_no_traceback, passlint
 
-from passlint.analysis.rules import RULES
+from passlint.catalog import RULES
 from passlint.report.rules_doc import render_rules_markdown
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"

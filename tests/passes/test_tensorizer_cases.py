@@ -9,7 +9,7 @@ import pytest
 
 from passlint import pipeline
 from passlint.analysis.mlir.parser import parse_file
-from passlint.analysis.rules import RULES
+from passlint.catalog import RULES
 from passlint.passes.tensorizer_legalization import CASES, QUICK_CODES, analyze_chunk
 
 DATA = Path(__file__).parent.parent / "data" / "mlir"

@@ -10,7 +10,7 @@ import pytest
 from passlint import pipeline
 from passlint.analysis.findings import Severity
 from passlint.analysis.mlir.parser import parse_file
-from passlint.analysis.rules import RULES
+from passlint.catalog import RULES
 from passlint.config import Settings
 from passlint.quick import quick_analyze
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from passlint.analysis.rules import RULES
+from passlint.catalog import RULES
 
 from .conftest import Session
 

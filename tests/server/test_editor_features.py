@@ -9,7 +9,7 @@ import ast
 import pytest
 from lsprotocol import types
 
-from passlint.analysis.rules import RULES
+from passlint.catalog import RULES
 
 from .conftest import Session, apply_workspace_edit, doc, pos
 

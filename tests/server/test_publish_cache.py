@@ -23,8 +23,8 @@ from pygls.protocol import default_converter
 
 from passlint import pipeline
 from passlint.analysis.findings import Finding, Fix, Location, Position, Range, Severity, TextEdit
-from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
+from passlint.catalog import RULES
 from passlint.config import Settings
 from passlint.server.convert import ClientFeatures, SnapshotFiles
 from passlint.server.jobs import ConvertedFindings, Job, run_job, snapshot_workspace

@@ -12,7 +12,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from passlint.analysis import codes
 from passlint.analysis.mlir.lexer import Tok, statement_tokens
+from passlint.analysis.mlir.op_table import MODULE_OPS
 from passlint.analysis.mlir.statements import Template
 from passlint.analysis.mlir.types import NO_ALIASES, ShapedType, resolve_alias, shaped_type_in
 
@@ -330,7 +332,7 @@ class SyntaxIssue:
     end: int
     message: str
     related: Span | None = None
-    code: str = "E001"
+    code: str = codes.E001
     related_note: str = "opened here"
 
 
@@ -351,7 +353,7 @@ class Chunk:
         """Ops at the top level or directly inside a top-level ``module``."""
         out: list[Operation] = []
         for op in self.operations:
-            if op.name in ("module", "builtin.module") and op.regions:
+            if op.name in MODULE_OPS and op.regions:
                 out.extend(op.regions[0].operations)
             else:
                 out.append(op)

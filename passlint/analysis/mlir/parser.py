@@ -26,6 +26,7 @@ from passlint.analysis.mlir.ir import (
 )
 from passlint.analysis.mlir.lexer import KIND, Tok, tokenize
 from passlint.analysis.mlir.lines import LineTable, ssa_matches
+from passlint.analysis.mlir.op_table import ISOLATED_OPS
 from passlint.analysis.mlir.statement_memo import Entry, MemoStatement, keep, relocated
 from passlint.analysis.mlir.statements import (
     StatementError,
@@ -46,7 +47,6 @@ from passlint.analysis.source import line_end, line_start
 
 _MARKER = "// -----"
 _COUNT = re.compile(r"\s*:\s*(\d+)")
-_ISOLATED = frozenset(("func.func", "module", "builtin.module"))
 _BAD_KINDS = frozenset(("ERROR", "BAD_STRING"))  # characters no token starts with
 
 _DESCRIPTIONS = {
@@ -541,7 +541,7 @@ def _resolve(operations: list[Operation], outer: list[dict[str, Value]]) -> None
                 value.uses.append(use)
         if not op.regions:
             continue
-        inner = [] if op.name in _ISOLATED else chain
+        inner = [] if op.name in ISOLATED_OPS else chain
         if op.header_arguments:
             inner = [*inner, {argument.name: argument for argument in op.header_arguments}]
         for region in op.regions:

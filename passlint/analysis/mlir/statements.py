@@ -19,6 +19,7 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.lexer import Lexer
 
+from passlint.analysis import codes
 from passlint.analysis.mlir.lalr import LalrRunner, Rejected, grammar_digest
 from passlint.analysis.mlir.lexer import KIND, Tok
 from passlint.analysis.mlir.repetition import compress
@@ -203,8 +204,8 @@ def _operand_list_error(kinds: tuple[str, ...], error: StatementError) -> Statem
     if not _in_operand_list(kinds, index):
         return error
     if kinds[index - 1] == "COMMA":
-        return StatementError(index, error.expected, "expected SSA operand", "E005")
-    return StatementError(index, error.expected, "expected ')' to end operand list", "E005")
+        return StatementError(index, error.expected, "expected SSA operand", codes.E005)
+    return StatementError(index, error.expected, "expected ')' to end operand list", codes.E005)
 
 
 def _in_operand_list(kinds: tuple[str, ...], index: int) -> bool:

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from passlint.analysis import codes
 from passlint.analysis.mlir.ir import SyntaxIssue
 from passlint.analysis.mlir.lexer import ELEMENTS_MIN, Tok
 from passlint.analysis.mlir.statement_memo import Candidate, MemoStatement, candidate, kept
@@ -439,7 +440,7 @@ class _Scanner:
                         tok.start,
                         tok.end,
                         "Unexpected '}': no region is open here; remove it or open the region.",
-                        code="E009",
+                        code=codes.E009,
                     )
                 )
                 self.pos += 1
@@ -492,7 +493,7 @@ class _Scanner:
                     self._end_of_input(),
                     "Expected '#-}' to close the resource section; add it at the end.",
                     (opener.start, opener.end),
-                    "E009",
+                    codes.E009,
                 )
             )
             return StatementSyntax([t for t in toks[begin:] if t.kind != "NL"], [], broken=True)
@@ -575,7 +576,7 @@ class _Scanner:
                             tok.end,
                             f"Unbalanced {_SPELLING[kind]}: no opening bracket matches it"
                             f"{expected}; remove it or add the opener.",
-                            code="E009",
+                            code=codes.E009,
                         )
                     )
                     continue
@@ -640,7 +641,7 @@ class _Scanner:
                 f"Expected {closer} to close the {_SPELLING[opener.kind]} opened here; "
                 f"add it before the {cut}.",
                 (opener.start, opener.end),
-                "E009",
+                codes.E009,
             )
         )
         return True
@@ -674,7 +675,7 @@ class _Scanner:
                     end,
                     "Expected '}' to close the region opened here; add it at the end.",
                     (opener.start, opener.end),
-                    "E009",
+                    codes.E009,
                 )
             )
         return RegionSyntax(opener.start, end, statements)

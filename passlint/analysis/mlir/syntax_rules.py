@@ -17,7 +17,9 @@ from collections.abc import Sequence
 
 from lark import Token, Tree
 
+from passlint.analysis import codes
 from passlint.analysis.mlir.excerpt import excerpt
+from passlint.analysis.mlir.op_table import BARE_OP_NAMES, FUNC_RETURN_OPS, ISOLATED_OPS, MODULE_OPS
 
 Item = Tree[Token] | Token
 
@@ -27,8 +29,6 @@ SCALAR_TYPE = re.compile(r"(?:[su]?i\d+|f\d+|bf\d+|tf\d+|f\d+E\w+|index|none)\Z"
 _ATTRIBUTE_WORDS = frozenset(("true", "false", "unit"))
 _LITERALS = frozenset(("dense", "dense_resource", "array", "sparse"))
 _FLOATS_INTS = re.compile(r"(?:[su]?i\d+|f\d+|bf16)\Z")
-# Ops spelled without a dialect: the default dialects' (func in a function, builtin above).
-BARE_OP_NAMES = frozenset(("return", "module", "call", "call_indirect", "constant"))
 _ATOMS = frozenset(("INT", "FLOAT", "STRING", "BARE_ID", "SYMBOL", "HASH_ID", "HEX"))
 
 # A function in custom form whose braces hold no op: MLIR's parser rejects it (with or
@@ -69,9 +69,8 @@ _TOLD_APART = frozenset(
         "fused",
         "to",
         "attributes",
-        "func.func",
-        "builtin.module",
-        "func.return",
+        *ISOLATED_OPS,
+        *FUNC_RETURN_OPS,
     )
 )
 
@@ -93,7 +92,7 @@ def word_class(word: str) -> object:
 class SyntaxProblem(Exception):
     """Where (a token index; None: the end of the statement), MLIR's wording and the code."""
 
-    def __init__(self, index: int | None, message: str, code: str = "E001") -> None:
+    def __init__(self, index: int | None, message: str, code: str = codes.E001) -> None:
         super().__init__(message)
         self.index = index
         self.message = message
@@ -599,12 +598,12 @@ def _custom_operation(
     function = name == "func.func"
     if function:
         checker.function_signature(items)
-    elif name in ("module", "builtin.module"):
+    elif name in MODULE_OPS:
         _module(checker, items)
-    elif name in ("return", "func.return"):
+    elif name in FUNC_RETURN_OPS:
         _return(checker, items)
     if items and kind_of(items[0]) == "COMMA":
-        raise SyntaxProblem(first_index(items[0]), "expected SSA operand", "E005")
+        raise SyntaxProblem(first_index(items[0]), "expected SSA operand", codes.E005)
     colon = False
     for at, item in enumerate(items):
         kind = kind_of(item)
@@ -618,12 +617,12 @@ def _custom_operation(
             colon = True
             checker.types_after_colon(items, at + 1)
         elif kind == "use" and after == "use":
-            raise SyntaxProblem(first_index(items[at + 1]), "expected ','", "E005")
+            raise SyntaxProblem(first_index(items[at + 1]), "expected ','", codes.E005)
         elif kind == "use" and following is not None and _starts_type(checker, following):
             raise SyntaxProblem(first_index(following), "expected ':'")
         elif kind == "COMMA" and after in ("COMMA", "COLON", "$END") and at > 0:
             index = first_index(following) if following is not None else None
-            raise SyntaxProblem(index, "expected SSA operand", "E005")
+            raise SyntaxProblem(index, "expected SSA operand", codes.E005)
         elif kind == "EQUAL" and (at == 0 or kind_of(items[at - 1]) in ("COMMA", "EQUAL")):
             raise SyntaxProblem(first_index(item), "expected attribute name")
         elif kind == "EQUAL" and after in ("EQUAL", "COMMA", "$END"):
@@ -669,7 +668,7 @@ def _return(checker: Checker, items: list[Item]) -> None:
     """``return [%a, %b : T1, T2]``: as many types as operands."""
     del checker
     if items and kind_of(items[0]) in ("COLON", "COMMA"):
-        raise SyntaxProblem(first_index(items[0]), "expected SSA operand", "E005")
+        raise SyntaxProblem(first_index(items[0]), "expected SSA operand", codes.E005)
     operands = sum(1 for item in items if kind_of(item) == "use")
     colon = next((at for at, item in enumerate(items) if kind_of(item) == "COLON"), -1)
     if colon < 0:
@@ -681,7 +680,7 @@ def _return(checker: Checker, items: list[Item]) -> None:
             first_index(items[colon]),
             f"custom op 'func.return' number of operands and types do not match: got "
             f"{operands} operands and {len(typed)} types",
-            "E005",
+            codes.E005,
         )
 
 
@@ -714,6 +713,6 @@ def _no_adjacent_values(node: Tree[Token]) -> None:
         for at in range(len(items) - 1):
             first, second = kind_of(items[at]), kind_of(items[at + 1])
             if first == "use" and second == "use":
-                raise SyntaxProblem(first_index(items[at + 1]), "expected ','", "E005")
+                raise SyntaxProblem(first_index(items[at + 1]), "expected ','", codes.E005)
             if node.data == "square" and first in _ATOMS - {"BARE_ID"} and second in _ATOMS:
                 raise SyntaxProblem(first_index(items[at + 1]), "expected ']'")

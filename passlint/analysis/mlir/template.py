@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from passlint.analysis import codes
+
 Span = tuple[int, int]  # inclusive token index range
 
 
@@ -54,4 +56,4 @@ class StatementError:
     index: int  # token index (len(toks) for the end of the statement)
     expected: tuple[str, ...]
     message: str = ""  # MLIR's own wording, when it has one (else built from ``expected``)
-    code: str = "E001"
+    code: str = codes.E001

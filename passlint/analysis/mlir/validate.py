@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from passlint.analysis import codes
 from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.integers import out_of_range
 from passlint.analysis.mlir.ir import (
@@ -37,13 +38,12 @@ from passlint.analysis.mlir.ir import (
     Value,
 )
 from passlint.analysis.mlir.lexer import STRING_OR_REST
+from passlint.analysis.mlir.op_table import ISOLATED_OPS, MODULE_OPS
 from passlint.analysis.mlir.statement_memo import Entry
 from passlint.analysis.mlir.syntax_rules import EMPTY_BODY_ADVICE, empty_body_problem
 from passlint.analysis.mlir.template import Template
 from passlint.analysis.source import lines_with
 
-_ISOLATED = frozenset(("func.func", "module", "builtin.module"))
-_GRAPH = frozenset(("module", "builtin.module"))
 # Strings and comments are skipped; ``#name`` / ``!name`` not followed by ``<`` and without a
 # dot is an alias (``#stablehlo<...>``, ``#sdy.sharding<...>`` are dialect attributes).
 _ALIAS_USE = re.compile(
@@ -138,7 +138,7 @@ class _Checker:
         """Check the regions of ``op``, unless it is isolated and a copy of it was clean."""
         if op.name == "func.func" and not (op.template.recovered or op.template.generic):
             self.body(op)
-        isolated = op.name in _ISOLATED
+        isolated = op.name in ISOLATED_OPS
         entry = self.relocated.get(id(op)) if isolated and not self.unsure else None
         if entry is not None and entry.clean:
             return
@@ -148,7 +148,7 @@ class _Checker:
             self.scope(
                 nested.operations,
                 inner,
-                graph=op.name in _GRAPH,
+                graph=op.name in MODULE_OPS,
                 entry_arguments=op.header_arguments,
                 region=nested,
             )
@@ -162,7 +162,7 @@ class _Checker:
             if not any(block.label or block.operations for block in region.blocks):
                 problem = empty_body_problem(bool(function.header_arguments))
                 message = f"{problem[0].upper()}{problem[1:]}; {EMPTY_BODY_ADVICE[problem]}."
-                self.issue((region.span[0], region.span[0] + 1), message, "E001", None)
+                self.issue((region.span[0], region.span[0] + 1), message, codes.E001, None)
 
     def define(
         self, value: Value, visible: list[dict[str, Value]], own: dict[str, Value], entry: bool
@@ -178,7 +178,7 @@ class _Checker:
                 if entry
                 else f"Redefinition of SSA value `{excerpt(name)}`; rename this one or the first."
             )
-            self.issue(value.span, message, "E004", first)
+            self.issue(value.span, message, codes.E004, first)
             return
         own[name] = value
 
@@ -199,7 +199,7 @@ class _Checker:
                         f"Redefinition of block `{excerpt(block.label)}`; rename one of the two "
                         "labels.",
                         labels[block.label],
-                        "E008",
+                        codes.E008,
                         "first defined here",
                     )
                 )
@@ -216,7 +216,7 @@ class _Checker:
                             tok.end,
                             f"Reference to an undefined block `{excerpt(label)}`; define it in "
                             "this region or fix the name.",
-                            code="E008",
+                            code=codes.E008,
                         )
                     )
 
@@ -231,7 +231,7 @@ class _Checker:
                     op.results[-1].span[1],
                     f"Operation defines {result_types} results but was provided "
                     f"{len(op.results)} to bind; match the result list to the type.",
-                    code="E006",
+                    code=codes.E006,
                 )
             )
         if operand_types is not None and operand_types != len(op.operands):
@@ -242,7 +242,7 @@ class _Checker:
                     end,
                     f"Expected {len(op.operands)} operand types but had {operand_types}; "
                     "give one type per operand.",
-                    code="E005",
+                    code=codes.E005,
                 )
             )
 
@@ -256,12 +256,12 @@ class _Checker:
                 message = (
                     f"Reference to invalid result number in `{excerpt(name)}`; use a result it has."
                 )
-                self.issue(span, message, "E006", None)
+                self.issue(span, message, codes.E006, None)
                 return
             message = (
                 f"Use of undeclared SSA value name `{excerpt(name)}`; define it before this use."
             )
-            self.issue(span, message, "E003", None)
+            self.issue(span, message, codes.E003, None)
             return
         if graph or not isinstance(value, OpResult) or value.op is None:
             return
@@ -277,7 +277,7 @@ class _Checker:
                 span,
                 f"Operand #{use.operand_index} does not dominate this use; define "
                 f"`{excerpt(name)}` before it.",
-                "E003",
+                codes.E003,
                 value,
                 "defined here",
             )
@@ -326,7 +326,7 @@ class _Checker:
                     f"Alias `{quoted}` is used before its definition; move `{quoted} = ...` "
                     "above its first use. MLIR reads it as an undefined symbol alias id."
                 )
-                self.issues.append(SyntaxIssue(start, end, message, code="E007"))
+                self.issues.append(SyntaxIssue(start, end, message, code=codes.E007))
                 continue
             if definition is not None:
                 continue
@@ -342,7 +342,7 @@ class _Checker:
                 message = (
                     f"Undefined symbol alias id `{quoted}`; define `{quoted} = ...` in the module."
                 )
-            self.issues.append(SyntaxIssue(start, end, message, code="E007"))
+            self.issues.append(SyntaxIssue(start, end, message, code=codes.E007))
 
 
 # A line that defines an alias (`#name = ...`, `!name = ...`).

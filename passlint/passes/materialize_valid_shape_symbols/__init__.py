@@ -26,7 +26,7 @@ from __future__ import annotations
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl.model import SyntaxProblem
 from passlint.analysis.pl.resolve import forget_statements, load_module
-from passlint.analysis.rules import RULES
+from passlint.analysis.rules import PYTHON_SYNTAX_ERROR
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import cases, screen
@@ -87,7 +87,7 @@ def _check_text(path: str, text: str, workspace: Workspace | None) -> list[Findi
             return []
         rng = SourceText(text).range(*loaded.span)
         message = f"Python syntax error: {loaded.message}; the pl source cannot be analysed."
-        return [Finding("E002", RULES["E002"].severity, path, rng, message)]
+        return [Finding(PYTHON_SYNTAX_ERROR.code, PYTHON_SYNTAX_ERROR.severity, path, rng, message)]
     if loaded is None:
         return []
     try:
@@ -96,7 +96,7 @@ def _check_text(path: str, text: str, workspace: Workspace | None) -> list[Findi
         # Expressions nested deeper than the pass can follow: say so rather than nothing.
         rng = SourceText(text).range(0, min(len(text), 1))
         message = f"{_TOO_DEEP}; the pl source cannot be analysed."
-        return [Finding("E002", RULES["E002"].severity, path, rng, message)]
+        return [Finding(PYTHON_SYNTAX_ERROR.code, PYTHON_SYNTAX_ERROR.severity, path, rng, message)]
 
 
 def prepare(workspace: Workspace) -> None:

@@ -42,6 +42,7 @@ import bisect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
+from passlint.analysis import codes
 from passlint.analysis.findings import Finding, Fix, Location
 from passlint.analysis.pl.frontend import dynamic_symbol, pl_name
 from passlint.analysis.pl.model import Dynamic, Function, Module, Where
@@ -567,7 +568,7 @@ def merged(unit: Unit, per_context: list[list[Finding]]) -> list[Finding]:
                 reason = f" The fix is not preferred: {cases} {share} the text it edits, " + (
                     "and there the pass adds nothing; the fix would still give the kernel the "
                     "parameter there and pass it an extent at every call."
-                    if finding.code == "VS001"
+                    if finding.code == codes.VS001
                     else f"and {need} no fix, so it would change the program built there."
                 )
                 title = f"{fix.title} (also changes {cases}, which {need} no fix)"

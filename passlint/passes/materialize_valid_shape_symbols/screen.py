@@ -22,6 +22,8 @@ A file has no finding when it parses and has none of what every finding needs:
   (``Screens``, built once per run);
 * a syntax error (E002), or nesting deeper than the analysis follows: ``symtable`` runs
   CPython's parser (without building the tree) with less stack than the analysis has.
+
+``SCREENED`` names, for each rule of the pass, the points that let its findings through.
 """
 
 from __future__ import annotations
@@ -33,10 +35,14 @@ import re
 import symtable
 import sys
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import Enum
 from functools import cache
 from types import FrameType
+from typing import Final
 
+from passlint.analysis import codes
 from passlint.analysis.pl.index import workspace_index
 from passlint.analysis.pl.python_text import (
     decoding_problem,
@@ -66,16 +72,50 @@ class Screen:
     kernels: frozenset[str]
 
 
+class Precondition(Enum):
+    """One test of the screen, a point of the module docstring; they run in this order."""
+
+    HEADER = "a kernel's header may read a symbol"  # (``screen``'s ``own``, or it cannot tell)
+    CALL = "the file may call a kernel some file's header test picked out"
+    SCOPE = "a pl.at scope may gain a symbol"
+    SYNTAX = "the text does not parse"
+
+
+# The tests that let a file with each finding of the pass through (any one of them). A rule
+# the pass gains needs its line here, or the screen does not run for it: a test compares
+# these codes with the catalog's VS rules, and every finding of the test data with its tests.
+# A call's finding (VS003, VS004) has its kernel in the file itself or in a file it imports.
+SCREENED: Final[Mapping[str, tuple[Precondition, ...]]] = {
+    codes.VS001: (Precondition.HEADER,),
+    codes.VS002: (Precondition.HEADER,),
+    codes.VS003: (Precondition.HEADER, Precondition.CALL),
+    codes.VS004: (Precondition.HEADER, Precondition.CALL),
+    codes.VS005: (Precondition.HEADER,),
+    codes.VS006: (Precondition.HEADER,),
+    codes.VS007: (Precondition.SCOPE,),
+    codes.VS008: (Precondition.HEADER,),
+    codes.E002: (Precondition.SYNTAX,),
+}
+_TESTS = tuple(test for test in Precondition if any(test in tests for tests in SCREENED.values()))
+
+
 def may_have_findings(path: str, text: str, workspace: Workspace) -> bool:
     """Whether the pass may report anything for the pl source ``text`` (False: it reports
-    nothing, as its full analysis would)."""
+    nothing, as its full analysis would): whether any test of ``SCREENED`` lets it through."""
+    return any(lets_through(test, path, text, workspace) for test in _TESTS)
+
+
+def lets_through(test: Precondition, path: str, text: str, workspace: Workspace) -> bool:
+    """Whether ``test`` of the screen lets the pl source ``text`` through."""
     screens = workspace_screens(workspace)
     where = os.path.abspath(path)  # as the workspace lists its files
-    own = screens.of(where, text)
-    if own is None or own.own:
-        return True
-    if screens.may_call(where) or scopes_may_gain(text):
-        return True
+    if test is Precondition.HEADER:
+        own = screens.of(where, text)
+        return own is None or own.own
+    if test is Precondition.CALL:
+        return screens.may_call(where)
+    if test is Precondition.SCOPE:
+        return scopes_may_gain(text)
     return not parses(path, text)
 
 

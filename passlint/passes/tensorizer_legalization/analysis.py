@@ -19,10 +19,10 @@ from passlint.analysis.mlir.ir import (
     Operation,
     ParsedFile,
 )
+from passlint.analysis.mlir.op_table import FUNC_RETURN_OPS
 from passlint.passes.tensorizer_legalization.cases import classify
 from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Variant
 
-RETURN_OPS = frozenset(("func.return", "return"))
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9_$.\-]")
 
 
@@ -49,7 +49,7 @@ def analyze_chunk(
             op
             for block in reversed(main.regions[0].blocks)
             for op in reversed(block.operations)
-            if op.name in RETURN_OPS
+            if op.name in FUNC_RETURN_OPS
         ),
         None,
     )

@@ -12,6 +12,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
 
+from passlint.analysis import codes
 from passlint.analysis.findings import Severity
 from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult, Use
@@ -21,14 +22,13 @@ from passlint.analysis.mlir.known_ops import (
     is_resource_constant,
     is_splat_constant,
 )
-from passlint.analysis.rules import RULES
+from passlint.analysis.mlir.op_table import CONSTANT_OPS, TERMINATORS
+from passlint.analysis.rules import TENSORIZER_RULES
 from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output
 
-CONSTANT_OPS = frozenset(("mhlo.constant", "stablehlo.constant"))
 # The attribute that makes a composite one the pass names inside (the pass reads both
 # spellings, as it does `FusionKind`/`fusion_kind`).
 COMPOSITE_KINDS = ("CompositeKind", "composite_kind")
-TERMINATORS = frozenset(("mhlo.return", "stablehlo.return", "func.return", "return"))
 
 Inlay = Literal["argument", "use", "definition", "named"]  # where the hint goes
 Apply = Literal["copy", "name", "zero-sized-call", "none"]  # what apply mode writes
@@ -55,7 +55,7 @@ class Case:
     @property
     def finding_severity(self) -> Severity:
         assert self.code is not None
-        return self.severity or RULES[self.code].severity
+        return self.severity or TENSORIZER_RULES[self.code].severity
 
     def inlay_place(self, output: Output) -> tuple[int, str] | None:
         """Where the inlay hint of ``output`` goes and its label, or None."""
@@ -220,7 +220,7 @@ CASES: tuple[Case, ...] = (
             "a zero-element input: the MHLO variant leaves it un-copied, "
             "so the output aliases the input (TL006)"
         ),
-        code="TL006",
+        code=codes.TL006,
         message=lambda analysis, output: (
             f"{_output(output)} returns zero-element input {_value(output)}; copy it to end "
             "the alias. The MHLO variant of TensorizerLegalization leaves a zero-element "
@@ -237,7 +237,7 @@ CASES: tuple[Case, ...] = (
             "a zero-element input: stage B replaces it with "
             f"`stablehlo.custom_call @AwsNeuronZeroSizedOp`, named '{_name(output)}' (TL006)"
         ),
-        code="TL006",
+        code=codes.TL006,
         message=lambda analysis, output: (
             f"{_output(output)} has zero elements; the pass replaces it, nothing to change. "
             "Stage B of the StableHLO variant makes it a `stablehlo.custom_call "
@@ -253,7 +253,7 @@ CASES: tuple[Case, ...] = (
             f"returns the input {_value(output)}; the pass inserts "
             f"`mhlo.copy` of it before the return and names the copy '{_name(output)}' (TL001)"
         ),
-        code="TL001",
+        code=codes.TL001,
         message=lambda analysis, output: (
             f"{_output(output)} returns input {_value(output)}; copy it before the return. "
             "The tensorizer needs a distinct, writable buffer per output, so "
@@ -272,7 +272,7 @@ CASES: tuple[Case, ...] = (
             "@AwsNeuronZeroSizedOp` carrying `neuron.actual_shape`, named "
             f"'{_name(output)}' (TL006)"
         ),
-        code="TL006",
+        code=codes.TL006,
         message=lambda analysis, output: (
             f"{_output(output)} has zero elements; the pass replaces it, nothing to change. "
             "Stage B of the StableHLO variant makes it a `stablehlo.custom_call "
@@ -288,7 +288,7 @@ CASES: tuple[Case, ...] = (
             "a constant: the pass copies it with `mhlo.copy` and names the "
             f"copy '{_name(output)}' (TL002)"
         ),
-        code="TL002",
+        code=codes.TL002,
         message=lambda analysis, output: (
             f"{_output(output)} returns constant {_value(output)}; copy it before the return. "
             "Constants are read-only, so TensorizerLegalization inserts an identity "
@@ -307,7 +307,7 @@ CASES: tuple[Case, ...] = (
             f"{_named_where(output)} over the name of output {output.first_slot}; both outputs "
             "share one buffer (TL003)"
         ),
-        code="TL003",
+        code=codes.TL003,
         message=lambda analysis, output: (
             f"{_output(output)} returns {_value(output)} again (output {output.first_slot}); "
             "copy it for this output. The second name would overwrite the first in the same "
@@ -329,7 +329,7 @@ CASES: tuple[Case, ...] = (
             "`stablehlo.constant` and a `stablehlo.broadcast_in_dim`, named "
             f"'{_name(output)}' in place (TL007)"
         ),
-        code="TL007",
+        code=codes.TL007,
         message=lambda analysis, output: (
             f"{_output(output)} is a splat constant; stage A broadcasts it, nothing to change. "
             f"The StableHLO variant rewrites {_value(output)} into a scalar "
@@ -357,7 +357,7 @@ CASES: tuple[Case, ...] = (
             "a `stablehlo.composite` with `CompositeKind` whose decomposition "
             f"@{excerpt(output.composite_function or '')} is missing: the pass fails (TL009)"
         ),
-        code="TL009",
+        code=codes.TL009,
         message=lambda analysis, output: (
             f"{_output(output)} needs decomposition {_decomposition(output)}, "
             "which is missing; add the function. TensorizerLegalization names the output "
@@ -389,7 +389,7 @@ CASES: tuple[Case, ...] = (
 )
 
 # The codes a quick answer can give: the cases @main's outline settles, and TL004.
-QUICK_CODES = frozenset({case.code for case in CASES if case.quick and case.code} | {"TL004"})
+QUICK_CODES = frozenset({case.code for case in CASES if case.quick and case.code} | {codes.TL004})
 
 
 def classify(

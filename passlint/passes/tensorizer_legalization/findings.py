@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from passlint.analysis import codes
 from passlint.analysis.findings import Finding, Fix, Location, Severity, TextEdit
 from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult
@@ -62,7 +63,7 @@ def chunk_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> li
         first = chunk.operations[0]
         return [
             Finding(
-                "TL005",
+                codes.TL005,
                 Severity.ERROR,
                 path,
                 source.range(*first.name_span),
@@ -98,7 +99,7 @@ def _output_finding(
     if other is not None:
         related = (Location(path, source.range(*other[0]), other[1]),)
     where = output.use.span
-    if case.code == "TL009":  # at the decomposition that names the missing function
+    if case.code == codes.TL009:  # at the decomposition that names the missing function
         op = output.value.op if isinstance(output.value, OpResult) else None
         attribute = op.attribute("decomposition") if op is not None else None
         if attribute is not None and attribute.value_span is not None:
@@ -150,7 +151,7 @@ def _names_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> l
         related = (Location(path, source.range(*analysis.ret.name_span), "the return of @main"),)
     return [
         Finding(
-            "TL004",
+            codes.TL004,
             Severity.ERROR,
             path,
             source.range(*attr.value_span),

@@ -1,0 +1,70 @@
+"""The batch screen knows every rule of the pass (issue 28, point 4): ``SCREENED`` has a line
+for each VS rule of the catalog (a rule added without one fails here, instead of being
+skipped in a batch of 64+ files), and for every finding of the test data the preconditions
+its line names let the file through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from passlint.analysis import codes
+from passlint.analysis.pl import resolve
+from passlint.analysis.workspace import Workspace
+from passlint.catalog import RULES
+from passlint.passes.materialize_valid_shape_symbols import check_text
+from passlint.passes.materialize_valid_shape_symbols.screen import (
+    SCREENED,
+    Precondition,
+    lets_through,
+    may_have_findings,
+)
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def test_the_screen_has_a_line_for_every_vs_rule_of_the_catalog() -> None:
+    vs_rules = {code for code in RULES if code.startswith("VS")}
+    assert vs_rules  # the catalog has the pass's rules
+    assert set(SCREENED) == vs_rules | {codes.E002}
+    assert all(SCREENED.values())  # each names at least one precondition
+
+
+def _findings_by_file() -> dict[Path, set[str]]:
+    """The codes of the full (unscreened) analysis of every pl file of the test data."""
+    resolve.clear_cache()
+    workspace = Workspace([DATA])
+    found: dict[Path, set[str]] = {}
+    for path in sorted(DATA.rglob("*.py")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        file_codes = {finding.code for finding in check_text(str(path), text, workspace)}
+        if file_codes:
+            found[path] = file_codes
+    return found
+
+
+FOUND = _findings_by_file()
+
+
+def test_the_test_data_has_a_finding_of_every_rule_of_the_screen() -> None:
+    assert set().union(*FOUND.values()) == set(SCREENED)
+
+
+@pytest.mark.parametrize("path", sorted(FOUND), ids=lambda p: str(p.relative_to(DATA)))
+def test_the_screen_lets_every_file_with_a_finding_through_by_its_rules_preconditions(
+    path: Path,
+) -> None:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    workspace = Workspace([DATA], screen=True)
+    assert may_have_findings(str(path), text, workspace)
+    for code in sorted(FOUND[path]):
+        assert any(lets_through(p, str(path), text, workspace) for p in SCREENED[code]), code
+
+
+def test_a_text_with_no_finding_is_let_through_by_no_precondition() -> None:
+    text = "import pypto.language as pl\n\n\ndef plain(x: int) -> int:\n    return x\n"
+    workspace = Workspace([DATA], screen=True)
+    path = str(DATA / "not_there.py")
+    assert not any(lets_through(p, path, text, workspace) for p in Precondition)
+    assert not may_have_findings(path, text, workspace)
