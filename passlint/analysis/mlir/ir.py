@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from passlint.analysis.mlir.lexer import Tok, statement_tokens
-from passlint.analysis.mlir.statements import Template
+from passlint.analysis.mlir.template import Template
 from passlint.analysis.mlir.types import NO_ALIASES, ShapedType, resolve_alias, shaped_type_in
 
 Span = tuple[int, int]

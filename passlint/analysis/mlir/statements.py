@@ -9,16 +9,12 @@ location. Instantiating a template with a statement's own tokens is cheap; a mod
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
-from importlib import resources
-from typing import Any
 
-from lark import Lark, Token, Tree
-from lark.lexer import Lexer
+from lark import Token, Tree
 
+from passlint.analysis.mlir.grammar import grammar, lark_parser
 from passlint.analysis.mlir.lalr import LalrRunner, Rejected, grammar_digest
 from passlint.analysis.mlir.lexer import KIND, Tok
 from passlint.analysis.mlir.repetition import compress
@@ -41,33 +37,6 @@ TYPE_WORDS = frozenset(("tensor", "vector", "memref", "complex", "tuple"))
 
 Span = tuple[int, int]  # inclusive token index range
 END = 1 << 30  # an error's token index at the end of the statement
-
-
-class _Feeder(Lexer):
-    """A lark lexer that hands over tokens cut beforehand."""
-
-    __future_interface__ = 2
-
-    def __init__(self, lexer_conf: Any) -> None:
-        pass
-
-    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
-        return iter(lexer_state.text)
-
-
-def grammar() -> str:
-    """The text of the statement grammar, ``mlir.lark``."""
-    return resources.files("passlint.analysis.mlir").joinpath("mlir.lark").read_text()
-
-
-@cache
-def lark_parser() -> Lark:
-    """lark's LALR parser of the grammar (built in about 30 ms)."""
-    parser = Lark(grammar(), parser="lalr", lexer=_Feeder, maybe_placeholders=False)
-    # The table construction leaves some 3,000 objects in cycles: freed here, once, so no
-    # batch run freezes them with what the first file's analysis leaves (collector.settled).
-    gc.collect(1)
-    return parser
 
 
 @cache
