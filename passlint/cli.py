@@ -320,6 +320,7 @@ def _legalize(args: argparse.Namespace) -> int:
     """Print the legalized module, or exit 2 with the reason it cannot be legalized (the
     findings the pass would fail on, as `passlint check` prints them, on stderr)."""
     from passlint.analysis import engine
+    from passlint.analysis.mlir.memo import MlirMemo
     from passlint.analysis.source import SourceText
     from passlint.passes.tensorizer_legalization import legalize, unsure_placement
     from passlint.report.escape import write_exact
@@ -356,7 +357,7 @@ def _legalize(args: argparse.Namespace) -> int:
         noun = "finding" if len(blocking) == 1 else "findings"
         say(f"{args.file}: not legalized: {len(blocking)} {noun} the pass would fail on (above)")
         return EXIT_ERROR
-    legalized = legalize(text, args.pipeline)
+    legalized = legalize(text, args.pipeline, MlirMemo())
     write_exact(sys.stdout, legalized.text)
     lines = SourceText(text)
     for offset, name in legalized.unsure:

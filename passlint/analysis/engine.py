@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Fix, Position, Range, TextEdit
 from passlint.analysis.language import language_of as language_of  # (the engine's to tell)
+from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.rules import RULES
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
@@ -18,6 +19,10 @@ if TYPE_CHECKING:  # imported where used: a check on the command line has no mem
     from passlint.analysis.mlir.ir import ParsedFile
     from passlint.analysis.quick_memo import QuickMemo
     from passlint.passes.tensorizer_legalization import ChunkAnalysis
+
+# The MLIR front end's memo: one per process, so one per `passlint check` run and one per
+# server worker (what it keeps is bounded; a test clears it with ``MLIR_MEMO.clear()``).
+MLIR_MEMO = MlirMemo()
 
 _SUPPRESS = re.compile(r"(?://|#)\s*passlint:\s*ignore(-file)?\[([A-Za-z0-9, ]+)\]")
 _SUPPRESS_FILE = re.compile(r"(?://|#)\s*passlint:\s*ignore-file\b(?!\[)")
@@ -108,7 +113,9 @@ def quick_analyze(
 
     source = SourceText(text)
     with collector_paused():  # @main's header can be 100,000 tokens: build it in one go
-        quick = tensorizer_legalization.quick_check(path, text, source, settings.pipeline)
+        quick = tensorizer_legalization.quick_check(
+            path, text, source, settings.pipeline, MLIR_MEMO
+        )
     if quick is None:
         if memo is not None:
             memo.keep(text, None)
@@ -165,7 +172,7 @@ def _mlir_findings(
     from passlint.analysis.mlir.syntax_findings import syntax_findings
     from passlint.passes import tensorizer_legalization
 
-    parsed = parse_file(text)
+    parsed = parse_file(text, MLIR_MEMO)
     source = SourceText(text)
     tensorizer = tensorizer_legalization.analyze_file(parsed, settings.pipeline)
     findings = syntax_findings(path, parsed, source) + tensorizer_legalization.check(

@@ -740,6 +740,7 @@ async def fix_all_command(ls: PasslintServer, *args: Any) -> bool:
 
 @server.command(LEGALIZED_MODULE)
 async def legalized_module(ls: PasslintServer, *args: Any) -> str:
+    from passlint.analysis.mlir.memo import MlirMemo
     from passlint.passes.tensorizer_legalization import legalize, unsure_placement
 
     uri = command_uri(args)
@@ -751,7 +752,9 @@ async def legalized_module(ls: PasslintServer, *args: Any) -> str:
         raise JsonRpcRequestFailed(f"not legalized: {size} bytes is more than max-file-size")
     pipeline = settings.pipeline
     loop = asyncio.get_running_loop()
-    legalized = await loop.run_in_executor(ls.executor, legalize, document.text, pipeline)
+    legalized = await loop.run_in_executor(
+        ls.executor, legalize, document.text, pipeline, MlirMemo()
+    )
     if legalized.unsure:
         offset, name = legalized.unsure[0]
         line = document.text.count("\n", 0, offset) + 1

@@ -12,6 +12,7 @@ from mlir_testing import CONSTRUCTS, DATA
 
 from passlint.analysis.mlir import grammar, lalr_tables, statements
 from passlint.analysis.mlir.lalr import Rejected, grammar_digest
+from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.parser import parse_file
 
 FILES = sorted(DATA.glob("*.mlir")) + sorted(CONSTRUCTS.glob("*.mlir"))
@@ -25,15 +26,14 @@ def _kinds_of_every_statement() -> set[tuple[str, ...]]:
         seen.add(kinds)
         return run(kinds)
 
-    statements.clear_caches()
+    memo = MlirMemo()
     runner = statements._runner()
     runner.parse = recording  # type: ignore[method-assign]
     try:
         for path in FILES:
-            parse_file(path.read_text(encoding="utf-8"), fast=False)
+            parse_file(path.read_text(encoding="utf-8"), memo)
     finally:
         del runner.parse
-        statements.clear_caches()
     return seen
 
 

@@ -12,7 +12,6 @@ import pytest
 
 from passlint.analysis import engine
 from passlint.analysis.findings import Finding
-from passlint.analysis.mlir import lines, main_outline, statements
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 from generate import mlir_module
@@ -21,10 +20,7 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "mlir"
 
 
 def from_scratch(path: str, text: str) -> list[Finding]:
-    statements.clear_caches()
-    lines._shapes.clear()
-    main_outline._header_cache.clear()
-    main_outline._generic_cache.clear()
+    engine.MLIR_MEMO.clear()
     return engine.analyze(path, text)
 
 
