@@ -278,6 +278,7 @@ def _legalize(args: argparse.Namespace) -> int:
     findings the pass would fail on, as `passlint check` prints them, on stderr)."""
     from passlint import pipeline
     from passlint.analysis.language import language_of
+    from passlint.analysis.mlir.memo import MlirMemo
     from passlint.analysis.source import SourceText
     from passlint.passes.tensorizer_legalization import legalize, unsure_placement
     from passlint.report.escape import write_exact
@@ -314,7 +315,7 @@ def _legalize(args: argparse.Namespace) -> int:
         noun = "finding" if len(blocking) == 1 else "findings"
         say(f"{args.file}: not legalized: {len(blocking)} {noun} the pass would fail on (above)")
         return EXIT_ERROR
-    legalized = legalize(text, args.pipeline)
+    legalized = legalize(text, args.pipeline, MlirMemo())
     write_exact(sys.stdout, legalized.text)
     lines = SourceText(text)
     for offset, name in legalized.unsure:

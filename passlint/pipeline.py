@@ -11,6 +11,7 @@ from passlint.analysis.codes import PL001
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Position, Range
 from passlint.analysis.language import language_of
+from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.catalog import RULES
@@ -20,6 +21,10 @@ from passlint.suppression import postprocess
 if TYPE_CHECKING:  # a pass is imported when a document of its language comes
     from passlint.analysis.mlir.ir import ParsedFile
     from passlint.passes.tensorizer_legalization import ChunkAnalysis
+
+# The MLIR front end's memo: one per process, so one per `passlint check` run and one per
+# server worker (what it keeps is bounded; a test clears it with ``MLIR_MEMO.clear()``).
+MLIR_MEMO = MlirMemo()
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,7 @@ def _mlir_findings(
     from passlint.analysis.mlir.syntax_findings import syntax_findings
     from passlint.passes import tensorizer_legalization
 
-    parsed = parse_file(text)
+    parsed = parse_file(text, MLIR_MEMO)
     source = SourceText(text)
     tensorizer = tensorizer_legalization.analyze_file(parsed, settings.pipeline)
     findings = syntax_findings(path, parsed, source) + tensorizer_legalization.check(

@@ -33,7 +33,7 @@ from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import TextChange
 from passlint.config import Settings
 from passlint.passes.tensorizer_legalization import QUICK_CODES, quick_check
-from passlint.pipeline import oversize
+from passlint.pipeline import MLIR_MEMO, oversize
 from passlint.suppression import postprocess
 
 
@@ -57,7 +57,7 @@ def quick_analyze(
         return list(kept.findings)
     source = SourceText(text)
     with collector_paused():  # @main's header can be 100,000 tokens: build it in one go
-        quick = quick_check(path, text, source, settings.pipeline)
+        quick = quick_check(path, text, source, settings.pipeline, MLIR_MEMO)
     if quick is None:
         if memo is not None:
             memo.keep(text, None)

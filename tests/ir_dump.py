@@ -81,7 +81,7 @@ def recut_mismatches(text: str) -> list[str]:
 
     parser._Builder._operation = recording  # type: ignore[method-assign]
     try:
-        parser.parse_file(text, fast=False)
+        parser.parse_file(text)
     finally:
         parser._Builder._operation = build  # type: ignore[method-assign]
     # (the name's span, read from the text while the op has no tokens, then from them)

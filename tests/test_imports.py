@@ -116,22 +116,6 @@ def test_layers_import_only_downwards() -> None:
     assert wrong == []
 
 
-# Cycles in parts another helper of issue 28 is reworking, each by its modules: a cycle found
-# among them is let pass. An entry no cycle is left in fails the test: delete it then.
-KNOWN_CYCLES = [
-    # analysis/mlir: ir -> statements (Template) -> statement_memo -> ir, lalr -> statements;
-    # opened by the one-memo step (issue 28, point 1).
-    frozenset(
-        {
-            "passlint.analysis.mlir.ir",
-            "passlint.analysis.mlir.lalr",
-            "passlint.analysis.mlir.statement_memo",
-            "passlint.analysis.mlir.statements",
-        }
-    ),
-]
-
-
 def _cycles() -> list[list[str]]:
     """The strongly connected components of more than one module in the run-time graph
     (Tarjan's algorithm), each sorted."""
@@ -174,8 +158,5 @@ def _cycles() -> list[list[str]]:
 
 def test_no_import_cycles() -> None:
     """No module imports (directly or through others) a module that imports it back, at
-    module level or inside a function; ``KNOWN_CYCLES`` are the ones being opened."""
-    cycles = _cycles()
-    assert [c for c in cycles if not any(set(c) <= known for known in KNOWN_CYCLES)] == []
-    stale = [sorted(k) for k in KNOWN_CYCLES if not any(set(c) <= k for c in cycles)]
-    assert stale == []
+    module level or inside a function."""
+    assert _cycles() == []

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from pygls.exceptions import JsonRpcInvalidParams
 
 from passlint import pipeline
+from passlint.analysis.mlir.memo import MlirMemo
 from passlint.passes.tensorizer_legalization import legalize, unsure_placement
 from passlint.server.lsp_objects import JsonRpcRequestFailed
 from passlint.server.quoting import shown
@@ -31,7 +32,7 @@ async def legalized_module(
         raise JsonRpcRequestFailed(f"not legalized: {size} bytes is more than max-file-size")
     variant = settings.pipeline  # (the MHLO or StableHLO pass)
     loop = asyncio.get_running_loop()
-    legalized = await loop.run_in_executor(executor, legalize, document.text, variant)
+    legalized = await loop.run_in_executor(executor, legalize, document.text, variant, MlirMemo())
     if not legalized.unsure:
         return legalized.text, None
     offset, name = legalized.unsure[0]

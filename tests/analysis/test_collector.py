@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from passlint import pipeline
 from passlint.analysis import collector
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.mlir import statements
@@ -126,13 +127,13 @@ def test_a_batch_check_of_mlir_files_freezes_what_they_leave(tmp_path: Path) -> 
         if phase == "start":
             generations.append(info["generation"])
 
-    statements.clear_caches()
+    pipeline.MLIR_MEMO.clear()
     gc.collect()
     gc.callbacks.append(record)
     try:
         results = check_files(paths, job, workers=1)
         scanned = {id(item) for item in gc.get_objects()}
-        cached = list(statements._templates.values())
+        cached = list(pipeline.MLIR_MEMO.templates.values())
     finally:
         gc.callbacks.remove(record)
         gc.unfreeze()
@@ -147,7 +148,7 @@ def test_a_batch_freezes_no_cyclic_garbage(tmp_path: Path) -> None:
     path = tmp_path / "m.mlir"
     path.write_text((DATA / "handmade__mhlo_fusion_hybrid.mlir").read_text(encoding="utf-8"))
     statements._runner.cache_clear()
-    statements.clear_caches()
+    pipeline.MLIR_MEMO.clear()
     gc.collect()
     try:
         check_files([str(path)] * 3, Job(Settings(), (str(tmp_path),)), workers=1)

@@ -20,6 +20,7 @@ from ir_dump import dump, recut_mismatches
 from passlint import pipeline
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Finding, Fix, Position, Range, TextEdit
+from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
@@ -138,8 +139,8 @@ def check_document(target: str, path: str, files: dict[str, str], root: str) -> 
 def check_mlir_front_end(target: str, text: str) -> None:
     """The line-shape fast path and the token path give the same IR; the quick answer and
     the apply mode do not raise either."""
-    fast = timed(target, text, lambda: parse_file(text, fast=True))
-    slow = timed(target, text, lambda: parse_file(text, fast=False))
+    fast = timed(target, text, lambda: parse_file(text, MlirMemo()))
+    slow = timed(target, text, lambda: parse_file(text))
     assert dump(fast) == dump(slow)
     assert recut_mismatches(text) == []
     quick = timed(target, text, lambda: quick_analyze("q.mlir", text, EVERYTHING))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fuzz_checks import dump
 
 from passlint.analysis.mlir.ir import ParsedFile
+from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.parser import parse_file
 
 
@@ -18,7 +19,7 @@ def test_unclosed_region_at_a_split_marker_ends_at_the_chunk_on_both_paths() -> 
         "  return\n"
         "}\n"
     )
-    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    fast, slow = parse_file(text, MlirMemo()), parse_file(text)
     assert dump(fast) == dump(slow)
     first = fast.chunks[0]
     (error,) = first.errors
@@ -29,7 +30,7 @@ def test_unclosed_bracket_after_a_region_read_line_by_line_is_reported_at_its_en
     # The line-shape path took the region's one-line statements without cutting their
     # tokens, and put the "expected ')'" error at the end of the `^bb0` line.
     text = '"f"() ({\n^bb0(%a: t):\n  %0 = "a"(%a) : (t) -> t\n'
-    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    fast, slow = parse_file(text, MlirMemo()), parse_file(text)
     assert dump(fast) == dump(slow)
     paren = next(e for e in fast.errors if "')'" in e.message)
     assert text[: paren.start].endswith("-> t")
@@ -76,7 +77,7 @@ def test_line_shapes_keep_an_integer_before_x_apart_from_a_hex_number() -> None:
     # number): the line's template had one token fewer than the line, so its types were
     # cut one token off (`, tensor<8xf32` for `tensor<8xf32>`), and a copy fix copied them.
     text = "%0 = stablehlo.multiply %arg0, %arg1 : tensor<8xf32>\n%1 = x.y %0 : tensor<8xf32>, tensor<8xf32>\n"
-    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    fast, slow = parse_file(text, MlirMemo()), parse_file(text)
     assert dump(fast) == dump(slow)
     assert fast.chunks[0].operations[1].types[0].text == "tensor<8xf32>"
 
@@ -127,7 +128,7 @@ def test_legalizing_a_splat_constant_whose_result_list_is_broken() -> None:
 def test_a_numbered_value_followed_by_a_letter_is_two_tokens_on_both_paths() -> None:
     # `%1é` is the value `%1` and the character `é`; its line shape read `%vé` as one value.
     text = "    %18 = stablehlo.add %15, %1\u00e9 : tensor<64x512xf32>\n"
-    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    fast, slow = parse_file(text, MlirMemo()), parse_file(text)
     assert dump(fast) == dump(slow)
     assert any("Unexpected character" in error.message for error in fast.errors)
 
@@ -135,7 +136,7 @@ def test_a_numbered_value_followed_by_a_letter_is_two_tokens_on_both_paths() -> 
 def test_a_unicode_line_separator_is_no_blank() -> None:
     # str.strip() removed U+2028, which no token starts with: the line looked blank.
     text = '   \u2028  "stablehlo.return"(%4) : (tensor<f32>) -> ()\n'
-    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    fast, slow = parse_file(text, MlirMemo()), parse_file(text)
     assert dump(fast) == dump(slow)
     assert any("Unexpected character" in error.message for error in fast.errors)
 
@@ -144,7 +145,7 @@ def test_a_value_named_like_a_type_word_keeps_the_dims_token_on_both_paths() -> 
     # `%arg1tensor<8xf32>`: `8x` is a DIMS token after `tensor<`; the line shape made the name
     # `%v`, and `1x` an integer and a word.
     text = "    %0 = stablehlo.multiply %arg0, %arg1tensor<8xf32>\n"
-    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    fast, slow = parse_file(text, MlirMemo()), parse_file(text)
     assert dump(fast) == dump(slow)
 
 
@@ -157,11 +158,11 @@ def test_the_first_statement_of_a_region_is_read_from_its_line_shape() -> None:
         "  return %0 : tensor<4xf32>\n"
         "}\n"
     )
-    fast = parse_file(text, fast=True)
+    fast = parse_file(text, MlirMemo())
     (function,) = fast.chunks[0].operations
     first = function.regions[0].blocks[0].operations[0]
     assert first.name == "stablehlo.abs" and first.tokens is None  # (a dump cuts them)
-    assert dump(fast) == dump(parse_file(text, fast=False))
+    assert dump(fast) == dump(parse_file(text))
 
 
 def test_a_generic_op_name_alone_on_its_line_still_opens_the_region_before_it() -> None:
@@ -176,15 +177,15 @@ def test_a_generic_op_name_alone_on_its_line_still_opens_the_region_before_it() 
         "  }) : () -> ()\n"
         "}) : () -> ()\n"
     )
-    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    fast, slow = parse_file(text, MlirMemo()), parse_file(text)
     assert dump(fast) == dump(slow)
     assert fast.errors == []
 
 
 def _both_paths(text: str) -> ParsedFile:
     """The file parsed on the line-shape path, after asserting the token path agrees."""
-    fast = parse_file(text, fast=True)
-    assert dump(fast) == dump(parse_file(text, fast=False))
+    fast = parse_file(text, MlirMemo())
+    assert dump(fast) == dump(parse_file(text))
     return fast
 
 
@@ -292,7 +293,7 @@ def test_an_unterminated_string_takes_its_trailing_blanks_on_both_paths() -> Non
     # The line-shape path tokenized the line without its trailing blanks, so the string's
     # error ended before them; the token path took the rest of the line.
     for text in ['"abc   \n', '%0 = "abc \t \r\nx\n', '"a"() : () -> ()\n"abc   \n']:
-        fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+        fast, slow = parse_file(text, MlirMemo()), parse_file(text)
         assert dump(fast) == dump(slow), repr(text)
 
 
@@ -300,5 +301,5 @@ def test_a_caret_inside_a_quoted_op_name_names_no_block_on_both_paths() -> None:
     # The token path kept the op's tokens for block references when a `^` stood anywhere
     # in its text, a string included; the line-shape path did not.
     text = '%10 = "a.b^c"(%arg7) : (f32) -> f32\n'
-    fast, slow = parse_file(text, fast=True), parse_file(text, fast=False)
+    fast, slow = parse_file(text, MlirMemo()), parse_file(text)
     assert dump(fast) == dump(slow)

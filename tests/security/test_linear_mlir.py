@@ -21,7 +21,7 @@ from linear_time import assert_doubling_linear
 from passlint import pipeline
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Fix, Position, Range, TextEdit
-from passlint.analysis.mlir import lines, main_outline, statements, types
+from passlint.analysis.mlir import main_outline, types
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.source import SourceText
 from passlint.passes.tensorizer_legalization import legalize_text
@@ -36,11 +36,7 @@ TAIL = RETURN + "}\n"
 
 def _fresh_caches() -> None:
     """Forget what earlier runs cached (a shape must not be timed on another's cache)."""
-    statements.clear_caches()
-    lines._shapes.clear()
-    lines.cut_lines.clear()
-    main_outline._header_cache.clear()
-    main_outline._generic_cache.clear()
+    pipeline.MLIR_MEMO.clear()
     types.parse_shaped_type.cache_clear()
 
 
@@ -311,7 +307,7 @@ def _argument_types(text: str) -> object:
     """Every argument's shaped type, as hover and the pass read them."""
     return [
         argument.shaped_type
-        for chunk in parse_file(text).chunks
+        for chunk in parse_file(text, pipeline.MLIR_MEMO).chunks
         for top in chunk.operations
         for op in top.walk()
         for argument in op.header_arguments

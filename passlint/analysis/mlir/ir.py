@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from passlint.analysis import codes
 from passlint.analysis.mlir.lexer import Tok, statement_tokens
 from passlint.analysis.mlir.op_table import MODULE_OPS
-from passlint.analysis.mlir.statements import Template
+from passlint.analysis.mlir.template import Template
 from passlint.analysis.mlir.types import NO_ALIASES, ShapedType, resolve_alias, shaped_type_in
 
 Span = tuple[int, int]

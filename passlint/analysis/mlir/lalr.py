@@ -216,7 +216,7 @@ def _tree_of(inline: tuple[int, ...]) -> Callable[[str, list[Any]], Tree[Token]]
 
 def main() -> None:
     """Write ``lalr_tables.py`` from ``mlir.lark`` (after the grammar changed)."""
-    from passlint.analysis.mlir.statements import grammar, lark_parser
+    from passlint.analysis.mlir.grammar import grammar, lark_parser
 
     here = Path(__file__).resolve().parent
     (here / "lalr_tables.py").write_text(render(lark_parser(), grammar()), encoding="utf-8")

@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from passlint.analysis.mlir.lexer import SPACE, STRING_OR_REST, Tok, tokenize
-from passlint.analysis.mlir.seen_twice import SeenTwice
 from passlint.analysis.mlir.statements import StatementError, Template, parse_statement
 from passlint.analysis.mlir.structure import (
     End,
@@ -26,6 +25,9 @@ from passlint.analysis.mlir.structure import (
     statement_start,
 )
 from passlint.analysis.source import line_starts, split_lines
+
+if TYPE_CHECKING:
+    from passlint.analysis.mlir.memo import MlirMemo
 
 _STRING = re.compile(STRING_OR_REST)  # (unrolled: linear on huge blobs)
 _SSA = re.compile(r"%(?:[A-Za-z_$.\-][\w$.\-]*|\d+)(?:#\d+)?")
@@ -75,21 +77,23 @@ class LineShape:
     cut_with_previous: bool = True
 
 
-_shapes: dict[str, LineShape] = {}
-# The tokens of a line, with offsets from its start (its indentation is part of it): lines repeat
-# verbatim (closing lines such as `} : (tensor<f32>) -> tensor<f32>`, the signatures and
-# attribute lines of tests copied across files), so a line seen again is not cut again.
-# Bounded by tokens held.
-cut_lines: SeenTwice[str, tuple[Tok, ...]] = SeenTwice(100_000)
 _new = tuple.__new__
 
 
-def _cut(key: str) -> tuple[Tok, ...]:
-    """The tokens of one line's text ``key``, relative to its start (offered to
-    ``cut_lines``)."""
+def _cut(key: str, memo: MlirMemo | None) -> tuple[Tok, ...]:
+    """The tokens of one line's text ``key``, relative to its start, offered to the memo
+    (which keeps them for lines seen twice (lines repeat verbatim: closing lines such as
+    `} : (tensor<f32>) -> tensor<f32>`, the signatures and attribute lines of tests copied
+    across files))."""
     cut = tuple(tokenize(key))
-    cut_lines.offer(key, cut, len(cut))
+    if memo is not None:
+        memo.cut_lines.offer(key, cut, len(cut))
     return cut
+
+
+def _unknown(key: str) -> None:
+    """What a line's shape or tokens are known as without a memo: nothing."""
+    return None
 
 
 def normalize(text: str) -> str:
@@ -100,15 +104,18 @@ def normalize(text: str) -> str:
     return _DIGITS.sub("1", _SYMBOL.sub("@s", _NAMED_SSA.sub("%v", text)))
 
 
-def shape_of(key: str) -> LineShape:
+def shape_of(key: str, memo: MlirMemo | None = None) -> LineShape:
+    """The shape of the normalized line ``key`` (the memo keeps each distinct one)."""
     if len(key) > _LONG_LINE:
         return _long_shape(key)
-    found = _shapes.get(key)
+    if memo is None:
+        return _compute_shape(key, None)
+    found = memo.shapes.get(key)
     if found is None:
-        found = _compute_shape(key)
-        if len(_shapes) >= _SHAPE_LIMIT:
-            _shapes.clear()
-        _shapes[key] = found
+        found = _compute_shape(key, memo)
+        if len(memo.shapes) >= _SHAPE_LIMIT:
+            memo.shapes.clear()
+        memo.shapes[key] = found
     return found
 
 
@@ -120,8 +127,7 @@ def _long_shape(key: str) -> LineShape:
     return LineShape(False, _line_start(key, head), ending(key, tail[-1]), **_head(key, head))
 
 
-def _compute_shape(key: str) -> LineShape:
-
+def _compute_shape(key: str, memo: MlirMemo | None) -> LineShape:
     toks = tokenize(key)
     if not toks:
         return LineShape(blank=True)
@@ -140,7 +146,7 @@ def _compute_shape(key: str) -> LineShape:
         return plain
     if statement.broken or len(statement.toks) != len(toks):
         return plain
-    template = parse_statement(key, toks)
+    template = parse_statement(key, toks, memo=memo)
     if isinstance(template, StatementError) or template.kind != "op":
         return plain
     if template.arguments or template.bindings:
@@ -185,13 +191,14 @@ def _head(key: str, toks: list[Tok]) -> dict[str, Any]:
 class LineTable:
     """The lines of a chunk with their absolute [start, end) offsets and shapes."""
 
-    def __init__(self, text: str, start: int, end: int) -> None:
+    def __init__(self, text: str, start: int, end: int, memo: MlirMemo | None = None) -> None:
         self.text = text
+        self.memo = memo
         self.end = end = min(end, len(text))
         self.starts: list[int] = []
         self.shapes: list[LineShape] = []
         self.ok = True
-        known = _shapes.get
+        known = _unknown if memo is None else memo.shapes.get
         # Block by block (each ends at a line break): the copies made of a block's lines are
         # a few megabytes at most, whatever the size of the chunk.
         while True:
@@ -207,7 +214,7 @@ class LineTable:
             self.starts += starts
             if self.ok:
                 keys = map(str.strip, normalized, repeat(SPACE))
-                self.shapes += [known(key) or shape_of(key) for key in keys]
+                self.shapes += [known(key) or shape_of(key, memo) for key in keys]
             if cut < 0:
                 break
             start = cut + 1
@@ -242,13 +249,14 @@ class LineTable:
     def tokens(self, first: int, last: int, out: list[Tok]) -> None:
         """Append the tokens of lines ``first`` to ``last`` to ``out``, as ``tokenize`` cuts
         them (a newline token between two lines)."""
-        text, starts, shapes, known = self.text, self.starts, self.shapes, cut_lines.get
+        text, starts, shapes, memo = self.text, self.starts, self.shapes, self.memo
+        known = _unknown if memo is None else memo.cut_lines.get
         for line in range(first, last + 1):
             end = self.line_end(line)
             if not shapes[line].blank:  # (a blank or comment line has no tokens)
                 at = starts[line]
                 body = text[at:end]
-                cut = known(body) or _cut(body)
+                cut = known(body) or _cut(body, memo)
                 out += [_new(Tok, (kind, start + at, stop + at)) for kind, start, stop in cut]
             if line < last:
                 out.append(self.line_break(line))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
 from passlint.analysis.mlir.lexer import SPACE, Tok
@@ -26,6 +27,9 @@ from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witnes
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
 from passlint.analysis.mlir.structure import begins_after
 from passlint.analysis.source import has_lone_cr
+
+if TYPE_CHECKING:
+    from passlint.analysis.mlir.memo import MlirMemo
 
 _MAIN_LINE = re.compile(r'([ \t]*)func\.func\b[^\n]*?@(?:main|"main")\(')
 # The generic form's header line, up to its `sym_name = "main"` property.
@@ -99,9 +103,10 @@ def used_names(outline: MainOutline) -> _UsedNames:
     return _UsedNames(outline)
 
 
-def outline_main(text: str) -> MainOutline | None:
+def outline_main(text: str, memo: MlirMemo | None = None) -> MainOutline | None:
     """The outline of @main of a single-chunk module, or None when it cannot be had cheaply
-    (its substring searches read lines as tools print them: ending at \\n or \\r\\n)."""
+    (its substring searches read lines as tools print them: ending at \\n or \\r\\n).
+    ``memo``: as for ``parse_file`` (it also keeps @main's header op, parsed)."""
     if ("// -----" in text and len(split_chunks(text)) != 1) or has_lone_cr(text):
         return None
     header = _main_header(text)
@@ -134,13 +139,13 @@ def outline_main(text: str) -> MainOutline | None:
     if body_indent.strip() or not _RETURN.match(text, ret_start):
         return None
     if generic:
-        main = _generic_header_op(text, header.start(), label_end, close + 1)
+        main = _generic_header_op(text, header.start(), label_end, close + 1, memo)
     else:
-        main = _header_op(text, header.start(), header_end, indent)
-    above = _statement_line_above(text, label_end + 1, ret_start)
-    if above[0] < ret_start and shape_of(normalize(text[above[0] : above[1]])).end != "op":
+        main = _header_op(text, header.start(), header_end, indent, memo)
+    above = _statement_line_above(text, label_end + 1, ret_start, memo)
+    if above[0] < ret_start and shape_of(normalize(text[above[0] : above[1]]), memo).end != "op":
         return None  # the return would continue the statement above it
-    ret = _single_op(parse_chunk(text, ret_start, ret_end, whole=False))
+    ret = _single_op(parse_chunk(text, ret_start, ret_end, memo, whole=False))
     if main is None or ret is None or not main.regions or len(ret.operands) > MOST_OUTPUTS:
         return None
     # Read closely: the header, the lines from the one above the return (a suppression
@@ -160,7 +165,7 @@ def outline_main(text: str) -> MainOutline | None:
     for group in groups:
         if group in arguments or any(group in _names(op) for op in definitions):
             continue
-        found = _definition(text, body, body_indent, group)
+        found = _definition(text, body, body_indent, group, memo)
         if found is None:
             return None
         definitions.append(found[0])
@@ -181,48 +186,48 @@ def outline_main(text: str) -> MainOutline | None:
     return MainOutline(chunk, read.dialects, text, body, read)
 
 
-_header_cache: dict[tuple[int, str], Operation | None] = {}
-
-
-def _header_op(text: str, start: int, end: int, indent: str) -> Operation | None:
-    """@main's header as an op with an empty body, cached by its text and place (an edit in
-    the body, the usual case in an editor, finds the 4,000-argument header parsed)."""
+def _header_op(
+    text: str, start: int, end: int, indent: str, memo: MlirMemo | None
+) -> Operation | None:
+    """@main's header as an op with an empty body; the memo keeps it by its text and place
+    (an edit in the body, the usual case in an editor, finds the 4,000-argument header
+    parsed)."""
     key = (start, text[start:end])
-    if key not in _header_cache:
+    cache = {} if memo is None else memo.headers
+    if key not in cache:
         # Parse `header {` + `}` so the region is closed; offsets are those of ``text``.
         synthetic = text[:end] + "\n" + indent + "}"
-        if len(_header_cache) >= 4:
-            _header_cache.clear()
-        _header_cache[key] = _single_op(parse_chunk(synthetic, start, len(synthetic), whole=False))
-    op = _header_cache[key]
+        if len(cache) >= 4:
+            cache.clear()
+        cache[key] = _single_op(parse_chunk(synthetic, start, len(synthetic), memo, whole=False))
+    op = cache[key]
     if op is not None:
         _forget_uses(op)
         op.regions = [Region(op.regions[0].span, op, [])] if op.regions else []
     return op
 
 
-# By the header's place and text: the closing line's place and text, and the op.
-_generic_cache: dict[tuple[int, str], tuple[int, str, Operation | None]] = {}
-
-
-def _generic_header_op(text: str, start: int, label_end: int, closing: int) -> Operation | None:
+def _generic_header_op(
+    text: str, start: int, label_end: int, closing: int, memo: MlirMemo | None
+) -> Operation | None:
     """The generic form's @main as an op whose region holds only its entry block label,
-    from the header (with the label) at ``start`` and the closing line at ``closing``;
-    cached by the header's text and place as ``_header_op`` is, while the closing line
+    from the header (with the label) at ``start`` and the closing line at ``closing``; the
+    memo keeps it by the header's text and place as ``_header_op``'s, while the closing line
     stays where it was (one entry per header: each holds the text it was used for last)."""
     closing_end = _line_end(text, closing)
     key = (start, text[start:label_end])
     tail = (closing, text[closing:closing_end])
-    cached = _generic_cache.get(key)
+    cache = {} if memo is None else memo.generics
+    cached = cache.get(key)
     if cached is None or cached[:2] != tail:
         # Parse the closing line right after the label, then move its tokens back to where
         # they are in ``text`` (the body between is not read).
         synthetic = text[:label_end] + "\n" + tail[1]
-        if len(_generic_cache) >= 4:
-            _generic_cache.clear()
-        op = _single_op(parse_chunk(synthetic, start, len(synthetic), whole=False))
+        if len(cache) >= 4:
+            cache.clear()
+        op = _single_op(parse_chunk(synthetic, start, len(synthetic), memo, whole=False))
         cached = (*tail, op and _moved_tail(op, text, label_end + 1, closing - label_end - 1))
-        _generic_cache[key] = cached
+        cache[key] = cached
     op = cached[2]
     if op is not None:
         op.text = text  # the same offsets hold; an older version's text is not kept
@@ -304,7 +309,7 @@ def _single_op(chunk: Chunk) -> Operation | None:
     return chunk.operations[0] if len(chunk.operations) == 1 else None
 
 
-def _statement_line_above(text: str, start: int, at: int) -> tuple[int, int]:
+def _statement_line_above(text: str, start: int, at: int, memo: MlirMemo | None) -> tuple[int, int]:
     """The last line in [start, at) with a token (comments and blank lines skipped), or
     ``(at, at)`` when there is none."""
     end = _line_start(text, at)
@@ -312,7 +317,7 @@ def _statement_line_above(text: str, start: int, at: int) -> tuple[int, int]:
         line = _last_line(text, start, end)
         if line is None:
             return at, at
-        if not shape_of(normalize(text[line[0] : line[1]]).strip(SPACE)).blank:
+        if not shape_of(normalize(text[line[0] : line[1]]).strip(SPACE), memo).blank:
             return line
         end = _line_start(text, line[0])
 
@@ -338,14 +343,16 @@ def _next_line_shape(text: str, start: int) -> tuple[str, int]:
     return text[start:end], end
 
 
-def _next_statement_line(text: str, line_start: int, line_end: int, stop: int) -> int | None:
+def _next_statement_line(
+    text: str, line_start: int, line_end: int, stop: int, memo: MlirMemo | None
+) -> int | None:
     """Where the first non-blank line after a one-line statement ends, when that line starts
     a new statement (newlines mean nothing: it could continue the statement); else None."""
-    end_kind = shape_of(normalize(text[line_start:line_end]).strip(SPACE)).end
+    end_kind = shape_of(normalize(text[line_start:line_end]).strip(SPACE), memo).end
     at = line_end
     while at < stop:
         line, end = _next_line_shape(text, at + 1)
-        shape = shape_of(normalize(line).strip(SPACE))
+        shape = shape_of(normalize(line).strip(SPACE), memo)
         if not shape.blank:
             if shape.start is not None and begins_after(shape.start, end_kind):
                 return end
@@ -355,7 +362,7 @@ def _next_statement_line(text: str, line_start: int, line_end: int, stop: int) -
 
 
 def _definition(
-    text: str, body: tuple[int, int], indent: str, name: str
+    text: str, body: tuple[int, int], indent: str, name: str, memo: MlirMemo | None
 ) -> tuple[Operation, tuple[int, int]] | None:
     """The one-line statement at @main's top level that defines ``name``, and the lines it
     was read from (its own and the next, which must not continue it)."""
@@ -377,12 +384,12 @@ def _definition(
         line_start = match.start()
     line_end = text.find("\n", line_start)
     line_end = body[1] if line_end < 0 or line_end > body[1] else line_end
-    following_end = _next_statement_line(text, line_start, line_end, body[1])
+    following_end = _next_statement_line(text, line_start, line_end, body[1], memo)
     if following_end is None:
         return None
     start = line_start + len(indent)
     end = start + len(text[start:line_end].rstrip(SPACE))
-    op = _single_op(chunk := parse_chunk(text, start, end, whole=False))
+    op = _single_op(chunk := parse_chunk(text, start, end, memo, whole=False))
     if op is None or chunk.errors or op.regions:
         return None
     return op, (line_start, following_end)

@@ -8,6 +8,7 @@ results and records its uses.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.mlir.excerpt import excerpt
@@ -44,6 +45,9 @@ from passlint.analysis.mlir.syntax_rules import EMPTY_BODY_ADVICE
 from passlint.analysis.mlir.types import bounded, resolve_alias
 from passlint.analysis.mlir.validate import validate_chunk
 from passlint.analysis.source import line_end, line_start
+
+if TYPE_CHECKING:
+    from passlint.analysis.mlir.memo import MlirMemo
 
 _MARKER = "// -----"
 _COUNT = re.compile(r"\s*:\s*(\d+)")
@@ -142,31 +146,37 @@ def split_chunks(text: str) -> list[tuple[int, int]]:
     return bounds
 
 
-def parse_file(text: str, fast: bool = True) -> ParsedFile:
+def parse_file(text: str, memo: MlirMemo | None = None) -> ParsedFile:
     """Parse a whole .mlir file into its chunks.
 
-    ``fast`` turns one-line statements into IR from their line shapes (the default); without
-    it every statement is tokenized: both give the same IR.
+    Without ``memo`` every statement is tokenized, parsed and built afresh (the reference
+    pipeline); with one, one-line statements become IR from their line shapes and what the
+    memo keeps is reused (the fast paths): both give the same IR.
     """
     with collector_paused():
-        chunks = [parse_chunk(text, start, end, fast) for start, end in split_chunks(text)]
+        chunks = [parse_chunk(text, start, end, memo) for start, end in split_chunks(text)]
     return ParsedFile(text, chunks)
 
 
 def parse_chunk(
-    text: str, start: int = 0, end: int | None = None, fast: bool = True, whole: bool = True
+    text: str,
+    start: int = 0,
+    end: int | None = None,
+    memo: MlirMemo | None = None,
+    whole: bool = True,
 ) -> Chunk:
-    """One chunk's IR and errors. ``whole``: the text is a whole chunk, so undefined values,
-    aliases and blocks are errors (not for the pieces @main's outline parses alone)."""
+    """One chunk's IR and errors (``memo``: as for ``parse_file``). ``whole``: the text is a
+    whole chunk, so undefined values, aliases and blocks are errors (not for the pieces
+    @main's outline parses alone)."""
     end = len(text) if end is None else end
-    lines = LineTable(text, start, end) if fast else None
+    lines = None if memo is None else LineTable(text, start, end, memo)
     if lines is not None and lines.ok:
-        statements, structure_errors = scan(text, [], lines)
+        statements, structure_errors = scan(text, [], lines, memo=memo)
     else:  # (without the line table, or when its lines do not add up: cut every token)
         statements, structure_errors = scan(text, tokenize(text, start, end), end=end)
     chunk = Chunk(start, end)
     chunk.errors.extend(structure_errors)
-    builder = _Builder(text, chunk)
+    builder = _Builder(text, chunk, memo)
     block = Block(None, None)
     builder.fill_block_list([block], statements, parent_op=None)
     del statements  # (its syntax is garbage now: not kept alive beside the IR below)
@@ -175,7 +185,7 @@ def parse_chunk(
         _share_alias_values(block, chunk.alias_values)
     resolve_uses(chunk.operations, {})
     if whole:
-        chunk.errors.extend(validate_chunk(text, chunk, builder.relocated))
+        chunk.errors.extend(validate_chunk(text, chunk, builder.relocated, memo))
     chunk.errors.sort(key=lambda issue: (issue.start, issue.end))
     return chunk
 
@@ -190,9 +200,10 @@ def _share_alias_values(root: Block, aliases: dict[str, str]) -> None:
 
 
 class _Builder:
-    def __init__(self, text: str, chunk: Chunk) -> None:
+    def __init__(self, text: str, chunk: Chunk, memo: MlirMemo | None) -> None:
         self.text = text
         self.chunk = chunk
+        self.memo = memo
         # One string per op name and value name of the chunk, shared by its ops, results and
         # uses (a 7.7 MB module has 50,000 ops and 150,000 values).
         self._strings: dict[str, str] = {}
@@ -263,8 +274,8 @@ class _Builder:
                 op.parent_op = parent_op
                 blocks[-1].operations.append(op)
                 quiet = errors == len(self.chunk.errors) and aliases == len(self.chunk.aliases)
-                if statement.memo_key and quiet:
-                    keep(statement.memo_key, op, statement.start)
+                if statement.memo_key and quiet and self.memo is not None:
+                    keep(self.memo.kept, statement.memo_key, op, statement.start)
 
     def _alias(self, toks: list[Tok]) -> None:
         """Record an alias definition (``#name = attr``, ``!name = type``) and what it
@@ -337,7 +348,7 @@ class _Builder:
             return _fallback(self.text, toks[:index])
         if statement.broken:
             return _fallback(self.text, toks)
-        found = parse_statement(self.text, toks, _pieces(self.text, statement))
+        found = parse_statement(self.text, toks, _pieces(self.text, statement), self.memo)
         if isinstance(found, StatementError):
             self.chunk.errors.append(self._issue(toks, found))
             return _fallback(self.text, toks)

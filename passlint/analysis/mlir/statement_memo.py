@@ -5,8 +5,9 @@ same functions in every version's file): over half the text of the upstream Stab
 tests' functions is a function seen before. A statement whose first line ends with ``{`` and
 whose last line is ``}`` alone at the first line's indentation is a *candidate*; its text is
 the key. From the second sighting of a key whose statement scanned and built without any
-error, its IR is kept as rows with offsets relative to the statement's start; a later copy
-gets IR made from those rows, relocated, instead of being scanned, parsed and built again.
+error, its IR is kept (in an ``MlirMemo``'s ``kept``) as rows with offsets relative to
+the statement's start; a later copy gets IR made from those rows, relocated, instead of
+being scanned, parsed and built again.
 
 The IR of such a statement depends on its text alone: the scanner only looks past the
 closing ``}`` to see whether the next line starts a statement, which it checks again at
@@ -80,10 +81,6 @@ class Candidate:
     last_line: int
 
 
-# Bounded by the characters of the statements held (their rows take a few times that).
-kept: SeenTwice[str, Entry] = SeenTwice(1_000_000)
-
-
 def candidate(lines: LineTable, line: int) -> Candidate | None:
     """The candidate statement whose first line is ``line``, if that line is a header."""
     text = lines.text
@@ -106,9 +103,9 @@ def _moved(span: Span, shift: int) -> Span:
     return (span[0] + shift, span[1] + shift)
 
 
-def keep(key: str, op: Operation, start: int) -> None:
-    """Keep ``op`` (the IR of the statement ``key`` that starts at ``start``), relative,
-    unless a copy is kept already (two in one chunk)."""
+def keep(kept: SeenTwice[str, Entry], key: str, op: Operation, start: int) -> None:
+    """Keep ``op`` (the IR of the statement ``key`` that starts at ``start``) in ``kept``
+    (an ``MlirMemo``'s), relative, unless a copy is kept already (two in one chunk)."""
     if kept.get(key) is None:
         row = _row(op, -start)
         kept.keep(key, Entry(row, _depth(row)), len(key))

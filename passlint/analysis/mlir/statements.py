@@ -1,4 +1,5 @@
-"""Parsing one statement with the lark LALR grammar, cached by the statement's token kinds.
+"""Parsing one statement with the lark LALR grammar; with an ``MlirMemo``, cached by the
+statement's token kinds.
 
 The grammar only sees terminal kinds, so every statement with the same kind sequence has the
 same parse. A parse is reduced to a ``Template``: which token positions hold results, the op
@@ -9,21 +10,17 @@ location. Instantiating a template with a statement's own tokens is cheap; a mod
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
-from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING
 
-from lark import Lark, Token, Tree
-from lark.lexer import Lexer
+from lark import Token, Tree
 
 from passlint.analysis import codes
+from passlint.analysis.mlir.grammar import grammar, lark_parser
 from passlint.analysis.mlir.lalr import LalrRunner, Rejected, grammar_digest
 from passlint.analysis.mlir.lexer import KIND, Tok
 from passlint.analysis.mlir.repetition import compress
-from passlint.analysis.mlir.seen_twice import SeenTwice
 from passlint.analysis.mlir.syntax_rules import (
     SCALAR_TYPE,
     Checker,
@@ -36,39 +33,15 @@ from passlint.analysis.mlir.syntax_rules import kind_of as _kind
 from passlint.analysis.mlir.syntax_rules import last_index as _last_index
 from passlint.analysis.mlir.template import Argument, Entry, StatementError, Template
 
+if TYPE_CHECKING:
+    from passlint.analysis.mlir.memo import MlirMemo
+
 __all__ = ["Argument", "Entry", "StatementError", "Template", "parse_statement"]
 
 TYPE_WORDS = frozenset(("tensor", "vector", "memref", "complex", "tuple"))
 
 Span = tuple[int, int]  # inclusive token index range
 END = 1 << 30  # an error's token index at the end of the statement
-
-
-class _Feeder(Lexer):
-    """A lark lexer that hands over tokens cut beforehand."""
-
-    __future_interface__ = 2
-
-    def __init__(self, lexer_conf: Any) -> None:
-        pass
-
-    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
-        return iter(lexer_state.text)
-
-
-def grammar() -> str:
-    """The text of the statement grammar, ``mlir.lark``."""
-    return resources.files("passlint.analysis.mlir").joinpath("mlir.lark").read_text()
-
-
-@cache
-def lark_parser() -> Lark:
-    """lark's LALR parser of the grammar (built in about 30 ms)."""
-    parser = Lark(grammar(), parser="lalr", lexer=_Feeder, maybe_placeholders=False)
-    # The table construction leaves some 3,000 objects in cycles: freed here, once, so no
-    # batch run freezes them with what the first file's analysis leaves (collector.settled).
-    gc.collect(1)
-    return parser
 
 
 @cache
@@ -110,89 +83,81 @@ def _indices_of(kinds: list[str] | tuple[str, ...], kind: str) -> list[int]:
         return found
 
 
-# Parses depend on the kinds only; templates also on the words that name types. The caches
-# are bounded: past the limit they start afresh (fuzzed or generated input can be endless).
+# Parses depend on the kinds only; templates also on the words that name types. A memo's
+# parts are bounded: past the limit they start afresh (fuzzed or generated input can be
+# endless).
 _CACHE_LIMIT = 20_000
-_trees: dict[tuple[str, ...], Tree[Token] | StatementError] = {}
-_templates: dict[tuple[tuple[str, ...], tuple[str, ...]], Template | StatementError] = {}
-# The templates by kinds and the classes of their bare words (``word_class``): statements
-# that differ in an op name or an element type (`stablehlo.add` and `stablehlo.subtract`,
-# f32 and i32) share one. Errors are not shared: their messages name the words.
-_by_classes: dict[tuple[tuple[str, ...], tuple[object, ...]], Template] = {}
-
-
-# Templates by the statement's own text (its regions left out): statements repeat verbatim,
-# and a text seen again is looked up without first listing its token kinds and words.
-# Bounded by the characters of the texts held.
-_by_text: SeenTwice[tuple[str, ...], Template | StatementError] = SeenTwice(2_000_000)
-
-
-def clear_caches() -> None:
-    """Forget every cached parse and template, and the IR built from them (tests compare
-    cached and fresh parses)."""
-    from passlint.analysis.mlir import statement_memo  # (it imports the IR, which imports us)
-
-    statement_memo.kept.clear()
-    _trees.clear()
-    _templates.clear()
-    _by_classes.clear()
-    _by_text.clear()
 
 
 def parse_statement(
-    text: str, toks: list[Tok], pieces: tuple[str, ...] | None = None
+    text: str,
+    toks: list[Tok],
+    pieces: tuple[str, ...] | None = None,
+    memo: MlirMemo | None = None,
 ) -> Template | StatementError:
     """The template of a statement, or the first error with the expected terminals.
 
     ``pieces``: the statement's text between its regions, when the caller has it (what the
-    tokens are cut from, so it stands for them as a cache key)."""
+    tokens are cut from, so it stands for them as a cache key). ``memo``: templates kept
+    from statements parsed before (none: parsed afresh)."""
+    if memo is None:
+        return _new_template(terminal_kinds(text, toks), text, toks, None)
     if pieces is None:
-        return _parse_statement(text, toks)
-    found = _by_text.get(pieces)
+        return _parse_statement(text, toks, memo)
+    found = memo.by_text.get(pieces)
     if found is None:
-        found = _parse_statement(text, toks)
-        _by_text.offer(pieces, found, sum(map(len, pieces)))
+        found = _parse_statement(text, toks, memo)
+        memo.by_text.offer(pieces, found, sum(map(len, pieces)))
     return found
 
 
-def _parse_statement(text: str, toks: list[Tok]) -> Template | StatementError:
+def _parse_statement(text: str, toks: list[Tok], memo: MlirMemo) -> Template | StatementError:
+    """``parse_statement`` through the memo's templates by kinds and words, and by kinds
+    and word classes: statements that differ in an op name or an element type
+    (`stablehlo.add` and `stablehlo.subtract`, f32 and i32) share one. Errors are not
+    shared: their messages name the words."""
     kinds = terminal_kinds(text, toks)
     bare = _indices_of(kinds, "BARE_ID")
     named = sorted(bare + _indices_of(kinds, "BANG_ID"))
     words = tuple(text[toks[i].start : toks[i].end] for i in named)
     key = (kinds, words)
-    found = _templates.get(key)
+    found = memo.templates.get(key)
     if found is None:
         classes = (kinds, tuple(word_class(text[toks[i].start : toks[i].end]) for i in bare))
-        found = _by_classes.get(classes) or _new_template(kinds, text, toks)
-        if len(_templates) >= _CACHE_LIMIT:
-            _templates.clear()
-            _by_classes.clear()
-        _templates[key] = found
+        found = memo.by_classes.get(classes) or _new_template(kinds, text, toks, memo)
+        if len(memo.templates) >= _CACHE_LIMIT:
+            memo.templates.clear()
+            memo.by_classes.clear()
+        memo.templates[key] = found
         if isinstance(found, Template):
-            _by_classes[classes] = found
+            memo.by_classes[classes] = found
     return found
 
 
-def _new_template(kinds: tuple[str, ...], text: str, toks: list[Tok]) -> Template | StatementError:
+def _new_template(
+    kinds: tuple[str, ...], text: str, toks: list[Tok], memo: MlirMemo | None
+) -> Template | StatementError:
     compression = compress(kinds)
     if compression is None:
-        found = _template(kinds, text, toks)
+        found = _template(kinds, text, toks, memo)
     else:
         short_toks = [toks[index] for index in compression.kept]
-        found = compression.expand(_template(compression.kinds, text, short_toks))
+        found = compression.expand(_template(compression.kinds, text, short_toks, memo))
     if isinstance(found, Template) and found.kinds is not kinds:
         found = replace(found, kinds=kinds)  # (a template of the compressed kinds)
     return found
 
 
-def _template(kinds: tuple[str, ...], text: str, toks: list[Tok]) -> Template | StatementError:
-    tree = _trees.get(kinds)
+def _template(
+    kinds: tuple[str, ...], text: str, toks: list[Tok], memo: MlirMemo | None
+) -> Template | StatementError:
+    tree = None if memo is None else memo.trees.get(kinds)
     if tree is None:
         tree = _parse_kinds(kinds)
-        if len(_trees) >= _CACHE_LIMIT:
-            _trees.clear()
-        _trees[kinds] = tree
+        if memo is not None:
+            if len(memo.trees) >= _CACHE_LIMIT:
+                memo.trees.clear()
+            memo.trees[kinds] = tree
     if isinstance(tree, StatementError):
         return _operand_list_error(kinds, tree)
     return _Builder(kinds, text, toks).build(tree)

@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING, Literal
 from passlint.analysis import codes
 from passlint.analysis.mlir.ir import SyntaxIssue
 from passlint.analysis.mlir.lexer import ELEMENTS_MIN, Tok
-from passlint.analysis.mlir.statement_memo import Candidate, MemoStatement, candidate, kept
+from passlint.analysis.mlir.statement_memo import Candidate, MemoStatement, candidate
 from passlint.analysis.mlir.syntax_rules import is_op_name
 
 if TYPE_CHECKING:
     from passlint.analysis.mlir.lines import LineShape, LineTable
+    from passlint.analysis.mlir.memo import MlirMemo
 
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LANGLE": "RANGLE", "LBRACE": "RBRACE"}
 _CLOSERS = frozenset(_OPENERS.values())
@@ -203,9 +204,15 @@ class _Scanner:
     lines of a simple shape become LineStatements without being tokenized at all."""
 
     def __init__(
-        self, text: str, toks: list[Tok], lines: LineTable | None = None, end: int | None = None
+        self,
+        text: str,
+        toks: list[Tok],
+        lines: LineTable | None = None,
+        end: int | None = None,
+        memo: MlirMemo | None = None,
     ) -> None:
         self.text = text
+        self.memo = memo  # (its kept statements are taken as MemoStatements)
         self.toks = toks
         self.lines = lines
         self.end = len(text) if end is None else end  # of the chunk being scanned
@@ -417,8 +424,10 @@ class _Scanner:
             if fast is not None:
                 statements.append(fast)
                 continue
-            seen = None if line is None else self._candidate(line)
-            if seen is not None:
+            memo = self.memo
+            seen = None if line is None or memo is None else self._candidate(line)
+            if seen is not None and memo is not None:
+                kept = memo.kept
                 entry = kept.get(seen.key)
                 if entry is not None and self._fits(entry.depth, seen.last_line):
                     statements.append(MemoStatement(seen.start, seen.end, entry))
@@ -733,14 +742,19 @@ class _Head:
 
 
 def scan(
-    text: str, toks: list[Tok], lines: LineTable | None = None, end: int | None = None
+    text: str,
+    toks: list[Tok],
+    lines: LineTable | None = None,
+    end: int | None = None,
+    memo: MlirMemo | None = None,
 ) -> tuple[list[Statement], list[SyntaxIssue]]:
     """Top-level statements of a chunk and the structural errors found on the way.
 
     With ``lines`` (and ``toks`` empty), tokens are cut line by line as the scanner goes and
     one-line statements of a simple shape come back as LineStatements. ``end`` is where the
     chunk ends (default: the end of ``text``): an unclosed region or section ends there.
+    With ``memo`` (and ``lines``), a statement kept in it comes back as a MemoStatement.
     """
-    scanner = _Scanner(text, toks, lines, end)
+    scanner = _Scanner(text, toks, lines, end, memo)
     statements = scanner.scan_body(closing=False)
     return statements, scanner.errors

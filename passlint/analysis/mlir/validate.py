@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from passlint.analysis import codes
 from passlint.analysis.mlir.excerpt import excerpt
@@ -44,6 +45,8 @@ from passlint.analysis.mlir.syntax_rules import EMPTY_BODY_ADVICE, empty_body_pr
 from passlint.analysis.mlir.template import Template
 from passlint.analysis.source import lines_with
 
+if TYPE_CHECKING:
+    from passlint.analysis.mlir.memo import MlirMemo
 # Strings and comments are skipped; ``#name`` / ``!name`` not followed by ``<`` and without a
 # dot is an alias (``#stablehlo<...>``, ``#sdy.sharding<...>`` are dialect attributes).
 _ALIAS_USE = re.compile(
@@ -55,7 +58,10 @@ _ALIAS_LIKE = re.compile(r"[#!](?<![\w$.\-#!][#!])[A-Za-z_][\w$\-]*(?![\w$.\-<])
 
 
 def validate_chunk(
-    text: str, chunk: Chunk, relocated: dict[int, Entry] | None = None
+    text: str,
+    chunk: Chunk,
+    relocated: dict[int, Entry] | None = None,
+    memo: MlirMemo | None = None,
 ) -> list[SyntaxIssue]:
     """The E003-E008 issues of a parsed chunk, in no particular order.
 
@@ -63,7 +69,7 @@ def validate_chunk(
     syntax error is the one to fix (MLIR stops at it). ``relocated``: the kept copy of each
     op relocated from one (by id): an isolated op's regions, found clean in one copy, are
     clean in every copy (their uses resolve within them alone)."""
-    checker = _Checker(text, relocated or {})
+    checker = _Checker(text, relocated or {}, None if memo is None else memo.counts)
     if chunk.errors:
         checker.unsure = {
             use.name.split("#", 1)[0]
@@ -78,7 +84,13 @@ def validate_chunk(
 
 
 class _Checker:
-    def __init__(self, text: str, relocated: dict[int, Entry]) -> None:
+    def __init__(
+        self,
+        text: str,
+        relocated: dict[int, Entry],
+        counts: dict[int, tuple[Template, tuple[int | None, int | None]]] | None,
+    ) -> None:
+        self.type_counts = counts  # a memo's, by template (None: counted at each op)
         self.text = text
         self.issues: list[SyntaxIssue] = []
         self.position: dict[int, int] = {}  # id(op) -> index in its block
@@ -223,7 +235,7 @@ class _Checker:
     def counts(self, op: Operation) -> None:
         """A generic op binds as many results as its function type has after ``->``, and
         lists as many operand types as it has operands."""
-        operand_types, result_types = _type_counts(op)
+        operand_types, result_types = _type_counts(op, self.type_counts)
         if op.results and result_types is not None and result_types != len(op.results):
             self.issues.append(
                 SyntaxIssue(
@@ -355,20 +367,22 @@ def _alias_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return lines_with(_ALIAS_LIKE, text, start, end)
 
 
-# Type counts depend on the token kinds only: cached by template (one per statement shape).
-_counts: dict[int, tuple[Template, tuple[int | None, int | None]]] = {}
+def _type_counts(
+    op: Operation, counts: dict[int, tuple[Template, tuple[int | None, int | None]]] | None
+) -> tuple[int | None, int | None]:
+    """How many operand and result types a generic op's function type lists (None: unclear).
 
-
-def _type_counts(op: Operation) -> tuple[int | None, int | None]:
-    """How many operand and result types a generic op's function type lists (None: unclear)."""
+    They depend on the token kinds only: ``counts`` (a memo's) keeps them by template (one
+    per statement shape)."""
     template = op.template
-    found = _counts.get(id(template))
+    found = None if counts is None else counts.get(id(template))
     if found is None or found[0] is not template:
-        if len(_counts) >= 20_000:
-            _counts.clear()
         kinds = template.kinds or tuple(tok.kind for tok in op.toks)
         found = (template, _counts_of(kinds, template.colon, template.arrow))
-        _counts[id(template)] = found
+        if counts is not None:
+            if len(counts) >= 20_000:
+                counts.clear()
+            counts[id(template)] = found
     return found[1]
 
 

@@ -32,6 +32,7 @@ from passlint.analysis.mlir.known_ops import (
     is_splat_constant,
     splat_value,
 )
+from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.mlir.types import ShapedType
 from passlint.analysis.source import SourceText, line_break, line_start
@@ -58,9 +59,10 @@ class Legalized:
     unsure: list[tuple[int, str]]  # (offset of the op, its name)
 
 
-def legalize(text: str, pipeline: str = "auto") -> Legalized:
-    """The whole file after TensorizerLegalization (each `// -----` chunk on its own)."""
-    parsed = parse_file(text)
+def legalize(text: str, pipeline: str = "auto", memo: MlirMemo | None = None) -> Legalized:
+    """The whole file after TensorizerLegalization (each `// -----` chunk on its own;
+    ``memo``: the parser's, as for ``parse_file``)."""
+    parsed = parse_file(text, memo)
     source = SourceText(text)
     edits: list[TextEdit] = []
     unsure: list[tuple[int, str]] = []
@@ -79,9 +81,9 @@ def unsure_placement(op_name: str) -> str:
     )
 
 
-def legalize_text(text: str, pipeline: str = "auto") -> str:
+def legalize_text(text: str, pipeline: str = "auto", memo: MlirMemo | None = None) -> str:
     """The text of ``legalize``."""
-    return legalize(text, pipeline).text
+    return legalize(text, pipeline, memo).text
 
 
 def symbol_ref(name: str) -> str:

@@ -14,6 +14,7 @@ from passlint.analysis.findings import Finding, Fix, Location, Severity, TextEdi
 from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult
 from passlint.analysis.mlir.main_outline import outline_main, used_names
+from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.outline_reads import Reads
 from passlint.analysis.source import SourceText, line_break, line_start
 from passlint.passes.tensorizer_legalization.analysis import analyze_chunk
@@ -21,7 +22,7 @@ from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Outpu
 
 
 def quick_check(
-    path: str, text: str, source: SourceText, pipeline: str
+    path: str, text: str, source: SourceText, pipeline: str, memo: MlirMemo | None = None
 ) -> tuple[list[Finding], Reads] | None:
     """The findings of ``check`` from @main's outline alone, with what they were read from,
     or None when the outline cannot be had or does not settle every output (a case the
@@ -29,7 +30,7 @@ def quick_check(
 
     For an editor's first answer on a large file; the full ``check`` follows and prevails.
     """
-    outline = outline_main(text)
+    outline = outline_main(text, memo)
     if outline is None:
         return None
     try:

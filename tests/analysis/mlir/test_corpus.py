@@ -14,6 +14,7 @@ from ir_dump import dump
 from mlir_testing import CONSTRUCTS, DATA, SHARED_CORPUS, at, lc, ops, read
 
 from passlint.analysis.mlir.ir import BlockArgument, OpResult, ParsedFile
+from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.parser import parse_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
@@ -223,11 +224,11 @@ def test_line_shape_fast_path_gives_the_same_ir_as_tokens(name: str) -> None:
         text = generated_model(60)
     else:
         text = (DATA / name).read_text()
-    assert dump(parse_file(text, fast=True)) == dump(parse_file(text, fast=False))
+    assert dump(parse_file(text, MlirMemo())) == dump(parse_file(text))
 
 
 def test_fast_path_on_the_shared_big_file_matches_tokens() -> None:
     if not BIG.is_file():
         pytest.skip("../shared is not beside this clone")
     text = BIG.read_text()
-    assert dump(parse_file(text, fast=True)) == dump(parse_file(text, fast=False))
+    assert dump(parse_file(text, MlirMemo())) == dump(parse_file(text))

@@ -10,8 +10,9 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedToken
 from mlir_testing import CONSTRUCTS, DATA
 
-from passlint.analysis.mlir import lalr_tables, statements
+from passlint.analysis.mlir import grammar, lalr_tables, statements
 from passlint.analysis.mlir.lalr import Rejected, grammar_digest
+from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.parser import parse_file
 
 FILES = sorted(DATA.glob("*.mlir")) + sorted(CONSTRUCTS.glob("*.mlir"))
@@ -25,22 +26,21 @@ def _kinds_of_every_statement() -> set[tuple[str, ...]]:
         seen.add(kinds)
         return run(kinds)
 
-    statements.clear_caches()
+    memo = MlirMemo()
     runner = statements._runner()
     runner.parse = recording  # type: ignore[method-assign]
     try:
         for path in FILES:
-            parse_file(path.read_text(encoding="utf-8"), fast=False)
+            parse_file(path.read_text(encoding="utf-8"), memo)
     finally:
         del runner.parse
-        statements.clear_caches()
     return seen
 
 
 def _lark(kinds: tuple[str, ...]) -> object:
     stream = [Token(kind, kind, start_pos=i) for i, kind in enumerate(kinds)]
     try:
-        return _plain(statements.lark_parser().parse(stream))  # type: ignore[arg-type]
+        return _plain(grammar.lark_parser().parse(stream))  # type: ignore[arg-type]
     except UnexpectedToken as error:
         index = error.token.start_pos if error.token.type != "$END" else len(kinds)
         return Rejected(index, tuple(sorted(error.expected)))
@@ -92,7 +92,7 @@ def test_the_written_tables_are_the_grammars() -> None:
     """``lalr_tables.py`` was written from this ``mlir.lark`` (else run
     `python -m passlint.analysis.mlir.lalr`); the runner of those tables is the one the
     parser uses, and the tests above compare its trees with lark's."""
-    assert grammar_digest(statements.grammar()) == lalr_tables.GRAMMAR_SHA256
+    assert grammar_digest(grammar.grammar()) == lalr_tables.GRAMMAR_SHA256
     runner = statements._runner()
     assert runner.start_state == lalr_tables.START and len(runner.states) == len(lalr_tables.STATES)
 

@@ -12,7 +12,6 @@ import pytest
 
 from passlint import pipeline
 from passlint.analysis.findings import Finding
-from passlint.analysis.mlir import lines, main_outline, statements
 from passlint.quick import quick_analyze
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
@@ -22,10 +21,7 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "mlir"
 
 
 def from_scratch(path: str, text: str) -> list[Finding]:
-    statements.clear_caches()
-    lines._shapes.clear()
-    main_outline._header_cache.clear()
-    main_outline._generic_cache.clear()
+    pipeline.MLIR_MEMO.clear()
     return pipeline.analyze(path, text)
 
 

@@ -11,6 +11,7 @@ from mlir_testing import CONSTRUCTS, DATA, at, lc, op_defining, op_named, ops, r
 from passlint.analysis.mlir import parser, statements
 from passlint.analysis.mlir.ir import BlockArgument, OpResult, function_name
 from passlint.analysis.mlir.lexer import Tok, tokenize
+from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.parser import parse_file
 
 
@@ -587,13 +588,13 @@ def summary(parsed: object) -> list[tuple[object, ...]]:
 def test_cached_and_fresh_parses_are_equal(name: str) -> None:
     text = read(name)
     shifted = "\n\n  // shifted\n" + text
-    warm = summary(parse_file(text))
-    statements.clear_caches()
+    memo = MlirMemo()
+    cold = summary(parse_file(text, memo))
+    warm = summary(parse_file(text, memo))
     fresh = summary(parse_file(text))
-    assert warm == fresh
-    # The cache is keyed by kind sequences: shifted text reuses templates with its own offsets.
-    again = summary(parse_file(shifted))
-    statements.clear_caches()
+    assert cold == warm == fresh
+    # The memo is keyed by kind sequences: shifted text reuses templates with its own offsets.
+    again = summary(parse_file(shifted, memo))
     assert again == summary(parse_file(shifted))
 
 
@@ -608,29 +609,33 @@ def test_cached_templates_are_the_templates_of_their_own_kinds_and_words(
     real_by_text, real_by_kinds = statements.parse_statement, statements._parse_statement
 
     def text_keyed(
-        text: str, toks: list[Tok], pieces: tuple[str, ...] | None = None
+        text: str,
+        toks: list[Tok],
+        pieces: tuple[str, ...] | None = None,
+        memo: MlirMemo | None = None,
     ) -> statements.Template | statements.StatementError:
         nonlocal by_text
-        found = real_by_text(text, toks, pieces)
-        assert pieces is not None and found == real_by_text(text, toks)
+        found = real_by_text(text, toks, pieces, memo)
+        assert pieces is not None and memo is not None and found == real_by_text(text, toks)
         by_text += 1
         return found
 
-    def class_keyed(text: str, toks: list[Tok]) -> statements.Template | statements.StatementError:
+    def class_keyed(
+        text: str, toks: list[Tok], memo: MlirMemo
+    ) -> statements.Template | statements.StatementError:
         nonlocal by_class
-        found = real_by_kinds(text, toks)
-        own = statements._new_template(statements.terminal_kinds(text, toks), text, toks)
+        found = real_by_kinds(text, toks, memo)
+        own = statements._new_template(statements.terminal_kinds(text, toks), text, toks, None)
         assert found == own, text
         by_class += 1
         return found
 
     monkeypatch.setattr(parser, "parse_statement", text_keyed)
     monkeypatch.setattr(statements, "_parse_statement", class_keyed)
-    statements.clear_caches()
+    memo = MlirMemo()
     for _ in range(2):
         for path in sorted(DATA.glob("*.mlir")) + sorted(CONSTRUCTS.glob("*.mlir")):
-            parse_file(path.read_text(encoding="utf-8"))
-    statements.clear_caches()
+            parse_file(path.read_text(encoding="utf-8"), memo)
     assert by_text > 200 and by_class > 200
 
 
@@ -641,16 +646,16 @@ def test_an_op_name_or_element_type_does_not_make_a_new_template(
     real = statements._new_template
 
     def counted(
-        kinds: tuple[str, ...], text: str, toks: list[Tok]
+        kinds: tuple[str, ...], text: str, toks: list[Tok], memo: MlirMemo | None
     ) -> statements.Template | statements.StatementError:
         built.append(text)
-        return real(kinds, text, toks)
+        return real(kinds, text, toks, memo)
 
     monkeypatch.setattr(statements, "_new_template", counted)
-    statements.clear_caches()
+    memo = MlirMemo()
 
     def template(text: str) -> statements.Template | statements.StatementError:
-        return statements.parse_statement(text, tokenize(text))
+        return statements.parse_statement(text, tokenize(text), memo=memo)
 
     add = template("%0 = stablehlo.add %a, %b : tensor<4xf32>")
     assert template("%0 = stablehlo.subtract %a, %b : tensor<4xi32>") is add
@@ -669,4 +674,3 @@ def test_an_op_name_or_element_type_does_not_make_a_new_template(
     assert isinstance(unknown, statements.StatementError)
     assert isinstance(other, statements.StatementError)
     assert "'add'" in unknown.message and "'sub'" in other.message
-    statements.clear_caches()

@@ -53,10 +53,8 @@ def test_compression_keeps_one_entry_per_shape() -> None:
 @pytest.mark.parametrize("args", [20, 300, 1200])
 def test_compressed_and_plain_parses_agree(args: int, monkeypatch: pytest.MonkeyPatch) -> None:
     text = long_header(args)
-    statements.clear_caches()
     compressed = summary(text)
     monkeypatch.setattr(repetition, "MIN_TOKENS", 10**9)
-    statements.clear_caches()
     plain = summary(text)
     assert compressed == plain
     assert len(compressed[0]) == args
@@ -65,7 +63,6 @@ def test_compressed_and_plain_parses_agree(args: int, monkeypatch: pytest.Monkey
 def test_error_inside_a_long_list_is_reported_at_the_real_token() -> None:
     operands = ", ".join(f"%a{i}" for i in range(200))
     text = f'%0 = "test.op"({operands}, 5, %b) : () -> ()\n'
-    statements.clear_caches()
     [error] = parse_file(text).errors
     assert text[error.start : error.end] == "5"
     assert (error.code, error.message) == (
