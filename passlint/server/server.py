@@ -29,7 +29,6 @@ from passlint import __version__, roots
 from passlint import pipeline as engine  # (server.py is being split: renamed after)
 from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import TextChange
-from passlint.analysis.workspace import files_changed
 from passlint.filesystem import Boundary
 from passlint.quick import QuickMemo
 from passlint.server import (
@@ -48,7 +47,7 @@ from passlint.server import (
 )
 from passlint.server.analysis_process import analysis_process
 from passlint.server.convert import ClientFeatures, JsonData, SnapshotFiles, range_json
-from passlint.server.jobs import Job, Result, run_job, run_quick_job
+from passlint.server.jobs import PL_MEMO, Job, Result, run_job, run_quick_job
 from passlint.server.lsp_objects import char_offset, span_range, workspace_edit
 from passlint.server.models import ModelCache, PlModel, workspace_for
 from passlint.server.protocol import PasslintProtocol
@@ -646,7 +645,7 @@ def did_change_watched_files(ls: PasslintServer, params: types.DidChangeWatchedF
     python = [path for path in paths if path.endswith(".py")]
     if python:  # what the analyses share of the disk forgets these files
         ls.disk_generation += 1
-        files_changed(python, ls.disk_generation)
+        PL_MEMO.files.changed(python, ls.disk_generation)
     if any(os.path.basename(path) in CONFIG_FILES for path in paths):
         ls.settings.invalidate()
         ls.forget_projects()
