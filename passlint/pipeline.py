@@ -20,6 +20,7 @@ from passlint.suppression import postprocess
 
 if TYPE_CHECKING:  # a pass is imported when a document of its language comes
     from passlint.analysis.mlir.ir import ParsedFile
+    from passlint.analysis.pl.memo import PlMemo
     from passlint.passes.tensorizer_legalization import ChunkAnalysis
 
 # The MLIR front end's memo: one per process, so one per `passlint check` run and one per
@@ -43,15 +44,16 @@ def analyze(
     text: str,
     settings: Settings | None = None,
     workspace: Workspace | None = None,
+    pl_memo: PlMemo | None = None,
 ) -> list[Finding]:
     """All findings for one document, filtered and re-graded by ``settings`` (with its
-    per-file ignores for ``path``).
+    per-file ignores for ``path``); ``pl_memo``: what the pl pass keeps between documents.
 
     For .mlir the collector stays paused until the IR is garbage: its first collection then
     frees the whole IR in one pass, instead of scanning it again and again while it lives
     (the IR is millions of objects in cycles when `passlint check` reads megabytes)."""
     if language_of(path, text) != "mlir":
-        return analyze_document(path, text, settings, workspace).findings
+        return analyze_document(path, text, settings, workspace, pl_memo).findings
     with collector_paused():
         return _findings(path, text, settings, workspace)
 
@@ -71,6 +73,7 @@ def analyze_document(
     text: str,
     settings: Settings | None = None,
     workspace: Workspace | None = None,
+    pl_memo: PlMemo | None = None,
 ) -> DocumentAnalysis:
     """``analyze``, keeping the parse of a .mlir document."""
     settings = (settings or Settings()).for_file(path)
@@ -85,7 +88,7 @@ def analyze_document(
         from passlint.passes import materialize_valid_shape_symbols
 
         with collector_paused(promote=True):
-            raw = materialize_valid_shape_symbols.check_text(path, text, workspace)
+            raw = materialize_valid_shape_symbols.check_text(path, text, workspace, pl_memo)
         return DocumentAnalysis(postprocess(raw, SourceText(text), settings, path))
     return DocumentAnalysis([])
 

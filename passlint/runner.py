@@ -19,6 +19,7 @@ from passlint import pipeline
 from passlint.analysis import collector
 from passlint.analysis.findings import Finding
 from passlint.analysis.language import imports_pl, language_of
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.source import split_lines
 from passlint.analysis.workspace import DiskFiles, Workspace
 from passlint.config import Settings
@@ -88,8 +89,10 @@ def is_checked_source(path: str, max_size: int) -> bool:
         return True
 
 
-def check_text(path: str, text: str, job: Job, workspace: Workspace) -> FileResult:
-    """Analyse one document whose text is known."""
+def check_text(
+    path: str, text: str, job: Job, workspace: Workspace, memo: PlMemo | None = None
+) -> FileResult:
+    """Analyse one document whose text is known (``memo``: the run's, for the pl pass)."""
     result = FileResult(path)
     language = language_of(path, text)
     if language is None:
@@ -98,7 +101,7 @@ def check_text(path: str, text: str, job: Job, workspace: Workspace) -> FileResu
     settled = collector.settled() if language == "mlir" else contextlib.nullcontext()
     try:
         with settled:
-            result.findings = pipeline.analyze(path, text, job.settings, workspace)
+            result.findings = pipeline.analyze(path, text, job.settings, workspace, memo)
     except RecursionError:
         result.error = "internal error: nesting too deep to analyse"
         return result
@@ -114,14 +117,14 @@ def check_text(path: str, text: str, job: Job, workspace: Workspace) -> FileResu
     return result
 
 
-def check_path(path: str, job: Job, workspace: Workspace) -> FileResult:
+def check_path(path: str, job: Job, workspace: Workspace, memo: PlMemo | None = None) -> FileResult:
     """Read and analyse one file (the overlay's text first, if it has the file)."""
     text = job.overlay.get(os.path.realpath(path))
     if text is None:
         text, error, note = read_source(path, workspace.files.boundary, job.settings.max_file_size)
         if text is None:
             return FileResult(path, error=error, note=note)
-    return check_text(path, text, job, workspace)
+    return check_text(path, text, job, workspace, memo)
 
 
 def make_workspace(job: Job) -> Workspace:
@@ -134,18 +137,20 @@ def make_workspace(job: Job) -> Workspace:
 
 _worker_job: Job | None = None
 _worker_workspace: Workspace | None = None
+_worker_memo: PlMemo | None = None  # the worker's part of the run's memo
 
 
 def _init_worker(parent: int, job: Job, workspace: Workspace | None = None) -> None:
-    global _worker_job, _worker_workspace
+    global _worker_job, _worker_workspace, _worker_memo
     serve_until_gone(parent)
     _worker_job = job
     _worker_workspace = workspace if workspace is not None else make_workspace(job)
+    _worker_memo = PlMemo()
 
 
 def _work(paths: Sequence[str]) -> list[FileResult]:
     assert _worker_job is not None and _worker_workspace is not None
-    return [check_path(path, _worker_job, _worker_workspace) for path in paths]
+    return [check_path(path, _worker_job, _worker_workspace, _worker_memo) for path in paths]
 
 
 def worker_count(paths: Sequence[str], limit: int = 0) -> int:
@@ -192,8 +197,9 @@ def check_files(
 
         materialize_valid_shape_symbols.prepare(workspace)  # once, shared by the workers
     if workers <= 1:
+        memo = PlMemo()  # the run's
         for path in paths:
-            results.append(check_path(path, job, workspace))
+            results.append(check_path(path, job, workspace, memo))
             if on_result:
                 on_result(results[-1])
         return results

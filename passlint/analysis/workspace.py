@@ -143,36 +143,42 @@ class DiskFiles:
             self._texts.clear()
 
 
-# The disk sides a language server's analyses share, by roots: read once per session and
-# told of every change by the editor (``workspace/didChangeWatchedFiles``). ``generation``
-# counts those changes: a process that was not told (a worker process) forgets what it read.
-_shared: dict[tuple[str, ...], tuple[DiskFiles, list[int]]] = {}
-_shared_lock = threading.Lock()
+class SharedFiles:
+    """The disk sides a language server's analyses share, by roots (part of a ``PlMemo``):
+    read once per session and told of every change by the editor
+    (``workspace/didChangeWatchedFiles``). ``generation`` counts those changes: a process
+    that was not told (a worker process) forgets what it read."""
 
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._files: dict[tuple[str, ...], tuple[DiskFiles, list[int]]] = {}
 
-def shared_files(roots: Iterable[str | os.PathLike[str]], generation: int) -> DiskFiles:
-    """This process's ``DiskFiles`` of ``roots``, up to date with change ``generation``."""
-    key = tuple(str(Path(root).resolve()) for root in roots)
-    with _shared_lock:
-        found = _shared.get(key)
-        if found is None:
-            found = _shared[key] = (DiskFiles(key), [generation])
-    files, seen = found
-    if seen[0] != generation:
-        files.forget()
-        seen[0] = generation
-    return files
+    def of(self, roots: Iterable[str | os.PathLike[str]], generation: int) -> DiskFiles:
+        """The ``DiskFiles`` of ``roots``, up to date with change ``generation``."""
+        key = tuple(str(Path(root).resolve()) for root in roots)
+        with self._lock:
+            found = self._files.get(key)
+            if found is None:
+                found = self._files[key] = (DiskFiles(key), [generation])
+        files, seen = found
+        if seen[0] != generation:
+            files.forget()
+            seen[0] = generation
+        return files
 
+    def changed(self, paths: Iterable[str | os.PathLike[str]], generation: int) -> None:
+        """Files were created, changed or deleted (change ``generation``): tell every
+        ``DiskFiles`` kept (each forgets those it holds)."""
+        with self._lock:
+            found = list(self._files.values())
+        for files, seen in found:
+            for path in paths:
+                files.changed(path)
+            seen[0] = generation
 
-def files_changed(paths: Iterable[str | os.PathLike[str]], generation: int) -> None:
-    """Files were created, changed or deleted (change ``generation``): tell every shared
-    ``DiskFiles`` (each forgets those it holds)."""
-    with _shared_lock:
-        found = list(_shared.values())
-    for files, seen in found:
-        for path in paths:
-            files.changed(path)
-        seen[0] = generation
+    def clear(self) -> None:
+        with self._lock:
+            self._files.clear()
 
 
 def _walk(roots: list[Path], boundary: Boundary) -> tuple[set[str], dict[str, str]]:

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 from passlint import pipeline
 from passlint.analysis.findings import Finding
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.source import SourceText
-from passlint.analysis.workspace import Workspace, shared_files
+from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
 from passlint.quick import QuickMemo, quick_analyze
 from passlint.server.convert import (
@@ -78,7 +79,7 @@ def snapshot_workspace(
 ) -> Workspace:
     """The roots over the open documents ``texts``; ``disk``: the generation of the
     session's shared disk side (None: a disk side of its own)."""
-    files = shared_files(roots, disk) if disk is not None else None
+    files = PL_MEMO.files.of(roots, disk) if disk is not None else None
     workspace = Workspace(roots, files)
     for path, text in texts.items():
         workspace.set_overlay(path, text)
@@ -160,6 +161,9 @@ class _Validity:
 
 
 CONVERTED = ConvertedFindings()  # this process's; used by the runs of ``run_job``
+# What the pl side keeps: this process's, shared by its analysis threads (one per server
+# process; the process that runs heavy analyses has its own).
+PL_MEMO = PlMemo()
 
 
 def run_quick_job(job: Job, memo: QuickMemo | None = None) -> Result | None:
@@ -185,7 +189,7 @@ def run_job(job: Job) -> Result:
     """Analyse one document (in a worker thread)."""
     try:
         workspace = snapshot_workspace(job.roots, job.texts, job.disk)
-        analysis = pipeline.analyze_document(job.path, job.text, job.settings, workspace)
+        analysis = pipeline.analyze_document(job.path, job.text, job.settings, workspace, PL_MEMO)
         findings = analysis.findings
         files = SnapshotFiles(job.texts, job.uris, job.versions, job.settings.max_file_size)
         diagnostics, text = CONVERTED.diagnostics(

@@ -17,7 +17,7 @@ from passlint.analysis.pl.model import Module
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import ModuleAnalysis, analyze_module
-from passlint.server.jobs import snapshot_workspace
+from passlint.server.jobs import PL_MEMO, snapshot_workspace
 
 
 @dataclass
@@ -42,7 +42,7 @@ def workspace_for(
 def build_pl_model(path: str, text: str, workspace: Workspace | None) -> PlModel | None:
     if language_of(path, text) != "pl":
         return None
-    analysis = analyze_module(path, text, workspace)
+    analysis = analyze_module(path, text, workspace, PL_MEMO)
     return PlModel(path, SourceText(text), analysis.module, analysis, workspace)
 
 

@@ -25,8 +25,8 @@ from pytest_collect import pytest_ids
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl.frontend import build_module, parse_text
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.pl.parametrize import MAX_CASES
-from passlint.analysis.pl.resolve import clear_cache
 from passlint.analysis.source import SourceText
 from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
 from passlint.passes.materialize_valid_shape_symbols.cases import (
@@ -36,6 +36,7 @@ from passlint.passes.materialize_valid_shape_symbols.cases import (
     Units,
 )
 
+MEMO = PlMemo()  # each timed run starts from a cleared memo
 KERNEL = """
     @pl.program
     class P:
@@ -194,10 +195,10 @@ def test_cases_cost_linear_time() -> None:
         return "\n".join(parts)
 
     def run(text: str) -> object:
-        return check_text("t.py", text, None)
+        return check_text("t.py", text, None, MEMO)
 
     assert len(run(build(2))) == 2
-    assert_doubling_linear(build, run, 8, before=clear_cache)
+    assert_doubling_linear(build, run, 8, before=MEMO.clear)
 
 
 def _labels(text: str) -> dict[str, list[str]]:
@@ -358,10 +359,10 @@ def test_builder_chains_cost_linear_time() -> None:
         return "\n".join(parts)
 
     def run(text: str) -> object:
-        return check_text("t.py", text, None)
+        return check_text("t.py", text, None, MEMO)
 
     assert len(run(build(2))) == 2  # type: ignore[arg-type]
-    assert_doubling_linear(build, run, 8, before=clear_cache)
+    assert_doubling_linear(build, run, 8, before=MEMO.clear)
 
 
 FIXTURES = textwrap.dedent(
@@ -489,10 +490,10 @@ def test_fixture_cases_cost_linear_time() -> None:
         return "\n".join(parts)
 
     def run(text: str) -> object:
-        return check_text("t.py", text, None)
+        return check_text("t.py", text, None, MEMO)
 
     assert len(run(build(2))) == 2  # type: ignore[arg-type]
-    assert_doubling_linear(build, run, 8, before=clear_cache)
+    assert_doubling_linear(build, run, 8, before=MEMO.clear)
 
 
 def test_one_test_of_many_cases_among_many_tests_costs_linear_time() -> None:
@@ -515,11 +516,11 @@ def test_one_test_of_many_cases_among_many_tests_costs_linear_time() -> None:
         return "\n".join(parts)
 
     def run(text: str) -> object:
-        return check_text("t.py", text, None)
+        return check_text("t.py", text, None, MEMO)
 
     assert len(run(build(2))) == 2 + 2 * 3  # type: ignore[arg-type]
     size = MAX_CASES // 2  # (the cases of one test are cut at MAX_CASES)
-    assert_linear(lambda: run(build(size // 2)), lambda: run(build(size)), before=clear_cache)
+    assert_linear(lambda: run(build(size // 2)), lambda: run(build(size)), before=MEMO.clear)
 
 
 def test_a_finding_is_given_to_the_innermost_test_holding_it() -> None:

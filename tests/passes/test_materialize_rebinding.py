@@ -19,9 +19,10 @@ import linear_time
 
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import Finding
-from passlint.analysis.pl import resolve
+from passlint.analysis.pl.memo import PlMemo
 from passlint.passes.materialize_valid_shape_symbols import check_text
 
+MEMO = PlMemo()  # kept between the calls, as a session keeps it
 HEAD = 'import pypto.language as pl\n\nN = pl.dynamic("N")\nND = pl.TensorLayout.ND\n\n\n'
 VIEW = "pl.Tensor[[64, 64], pl.FP32, pl.TensorView(valid_shape=[N, 64], layout=ND)]"
 FIRST = f"""    @pl.function(type=pl.FunctionType.InCore)
@@ -47,7 +48,7 @@ def program(*methods: str, head: str = HEAD) -> str:
 
 
 def vs001(text: str) -> Finding:
-    [finding] = [f for f in check_text("k.py", text, None) if f.code == "VS001"]
+    [finding] = [f for f in check_text("k.py", text, None, MEMO) if f.code == "VS001"]
     return finding
 
 
@@ -146,12 +147,12 @@ def many_readers(n: int) -> str:
 
 def test_the_readers_of_many_programs_cost_linear_time() -> None:
     small, large = many_readers(40), many_readers(80)
-    check_text("k.py", small, None)
+    check_text("k.py", small, None, MEMO)
     linear_time.assert_linear(
-        lambda: check_text("k.py", small, None),
-        lambda: check_text("k.py", large, None),
+        lambda: check_text("k.py", small, None, MEMO),
+        lambda: check_text("k.py", large, None, MEMO),
         len(large) / len(small),
-        before=resolve.clear_cache,
+        before=MEMO.clear,
     )
 
 
@@ -162,9 +163,9 @@ def test_a_reused_verdict_follows_an_edit_of_another_member() -> None:
     plain_second = SECOND.replace("pl.Tensor[[N, 64], pl.FP32]", "pl.Tensor[[64, 64], pl.FP32]")
     plain_second = plain_second.replace(VIEW, "pl.Tensor[[64, 64], pl.FP32]")
     split, whole = program(SECOND, FIRST, MAIN), program(plain_second, FIRST, MAIN)
-    resolve.clear_cache()
+    MEMO.clear()
     alone = {text: vs001(text) for text in (split, whole)}
     assert alone[split].fix != alone[whole].fix  # (the verdicts differ)
     for order in ((split, whole, split), (whole, split, whole)):
-        resolve.clear_cache()
+        MEMO.clear()
         assert [vs001(text) for text in order] == [alone[text] for text in order]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from passlint.analysis.findings import Finding
-from passlint.analysis.pl import resolve
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
 from passlint.passes.materialize_valid_shape_symbols import check_text
@@ -25,12 +25,12 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 def findings(root: Path, screened: bool) -> list[Finding]:
     """Every finding of a batch run over ``root``'s Python files."""
-    resolve.clear_cache()
+    memo = PlMemo()
     workspace = Workspace([root], screen=screened)
     out: list[Finding] = []
     for path in sorted(root.rglob("*.py")):
         text = path.read_text(encoding="utf-8", errors="replace")
-        out += check_text(str(path), text, workspace)
+        out += check_text(str(path), text, workspace, memo)
     return out
 
 
@@ -55,7 +55,6 @@ def test_a_batch_run_screens_and_finds_the_same(tmp_path: Path) -> None:
     job = Job(Settings(), (str(tmp_path),))
     batch = [r.findings for r in check_files(paths, job, workers=1)]
     parallel = [r.findings for r in check_files(paths, job, workers=2)]
-    resolve.clear_cache()
     one_by_one = [check_files([p], job, workers=1)[0].findings for p in paths]
     assert batch == one_by_one == parallel
     assert any(batch)
@@ -144,12 +143,12 @@ def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]):
 def test_the_screen_does_not_miss_texts_made_to_slip_past_it(tmp_path: Path, name: str) -> None:
     path = tmp_path / "m.py"
     path.write_text(SLIPPERY[name])
-    full = check_text(str(path), SLIPPERY[name], Workspace([tmp_path]))
+    full = check_text(str(path), SLIPPERY[name], Workspace([tmp_path]), PlMemo())
     assert full, name  # each has a finding
     own = screen(SLIPPERY[name])
     assert own is None or own.own
-    resolve.clear_cache()
-    assert check_text(str(path), SLIPPERY[name], Workspace([tmp_path], screen=True)) == full
+    screened = Workspace([tmp_path], screen=True)
+    assert check_text(str(path), SLIPPERY[name], screened, PlMemo()) == full
 
 
 CALLER = """\

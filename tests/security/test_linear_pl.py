@@ -19,7 +19,7 @@ import pytest
 
 from passlint import pipeline
 from passlint.analysis.findings import Finding
-from passlint.analysis.pl import resolve
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text, screen
 from passlint.report.json_report import render_json
@@ -249,22 +249,23 @@ SHAPES: dict[str, tuple[Callable[[int], str], int, int]] = {
     "many slices read in one pl.at scope": (many_slices_in_a_scope, 900, 1_500),
     "a program of many kernels": (many_methods, 500, 800),
 }
+MEMO = PlMemo()  # what a session keeps; each timed run starts from it cleared
 
 
 def assert_linear(small: Callable[[], object], large: Callable[[], object], growth: float) -> None:
-    """``linear_time.assert_linear`` from empty caches (``growth``: how much larger the large
+    """``linear_time.assert_linear`` from an empty memo (``growth``: how much larger the large
     input is)."""
-    linear_time.assert_linear(small, large, growth, before=resolve.clear_cache)
+    linear_time.assert_linear(small, large, growth, before=MEMO.clear)
 
 
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_each_pl_input_shape_costs_linear_time(shape: str) -> None:
     make, n, _ = SHAPES[shape]
     small, large = make(n), make(2 * n)
-    pipeline.analyze("k.py", small)  # (imports and caches of the first run are not timed)
+    pipeline.analyze("k.py", small, pl_memo=MEMO)  # (imports and the first run are not timed)
     assert_linear(
-        lambda: pipeline.analyze("k.py", small),
-        lambda: pipeline.analyze("k.py", large),
+        lambda: pipeline.analyze("k.py", small, pl_memo=MEMO),
+        lambda: pipeline.analyze("k.py", large, pl_memo=MEMO),
         len(large) / len(small),
     )
 
@@ -273,10 +274,10 @@ def test_the_summary_of_a_kernel_of_many_sliced_inputs_costs_linear_time() -> No
     """``analyze_module`` (what hover and the differential read) says which of a kernel's
     symbols the pass still adds after ``pl.compile``'s pipeline: once per symbol."""
     small, large = sliced_inputs_called(600), sliced_inputs_called(1_200)
-    analyze_module("k.py", small, None)
+    analyze_module("k.py", small, None, MEMO)
     assert_linear(
-        lambda: analyze_module("k.py", small, None),
-        lambda: analyze_module("k.py", large, None),
+        lambda: analyze_module("k.py", small, None, MEMO),
+        lambda: analyze_module("k.py", large, None, MEMO),
         len(large) / len(small),
     )
 
@@ -320,7 +321,7 @@ def test_a_workspace_of_many_files_costs_linear_time(tmp_path: Path) -> None:
     def check(size: int) -> Callable[[], object]:
         def run() -> object:
             batch = Workspace([tmp_path / str(size)], screen=True)
-            return [check_text(str(p), p.read_text(), batch) for p in trees[size]]
+            return [check_text(str(p), p.read_text(), batch, MEMO) for p in trees[size]]
 
         return run
 

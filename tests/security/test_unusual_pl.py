@@ -14,7 +14,7 @@ import pytest
 from passlint import pipeline
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import Finding, Position, Range
-from passlint.analysis.pl import resolve
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
@@ -276,10 +276,8 @@ def test_the_batch_screen_finds_what_the_analysis_finds(name: str, tmp_path: Pat
     path = tmp_path / "k.py"
     path.write_bytes(SCREENED[name].encode("utf-8"))
     text = path.read_bytes().decode("utf-8")
-    resolve.clear_cache()
-    full = check_text(str(path), text, Workspace([tmp_path]))
-    resolve.clear_cache()
-    screened = check_text(str(path), text, Workspace([tmp_path], screen=True))
+    full = check_text(str(path), text, Workspace([tmp_path]), PlMemo())
+    screened = check_text(str(path), text, Workspace([tmp_path], screen=True), PlMemo())
     assert full and screened == full
 
 
@@ -428,10 +426,9 @@ def analysed(text: str, tmp_path: Path) -> list[Finding]:
 
     path = tmp_path / "k.py"
     path.write_bytes(text.encode("utf-8"))
-    resolve.clear_cache()
-    findings = check_text(str(path), text, Workspace([tmp_path]))
-    resolve.clear_cache()
-    assert check_text(str(path), text, Workspace([tmp_path], screen=True)) == findings
+    findings = check_text(str(path), text, Workspace([tmp_path]), PlMemo())
+    screened = Workspace([tmp_path], screen=True)
+    assert check_text(str(path), text, screened, PlMemo()) == findings
     model = build_pl_model(str(path), text, None)
     assert model is not None
     for offset in [0, *SourceText(text).line_starts]:

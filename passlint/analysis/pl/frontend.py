@@ -102,11 +102,11 @@ def _long_decimal(text: str, line_start: int) -> tuple[int, int] | None:
     return found.span() if found is not None else None
 
 
-def collect_aliases(tree: ast.Module) -> tuple[dict[str, str], bool]:
+def collect_aliases(tree: ast.Module, memo: ModelMemo | None = None) -> tuple[dict[str, str], bool]:
     """Local names of pypto imports -> dotted paths, and whether pypto.language is imported."""
     aliases: dict[str, str] = {}
     is_pl = False
-    for node in _imports_in(tree.body):
+    for node in _imports_in(tree.body, memo):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name != "pypto" and not alias.name.startswith("pypto."):
@@ -159,23 +159,20 @@ def pl_name(node: ast.AST, aliases: dict[str, str]) -> str | None:
     return None
 
 
-def build_module(path: str, text: str, tree: ast.Module) -> Module | None:
-    """The model of a parsed text, or None when it does not import pypto.language."""
-    aliases, is_pl = collect_aliases(tree)
+def build_module(
+    path: str, text: str, tree: ast.Module, memo: ModelMemo | None = None
+) -> Module | None:
+    """The model of a parsed text, or None when it does not import pypto.language;
+    ``memo`` reuses the models of functions whose nodes it has seen (``ModelMemo``)."""
+    aliases, is_pl = collect_aliases(tree, memo)
     if not is_pl:
         return None
-    return _Builder(path, text, tree, aliases).build()
+    return _Builder(path, text, tree, aliases, memo).build()
 
 
-# The model of each function that no function encloses (top-level defs, methods of
-# top-level classes, defs in top-level ``if``/``with`` blocks), with everything nested in it,
-# built once per parsed node. Nodes come from the piece cache (pieces.py), which hands out
-# the same node exactly while the piece's text and first line are unchanged; the node is kept
-# in the entry and compared by identity (never by a reused id). Character offsets in the
-# model are stored for the text the entry was built in and shifted when text above the piece
-# grew or shrank (same lines, same text).
 _FunctionKey = tuple[int, str, str | None, bool, tuple[tuple[str, str], ...]]
 _FUNCTION_CACHE_SIZE = 20_000
+_IMPORT_CACHE_SIZE = 20_000
 
 
 @dataclass
@@ -189,12 +186,26 @@ class _Built:
     programs: list[Program]
 
 
-_functions: dict[_FunctionKey, _Built] = {}
+class ModelMemo:
+    """What ``build_module`` keeps between texts (part of a ``PlMemo``).
 
+    ``functions``: the model of each function that no function encloses (top-level defs,
+    methods of top-level classes, defs in top-level ``if``/``with`` blocks), with everything
+    nested in it, built once per parsed node. Nodes come from the piece memo (pieces.py),
+    which hands out the same node exactly while the piece's text and first line are
+    unchanged; the node is kept in the entry and compared by identity (never by a reused
+    id). Character offsets in the model are stored for the text the entry was built in and
+    shifted when text above the piece grew or shrank (same lines, same text).
 
-def clear_model_cache() -> None:
-    _functions.clear()
-    _imports.clear()
+    ``imports``: the imports inside each function, by node (kept and compared alike)."""
+
+    def __init__(self) -> None:
+        self.functions: dict[_FunctionKey, _Built] = {}
+        self.imports: dict[int, tuple[_Def, tuple[ast.Import | ast.ImportFrom, ...]]] = {}
+
+    def clear(self) -> None:
+        self.functions.clear()
+        self.imports.clear()
 
 
 def _where(stmt: ast.stmt) -> Where:
@@ -202,8 +213,16 @@ def _where(stmt: ast.stmt) -> Where:
 
 
 class _Builder:
-    def __init__(self, path: str, text: str, tree: ast.Module, aliases: dict[str, str]) -> None:
+    def __init__(
+        self,
+        path: str,
+        text: str,
+        tree: ast.Module,
+        aliases: dict[str, str],
+        memo: ModelMemo | None,
+    ) -> None:
         self.path = path
+        self.memo = memo
         self.text = text
         self.tree = tree
         self.aliases = aliases
@@ -372,27 +391,28 @@ class _Builder:
     def _cached_function(
         self, node: _Def, parent: Function | None, owner: Program | None, in_class: bool
     ) -> Function:
-        """``_function``, reusing the model of a node no function encloses."""
-        if parent is not None:
+        """``_function``, reusing the model of a node no function encloses (``ModelMemo``)."""
+        if parent is not None or self.memo is None:
             return self._function(node, parent, owner, in_class)
+        functions = self.memo.functions
         program = owner.name if owner is not None else None
         key = (id(node), self.path, program, in_class, self._alias_key)
         starts = self.pos.source.line_starts
         base = starts[min(node.lineno, len(starts)) - 1]
-        found = _functions.get(key)
+        found = functions.get(key)
         if found is not None and found.node is node:
             if found.base != base:
                 found = _relocated(found, base)
-                _functions[key] = found
+                functions[key] = found
             self.functions.extend(found.functions)
             self.programs.extend(found.programs)
             found.root.owner = owner
             return found.root
         first_function, first_program = len(self.functions), len(self.programs)
         root = self._function(node, None, owner, in_class)
-        if len(_functions) >= _FUNCTION_CACHE_SIZE:
-            _functions.clear()
-        _functions[key] = _Built(
+        if len(functions) >= _FUNCTION_CACHE_SIZE:
+            functions.clear()
+        functions[key] = _Built(
             node, base, root, self.functions[first_function:], self.programs[first_program:]
         )
         return root
@@ -794,17 +814,22 @@ def _flat_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             stack.append(iter(block))
 
 
-def _imports_in(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+def _imports_in(
+    body: list[ast.stmt], memo: ModelMemo | None
+) -> Iterator[ast.Import | ast.ImportFrom]:
     """The import statements of a block, also inside function and class bodies, in order
-    (a function's are found once per node: see ``_function_imports``)."""
+    (with a memo, a function's are found once per node: see ``_function_imports``)."""
     for stmt in body:
         if isinstance(stmt, ast.Import | ast.ImportFrom):
             yield stmt
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield from _function_imports(stmt)
+            if memo is None:
+                yield from _imports_in(stmt.body, None)
+            else:
+                yield from _function_imports(stmt, memo)
         elif not isinstance(stmt, ast.Expr | ast.Assign | ast.Return):
             for block in _blocks(stmt):
-                yield from _imports_in(block)
+                yield from _imports_in(block, memo)
 
 
 def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
@@ -818,20 +843,16 @@ def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
     return blocks
 
 
-# The imports inside each function, by node: nodes come from the piece cache, which hands
-# out the same node while its piece is unchanged (kept in the entry, compared by identity).
-_IMPORT_CACHE_SIZE = 20_000
-_imports: dict[int, tuple[_Def, tuple[ast.Import | ast.ImportFrom, ...]]] = {}
-
-
-def _function_imports(node: _Def) -> tuple[ast.Import | ast.ImportFrom, ...]:
-    found = _imports.get(id(node))
+def _function_imports(node: _Def, memo: ModelMemo) -> tuple[ast.Import | ast.ImportFrom, ...]:
+    """The imports inside a function, found once per node (``ModelMemo.imports``)."""
+    imports_of = memo.imports
+    found = imports_of.get(id(node))
     if found is not None and found[0] is node:
         return found[1]
-    imports = tuple(_imports_in(node.body))
-    if len(_imports) >= _IMPORT_CACHE_SIZE:
-        _imports.clear()
-    _imports[id(node)] = (node, imports)
+    imports = tuple(_imports_in(node.body, memo))
+    if len(imports_of) >= _IMPORT_CACHE_SIZE:
+        imports_of.clear()
+    imports_of[id(node)] = (node, imports)
     return imports
 
 

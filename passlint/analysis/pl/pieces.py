@@ -2,14 +2,14 @@
 
 A text is cut into top-level statements (a line at column 0 that is not a comment, a
 decorator's def/class or an ``else``/``except``-like continuation starts one), and a class
-of two or more members into its members, each parsed alone and cached by its text and first
-line. Every piece is parsed at its real line (padded with newlines; far down a long text,
-moved down after parsing), so nodes carry the positions a whole-file parse gives. If any
-piece fails to parse, the whole text is parsed instead (its error is the one Python
-reports), so a cut that splits a string or a bracket can only cost time, never change the
-tree.
+of two or more members into its members, each parsed alone and kept (in a ``PieceMemo``)
+by its text and first line. Every piece is parsed at its real line (padded with newlines;
+far down a long text, moved down after parsing), so nodes carry the positions a whole-file
+parse gives. If any piece fails to parse, the whole text is parsed instead (its error is the
+one Python reports), so a cut that splits a string or a bracket can only cost time, never
+change the tree.
 
-Pieces not in the cache are parsed a run of neighbours at a time, up to ``_GROUP_LINES``
+Pieces not in the memo are parsed a run of neighbours at a time, up to ``_GROUP_LINES``
 (the padding lines cost as much as a piece's own text, and CPython parses a text of 80 lines
 faster per line than one of 200 or one of 10), and the run's statements are handed to the
 pieces whose lines they lie on; a run whose statements do not fall cleanly one piece or more
@@ -36,17 +36,29 @@ _GROUP_LINES = 80
 # newlines in a quarter of the time it takes to move a group's nodes down (15 ns a line,
 # 0.6 us a node, about 500 nodes).
 _PADDED_LINES = 5_000
-_pieces: dict[tuple[str, int, str], list[ast.stmt]] = {}
 # Whole classes, put together from their members: their keys are the class's whole text, so
 # only the last few are kept (a program class is most of a module: each edit makes one).
 _CLASS_CACHE_SIZE = 8
-_classes: OrderedDict[tuple[str, int], list[ast.stmt]] = OrderedDict()
 _BLANK_OR_COMMENT = frozenset(" \t#\r\f")
 _NO_START = frozenset(["", *_BLANK_OR_COMMENT, ")", "]", "}"])
 
 
-def parse_pieces(path: str, text: str) -> ast.Module | SyntaxProblem:
-    """``parse_text``, reusing the parsed statements of unchanged pieces."""
+class PieceMemo:
+    """The parsed statements of each piece (by text, first line and kind: ``pieces``) and
+    of the last whole classes (``classes``) that ``parse_pieces`` reuses (part of a
+    ``PlMemo``)."""
+
+    def __init__(self) -> None:
+        self.pieces: dict[tuple[str, int, str], list[ast.stmt]] = {}
+        self.classes: OrderedDict[tuple[str, int], list[ast.stmt]] = OrderedDict()
+
+    def clear(self) -> None:
+        self.pieces.clear()
+        self.classes.clear()
+
+
+def parse_pieces(path: str, text: str, memo: PieceMemo) -> ast.Module | SyntaxProblem:
+    """``parse_text``, reusing the parsed statements of unchanged pieces kept in ``memo``."""
     if _unusual(text) or decoding_problem(text) is not None:
         return parse_text(path, text)
     lines = parser_text(text).split("\n")
@@ -56,14 +68,14 @@ def parse_pieces(path: str, text: str) -> ast.Module | SyntaxProblem:
         if members is None:
             run.append((start, end))
             continue
-        parsed = _parse_run(lines, run, "top", "")
+        parsed = _parse_run(memo, lines, run, "top", "")
         if parsed is None:
             return parse_text(path, text)
         body.extend(stmt for stmts in parsed for stmt in stmts)
         run = []
         if start == end:
             break  # the end marker
-        class_stmts = _parse_piece(lines, start, end, members)
+        class_stmts = _parse_piece(memo, lines, start, end, members)
         if class_stmts is None:
             return parse_text(path, text)
         body.extend(class_stmts)
@@ -76,11 +88,6 @@ def _unusual(text: str) -> bool:
     ``\\r\\n`` (a piece's lines are counted by ``\\n``)."""
     tricky = "\t" in text or "\f" in text or "\\\n" in text or "\\\r" in text
     return tricky or has_lone_cr(text)
-
-
-def clear_piece_cache() -> None:
-    _pieces.clear()
-    _classes.clear()
 
 
 def _starts_piece(line: str, indent: int) -> bool:
@@ -143,39 +150,41 @@ def _members(lines: list[str], body: int, end: int) -> list[int] | None:
 
 
 def _parse_piece(
-    lines: list[str], start: int, end: int, members: list[int]
+    memo: PieceMemo, lines: list[str], start: int, end: int, members: list[int]
 ) -> list[ast.stmt] | None:
-    """A class piece, from the cache or parsed (``_parse_class``, else as one piece)."""
+    """A class piece, from the memo or parsed (``_parse_class``, else as one piece)."""
+    classes = memo.classes
     piece = "\n".join(lines[start:end])
     key = (piece, start)
-    found = _classes.get(key)
+    found = classes.get(key)
     if found is not None:
-        _classes.move_to_end(key)
+        classes.move_to_end(key)
         return found
-    stmts = _parse_class(lines, start, end, members)
+    stmts = _parse_class(memo, lines, start, end, members)
     if stmts is None:
         stmts = _parse_at(piece, start)
     if stmts is None:
         return None
-    _classes[key] = stmts
-    if len(_classes) > _CLASS_CACHE_SIZE:
-        _classes.popitem(last=False)
+    classes[key] = stmts
+    if len(classes) > _CLASS_CACHE_SIZE:
+        classes.popitem(last=False)
     return stmts
 
 
-def _remember(key: tuple[str, int, str], stmts: list[ast.stmt]) -> None:
-    if len(_pieces) >= _PIECE_CACHE_SIZE:
-        _pieces.clear()
-    _pieces[key] = stmts
+def _remember(memo: PieceMemo, key: tuple[str, int, str], stmts: list[ast.stmt]) -> None:
+    if len(memo.pieces) >= _PIECE_CACHE_SIZE:
+        memo.pieces.clear()
+    memo.pieces[key] = stmts
 
 
 def _parse_run(
-    lines: list[str], spans: list[tuple[int, int]], kind: str, wrapper: str
+    memo: PieceMemo, lines: list[str], spans: list[tuple[int, int]], kind: str, wrapper: str
 ) -> list[list[ast.stmt]] | None:
     """The statements of each piece of a run of adjacent pieces (None: one does not parse);
-    cached pieces are reused, the others parsed in groups of up to ``_GROUP_LINES``."""
+    pieces kept in ``memo`` are reused, the others parsed in groups of up to
+    ``_GROUP_LINES``."""
     keys = [("\n".join(lines[start:end]), start, kind) for start, end in spans]
-    found = [_pieces.get(key) for key in keys]
+    found = [memo.pieces.get(key) for key in keys]
     out: list[list[ast.stmt]] = []
     at = 0
     while at < len(spans):
@@ -200,7 +209,7 @@ def _parse_run(
                     return None
                 group.append(alone)
         for key, stmts in zip(keys[at:last], group, strict=True):
-            _remember(key, stmts)
+            _remember(memo, key, stmts)
         out.extend(group)
         at = last
     return out
@@ -261,7 +270,7 @@ def _move_down(stmts: list[ast.stmt], lines: int) -> None:
 
 
 def _parse_class(
-    lines: list[str], start: int, end: int, members: list[int]
+    memo: PieceMemo, lines: list[str], start: int, end: int, members: list[int]
 ) -> list[ast.stmt] | None:
     """A class piece: the header with its first member, then every other member alone."""
     head = _parse_at("\n".join(lines[start : members[1]]), start)
@@ -270,7 +279,7 @@ def _parse_class(
     cls = head[0]
     body = list(cls.body)
     spans = list(zip(members[1:], [*members[2:], end], strict=True))
-    parsed = _parse_run(lines, spans, "member", "class _:\n")
+    parsed = _parse_run(memo, lines, spans, "member", "class _:\n")
     if parsed is None:
         return None
     body.extend(stmt for stmts in parsed for stmt in stmts)

@@ -5,20 +5,20 @@ other workspace modules (``from kernels import k``), then builtins. Local variab
 annotations inside bodies are never consulted. A name bound to a call of a workspace helper
 holds what the helper returns (``provenance``); a valid_shape name nothing defines when the
 program is built is a symbol pypto's parser makes, unless Python raised NameError first
-(``annotation_symbol``). Other modules are parsed (never imported) through a small cache
-keyed by path and text.
+(``annotation_symbol``). Other modules are parsed (never imported), and kept by path and
+text in the caller's ``PlMemo`` when it gives one.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
-from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from passlint.analysis.pl.frontend import build_module, clear_model_cache, tensor_view
+from passlint.analysis.pl.frontend import build_module, parse_text, tensor_view
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.pl.model import (
     Bound,
     CallBinding,
@@ -33,7 +33,7 @@ from passlint.analysis.pl.model import (
     TensorView,
     Where,
 )
-from passlint.analysis.pl.pieces import clear_piece_cache, parse_pieces
+from passlint.analysis.pl.pieces import parse_pieces
 from passlint.analysis.pl.provenance import UNKNOWN, Held, Made, Provenance, ProvenanceMemo, Value
 from passlint.analysis.pl.walk import names_below
 from passlint.analysis.workspace import Workspace
@@ -85,52 +85,30 @@ class ROther:
 
 Resolved = RParam | RDynamic | RInt | RView | RFunction | ROther
 
-_cache: OrderedDict[tuple[str, str], Module | None] = OrderedDict()
 
-
-def load_module(path: str, text: str) -> Module | SyntaxProblem | None:
-    """Parse and model ``text`` (cached by path and text); None if it is not a pl source."""
+def load_module(path: str, text: str, memo: PlMemo | None = None) -> Module | SyntaxProblem | None:
+    """Parse and model ``text``; None if it is not a pl source. ``memo`` keeps the module
+    by path and text, and the pieces and functions it was built from (``PlMemo``)."""
+    if memo is None:
+        tree = parse_text(path, text)
+        return tree if isinstance(tree, SyntaxProblem) else build_module(path, text, tree)
+    cache = memo.modules
     key = (path, text)
-    if key in _cache:
-        _cache.move_to_end(key)
-        return _cache[key]
-    tree = parse_pieces(path, text)
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    tree = parse_pieces(path, text, memo.pieces)
     if isinstance(tree, SyntaxProblem):
         return tree
-    module = build_module(path, text, tree)
-    versions = [k for k in _cache if k[0] == path]
+    module = build_module(path, text, tree, memo.models)
+    versions = [k for k in cache if k[0] == path]
     for stale in versions[: max(0, len(versions) - _VERSIONS_PER_PATH + 1)]:
-        del _cache[stale]  # an edited document keeps its latest versions only
-    _cache[key] = module
-    size = sum(len(k[1]) for k in _cache)
-    while len(_cache) > 1 and (len(_cache) > _CACHE_SIZE or size > _CACHE_CHARACTERS):
-        size -= len(_cache.popitem(last=False)[0][1])
+        del cache[stale]  # an edited document keeps its latest versions only
+    cache[key] = module
+    size = sum(len(k[1]) for k in cache)
+    while len(cache) > 1 and (len(cache) > _CACHE_SIZE or size > _CACHE_CHARACTERS):
+        size -= len(cache.popitem(last=False)[0][1])
     return module
-
-
-_clear_also: list[Callable[[], None]] = [clear_model_cache, clear_piece_cache]
-
-
-def forget_statements() -> None:
-    """Forget the models and trees kept per statement for the next version of a text
-    (``clear_cache`` but the modules): a batch run analyses each text once, and what it
-    keeps only costs memory and collector time."""
-    for clear in _clear_also:
-        clear()
-
-
-def on_clear(clear: Callable[[], None]) -> None:
-    """Have ``clear_cache`` also run ``clear`` (caches of analyses built on these modules)."""
-    if clear not in _clear_also:
-        _clear_also.append(clear)
-
-
-def clear_cache() -> None:
-    """Forget every parsed module and what was built from them (tests compare cached and
-    from-scratch analyses)."""
-    _cache.clear()
-    for clear in _clear_also:
-        clear()
 
 
 class Resolver:
@@ -138,16 +116,19 @@ class Resolver:
 
     ``bindings`` gives parameters of enclosing functions a meaning (keyed by the
     function's id and the parameter's name): what one ``pytest.mark.parametrize`` case
-    passes (``parametrize``); any other parameter means nothing the pass can use."""
+    passes (``parametrize``); any other parameter means nothing the pass can use. Other
+    modules are loaded through ``memo`` (``load_module``)."""
 
     def __init__(
         self,
         module: Module,
         workspace: Workspace | None,
         bindings: Mapping[tuple[int, str], Resolved] | None = None,
+        memo: PlMemo | None = None,
     ) -> None:
         self.module = module
         self.workspace = workspace
+        self.memo = memo
         self.bindings: Mapping[tuple[int, str], Resolved] = bindings or {}
         self._by_path: dict[str, Module | None] = {_key(module.path): module}
         self._keys: dict[str, str] = {}
@@ -172,7 +153,7 @@ class Resolver:
         module: Module | None = None
         text = self.workspace.read(path) if self.workspace is not None else None
         if text is not None:
-            loaded = load_module(path, text)
+            loaded = load_module(path, text, self.memo)
             module = loaded if isinstance(loaded, Module) else None
             self.provenance.allow(len(text))
         self._by_path[key] = module

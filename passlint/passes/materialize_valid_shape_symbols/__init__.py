@@ -15,6 +15,10 @@ name resolution, workspace index); ``binding`` (which symbols a kernel binds), `
 fixes), ``edits`` (the text edits of a fix); ``run`` puts them together and ``cache``
 reuses unchanged kernels' findings.
 
+Each entry point takes the caller's ``PlMemo`` (``passlint.analysis.pl.memo``), which keeps
+parsed modules and unchanged kernels' findings for the next text; without one, the text is
+analysed from scratch.
+
 ``analyze_module`` is the public face of the same analysis (for the language server's hover
 and navigation, and for tests against the real pass): per kernel its valid_shape symbols,
 bound or not and by what, their slots, and what every call passes for them or why it
@@ -24,8 +28,9 @@ cannot be resolved.
 from __future__ import annotations
 
 from passlint.analysis.findings import Finding
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.pl.model import SyntaxProblem
-from passlint.analysis.pl.resolve import forget_statements, load_module
+from passlint.analysis.pl.resolve import load_module
 from passlint.analysis.rules import PYTHON_SYNTAX_ERROR
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
@@ -64,22 +69,27 @@ __all__ = [
 _TOO_DEEP = "nesting too deep to analyse (more than Python's recursion limit)"
 
 
-def check_text(path: str, text: str, workspace: Workspace | None) -> list[Finding]:
+def check_text(
+    path: str, text: str, workspace: Workspace | None, memo: PlMemo | None = None
+) -> list[Finding]:
     """Findings of the pass for one pl source (non-pl text gives none). In a batch run
     (``workspace.screen``), a text that shows it cannot have any is not parsed."""
     if workspace is None or not workspace.screen:
-        return _check_text(path, text, workspace)
+        return _check_text(path, text, workspace, memo)
     if not screen.may_have_findings(path, text, workspace):
         return []
     try:
-        return _check_text(path, text, workspace)
+        return _check_text(path, text, workspace, memo)
     finally:
-        forget_statements()
+        if memo is not None:
+            memo.forget_statements()
 
 
-def _check_text(path: str, text: str, workspace: Workspace | None) -> list[Finding]:
+def _check_text(
+    path: str, text: str, workspace: Workspace | None, memo: PlMemo | None
+) -> list[Finding]:
     try:
-        loaded = load_module(path, text)
+        loaded = load_module(path, text, memo)
     except RecursionError:
         loaded = SyntaxProblem(_TOO_DEEP, (0, min(len(text), 1)))
     if isinstance(loaded, SyntaxProblem):
@@ -91,7 +101,7 @@ def _check_text(path: str, text: str, workspace: Workspace | None) -> list[Findi
     if loaded is None:
         return []
     try:
-        return cases.findings(loaded, workspace)
+        return cases.findings(loaded, workspace, memo)
     except RecursionError:
         # Expressions nested deeper than the pass can follow: say so rather than nothing.
         rng = SourceText(text).range(0, min(len(text), 1))
@@ -105,12 +115,14 @@ def prepare(workspace: Workspace) -> None:
     screen.workspace_screens(workspace)
 
 
-def analyze_module(path: str, text: str, workspace: Workspace | None) -> ModuleAnalysis:
+def analyze_module(
+    path: str, text: str, workspace: Workspace | None, memo: PlMemo | None = None
+) -> ModuleAnalysis:
     """The pass's per-kernel analysis of one pl source; the same one its findings use.
     ``kernels`` holds every device kernel at any depth (nested in functions, methods,
     classes), in source order."""
     try:
-        loaded = load_module(path, text)
+        loaded = load_module(path, text, memo)
     except RecursionError:
         return ModuleAnalysis(path, None)
     if isinstance(loaded, SyntaxProblem):
@@ -118,7 +130,7 @@ def analyze_module(path: str, text: str, workspace: Workspace | None) -> ModuleA
     if loaded is None:
         return ModuleAnalysis(path, None)
     try:
-        summaries, outlined = cases.summaries(loaded, workspace)
+        summaries, outlined = cases.summaries(loaded, workspace, memo)
     except RecursionError:
         summaries, outlined = [], []
     return ModuleAnalysis(path, loaded, tuple(summaries), outlined=tuple(outlined))

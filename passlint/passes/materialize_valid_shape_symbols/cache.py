@@ -4,8 +4,8 @@ module on every edit; most of its kernels did not change).
 A kernel's findings depend on its own outermost statement (the top-level function or class
 member holding it), on those holding a call by its name, and on the module's other
 definitions (``environment``); a unit computed without reading any other file is stored
-under that key and reused while the key is the same. Nothing here knows what the findings
-say: the pass hands in what to compute.
+under that key (in the caller's ``PlMemo``: a ``UnitMemo``) and reused while the key is
+the same. Nothing here knows what the findings say: the pass hands in what to compute.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from passlint.analysis.findings import Finding
-from passlint.analysis.pl import resolve
+from passlint.analysis.pl.memo import Clearable
 from passlint.analysis.pl.model import CallSite, Function, Module
 from passlint.analysis.source import has_lone_cr
 
@@ -34,25 +34,27 @@ class KernelUnit:
     sites: tuple[tuple[Finding, ...], ...] | None
 
 
-_units: dict[tuple[object, ...], KernelUnit] = {}
-_environments: dict[tuple[object, ...], int] = {}
-_environment_numbers = itertools.count(1)
+class UnitMemo(Clearable):
+    """The kernels' units by key (``units``), and the numbers standing for the keys' larger
+    parts (``numbers``; ``_number``), kept in a ``PlMemo`` (``PlMemo.part``)."""
 
+    def __init__(self) -> None:
+        self.units: dict[tuple[object, ...], KernelUnit] = {}
+        self.numbers: dict[tuple[object, ...], int] = {}
+        self.counter = itertools.count(1)  # never reset: a number is never handed out twice
 
-def clear_cache() -> None:
-    _units.clear()
-    _environments.clear()
-
-
-resolve.on_clear(clear_cache)
+    def clear(self) -> None:
+        self.units.clear()
+        self.numbers.clear()
 
 
 class UnitKeys:
-    """The cache keys of one module's kernels."""
+    """The keys in ``memo`` of one module's kernels."""
 
-    def __init__(self, module: Module, with_workspace: bool) -> None:
+    def __init__(self, module: Module, with_workspace: bool, memo: UnitMemo) -> None:
         self.module = module
         self.with_workspace = with_workspace
+        self.memo = memo
         self._env: int | None = None
         self._homes: dict[int, tuple[int, str, str | None]] = {}
         self._lines: list[str] | None = None
@@ -64,7 +66,7 @@ class UnitKeys:
         if self._env is None:
             if has_lone_cr(self.module.text):
                 return None
-            self._env = _environment(self.module, self.with_workspace)
+            self._env = _environment(self.memo, self.module, self.with_workspace)
         homes: dict[int, tuple[int, str, str | None]] = {}
         for site in callers:
             outer = outermost(site.caller)
@@ -94,7 +96,7 @@ class UnitKeys:
                 (index, tuple(sorted(_names_read(member))))
                 for index, member in enumerate(kernel.owner.node.body)
             )
-            found = self._programs[id(kernel.owner)] = _number(("program", members))
+            found = self._programs[id(kernel.owner)] = _number(self.memo, ("program", members))
         return found
 
     def _home(self, outer: Function) -> tuple[int, str, str | None]:
@@ -111,20 +113,22 @@ class UnitKeys:
 
 
 def cached_unit(
+    memo: UnitMemo,
     key: tuple[object, ...] | None,
     compute: Callable[[], KernelUnit],
     reads_others: Callable[[], bool],
 ) -> KernelUnit:
-    """The unit under ``key``, else ``compute()``'s, stored when ``reads_others()`` (asked
-    after computing) says it read no other file."""
-    found = _units.get(key) if key is not None else None
+    """The unit under ``key`` in ``memo``, else ``compute()``'s, stored when
+    ``reads_others()`` (asked after computing) says it read no other file."""
+    units = memo.units
+    found = units.get(key) if key is not None else None
     if found is not None:
         return found
     unit = compute()
     if key is not None and not reads_others():
-        if len(_units) >= _UNIT_CACHE_SIZE:
-            _units.clear()
-        _units[key] = unit
+        if len(units) >= _UNIT_CACHE_SIZE:
+            units.clear()
+        units[key] = unit
     return unit
 
 
@@ -134,7 +138,7 @@ def outermost(function: Function) -> Function:
     return function
 
 
-def _environment(module: Module, with_workspace: bool) -> int:
+def _environment(memo: UnitMemo, module: Module, with_workspace: bool) -> int:
     """A number standing for everything of ``module`` a kernel may read besides its own
     statement and its callers': path, pypto aliases, every top-level statement other than
     a def (text and line), each def's name, each class's header and members (a def by
@@ -166,7 +170,7 @@ def _environment(module: Module, with_workspace: bool) -> int:
 
     parts: list[object] = [module.path, with_workspace, tuple(sorted(module.aliases.items()))]
     parts.extend(defs(module.tree.body))
-    return _number(tuple(parts))
+    return _number(memo, tuple(parts))
 
 
 def _names_read(node: ast.AST) -> set[str]:
@@ -182,12 +186,13 @@ def _names_read(node: ast.AST) -> set[str]:
     return found
 
 
-def _number(key: tuple[object, ...]) -> int:
+def _number(memo: UnitMemo, key: tuple[object, ...]) -> int:
     """A number standing for ``key``, the same while it is the same."""
-    found = _environments.get(key)
+    numbers = memo.numbers
+    found = numbers.get(key)
     if found is None:
-        if len(_environments) >= _UNIT_CACHE_SIZE:
-            _environments.clear()
-        found = next(_environment_numbers)  # never handed out twice
-        _environments[key] = found
+        if len(numbers) >= _UNIT_CACHE_SIZE:
+            numbers.clear()
+        found = next(memo.counter)  # never handed out twice
+        numbers[key] = found
     return found

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field, replace
 from passlint.analysis import codes
 from passlint.analysis.findings import Finding, Fix, Location
 from passlint.analysis.pl.frontend import dynamic_symbol, pl_name
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.pl.model import Dynamic, Function, Module, Where
 from passlint.analysis.pl.parametrize import (
     BY_POSITION,
@@ -101,9 +102,11 @@ class Units:
     """The units of one module and which unit owns each function (the nearest enclosing
     one)."""
 
-    def __init__(self, module: Module, workspace: Workspace | None) -> None:
+    def __init__(
+        self, module: Module, workspace: Workspace | None, memo: PlMemo | None = None
+    ) -> None:
         self.module = module
-        self.resolver = Resolver(module, workspace)
+        self.resolver = Resolver(module, workspace, None, memo)
         self.lists = ModuleLists(module.tree)
         self.units: dict[int, Unit] = {}
         self._owners: dict[int, Unit | None] = {}
@@ -319,7 +322,9 @@ class Units:
             if bindings is None:
                 found = self.resolver.resolve_in_definition(value.id, self.module, where)
             else:
-                resolver = Resolver(self.module, self.resolver.workspace, bindings)
+                resolver = Resolver(
+                    self.module, self.resolver.workspace, bindings, self.resolver.memo
+                )
                 found = resolver.resolve(value.id, self.module, where, point)
             if isinstance(found, RDynamic):
                 dynamic = found.dynamic
@@ -431,7 +436,7 @@ class Units:
             for unit in self.units.values():
                 if index < len(unit.contexts):
                     bindings.update(unit.contexts[index].bindings)
-            yield index, Run(self.module, workspace, bindings, reads)
+            yield index, Run(self.module, workspace, bindings, reads, self.resolver.memo)
 
     def keep(self, index: int) -> Callable[[Function], bool]:
         def kept(function: Function) -> bool:
@@ -479,12 +484,12 @@ class UnitLines:
         return self._owners[index] if index >= 0 else None
 
 
-def findings(module: Module, workspace: Workspace | None) -> list[Finding]:
+def findings(module: Module, workspace: Workspace | None, memo: PlMemo | None) -> list[Finding]:
     """The module's findings, parametrized tests analysed per case."""
-    units = Units(module, workspace)
+    units = Units(module, workspace, memo)
     if not units.units:
-        return Run(module, workspace).findings()
-    found = Run(module, workspace).findings(lambda f: units.owner(f) is None)
+        return Run(module, workspace, memo=memo).findings()
+    found = Run(module, workspace, memo=memo).findings(lambda f: units.owner(f) is None)
     per_unit: dict[int, list[list[Finding]]] = {id(u): [] for u in units.units.values()}
     lines = units.lines()
     for index, run in units.runs(workspace):
@@ -503,13 +508,13 @@ def findings(module: Module, workspace: Workspace | None) -> list[Finding]:
 
 
 def summaries(
-    module: Module, workspace: Workspace | None
+    module: Module, workspace: Workspace | None, memo: PlMemo | None
 ) -> tuple[list[KernelSummary], list[OutlinedKernel]]:
     """Per kernel its summary (for a kernel in a unit: of the first context in which it
     gains parameters, else of the first), and the outlined kernels (of every context, the
     first per scope)."""
-    units = Units(module, workspace)
-    base = Run(module, workspace)
+    units = Units(module, workspace, memo)
+    base = Run(module, workspace, memo=memo)
     chosen: dict[int, KernelSummary] = {}
     outlined: dict[int, OutlinedKernel] = {}
     for kernel in module.kernels:

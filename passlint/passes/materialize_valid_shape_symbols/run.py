@@ -8,12 +8,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from passlint.analysis.findings import Finding
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.pl.model import Dynamic, Function, Module
 from passlint.analysis.pl.resolve import Resolved, Resolver
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import findings as report
 from passlint.passes.materialize_valid_shape_symbols.binding import analyze_kernel
-from passlint.passes.materialize_valid_shape_symbols.cache import KernelUnit, UnitKeys, cached_unit
+from passlint.passes.materialize_valid_shape_symbols.cache import (
+    KernelUnit,
+    UnitKeys,
+    UnitMemo,
+    cached_unit,
+)
 from passlint.passes.materialize_valid_shape_symbols.model import (
     KernelAnalysis,
     KernelSummary,
@@ -41,7 +47,8 @@ class Run:
     """The analyses of one module's kernels (and of the kernels its calls reach);
     ``bindings`` give enclosing functions' parameters the values of one parametrized case
     (``Resolver``; such a run reuses no stored findings); ``reads``, the module's name
-    index, is shared by the runs of one module's cases."""
+    index, is shared by the runs of one module's cases; ``memo`` keeps the other modules
+    read and the kernels' findings for the next run (``cache``)."""
 
     def __init__(
         self,
@@ -49,17 +56,19 @@ class Run:
         workspace: Workspace | None,
         bindings: Mapping[tuple[int, str], Resolved] | None = None,
         reads: NameReads | None = None,
+        memo: PlMemo | None = None,
     ) -> None:
         self.module = module
         self.workspace = workspace
-        self.resolver = Resolver(module, workspace, bindings)
+        self.resolver = Resolver(module, workspace, bindings, memo)
         self._bound = bool(bindings)
         self.sites = CallSites(module, self.resolver, workspace)
         self.pipeline = Pipeline(self.resolver, self.sites.reader)
         self._analyses: dict[int, KernelAnalysis] = {}
         self._sites: dict[int, list[SiteResult]] = {}
         self._declared: dict[int, frozenset[Dynamic]] = {}  # id(kernel) -> its symbols' dynamics
-        self._keys = UnitKeys(module, workspace is not None)
+        units = memo.part(UnitMemo) if memo is not None else None
+        self._keys = UnitKeys(module, workspace is not None, units) if units is not None else None
         self.readers = Readers(
             module,
             self.resolver,
@@ -207,7 +216,8 @@ class Run:
         callers = self.sites.calls_named(self.module).get(kernel.name, [])
         # A standalone kernel's uses as a value may be anywhere in the module: not cached.
         stored = kernel.owner is not None and not self._bound
-        key = self._keys.key(kernel, callers) if stored else None
+        keys = self._keys
+        key = keys.key(kernel, callers) if stored and keys is not None else None
         before = self.resolver.foreign
 
         def compute() -> KernelUnit:
@@ -233,4 +243,6 @@ class Run:
                 )
             return KernelUnit(tuple(findings), own)
 
-        return cached_unit(key, compute, lambda: self.resolver.foreign != before)
+        if keys is None:
+            return compute()
+        return cached_unit(keys.memo, key, compute, lambda: self.resolver.foreign != before)

@@ -14,9 +14,8 @@ from pygls.workspace import Workspace
 
 from passlint import pipeline
 from passlint.analysis.text_change import TextChange
-from passlint.analysis.workspace import files_changed
 from passlint.server.convert import ClientFeatures, SnapshotFiles
-from passlint.server.jobs import Job, Result
+from passlint.server.jobs import PL_MEMO, Job, Result
 from passlint.server.models import ModelCache, PlModel, workspace_for
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.session.client import Client
@@ -130,7 +129,7 @@ class Session:
         python = [path for path in paths if path.endswith(".py")]
         if python:  # what the analyses share of the disk forgets these files
             self.disk_generation += 1
-            files_changed(python, self.disk_generation)
+            PL_MEMO.files.changed(python, self.disk_generation)
         if any(os.path.basename(path) in CONFIG_FILES for path in paths):
             self.settings.invalidate()
             self.roots.forget_projects()

@@ -13,10 +13,12 @@ import pytest
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl import pieces, resolve
 from passlint.analysis.pl.frontend import parse_text
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.pl.model import Module, SyntaxProblem
-from passlint.analysis.pl.pieces import clear_piece_cache, parse_pieces
+from passlint.analysis.pl.pieces import parse_pieces
 from passlint.passes.materialize_valid_shape_symbols import check_text
 
+MEMO = PlMemo()  # the warm path: kept between the calls of a test
 DATA = Path(__file__).resolve().parents[2] / "data" / "pl"
 SOURCES = ["valid_shape_cases.py", "softmax_prepare.py", "forms/call_forms.py", "forms/nested.py"]
 SNIPPETS = [
@@ -72,9 +74,8 @@ def edit(rng: random.Random, text: str) -> str:
 
 
 def fresh_findings(path: str, text: str) -> list[Finding]:
-    clear_piece_cache()
-    resolve.clear_cache()
-    return check_text(path, text, None)
+    MEMO.clear()
+    return check_text(path, text, None, MEMO)
 
 
 @pytest.mark.parametrize("name", SOURCES)
@@ -84,27 +85,28 @@ def test_random_edits_parse_and_analyse_like_from_scratch(name: str) -> None:
     text = (DATA / name).read_text()
     for _ in range(40):
         text = edit(rng, text)
-        assert dump(parse_pieces(path, text)) == dump(parse_text(path, text))
-        warm = check_text(path, text, None)
+        assert dump(parse_pieces(path, text, MEMO.pieces)) == dump(parse_text(path, text))
+        warm = check_text(path, text, None, MEMO)
         assert warm == fresh_findings(path, text)
-        check_text(path, text, None)  # warm the caches again for the next edit
+        assert warm == check_text(path, text, None)  # the reference path: no memo
+        check_text(path, text, None, MEMO)  # warm the caches again for the next edit
 
 
 def test_classes_are_parsed_member_by_member() -> None:
-    clear_piece_cache()
+    MEMO.pieces.clear()
     text = (DATA / "valid_shape_cases.py").read_text()
-    parse_pieces("m.py", text)
+    parse_pieces("m.py", text, MEMO.pieces)
     head, tail = text.rsplit("        return out\n", 1)  # in main, the last member
     edited = head + "        return  out\n" + tail
     before = resolve_pieces_count()
-    parse_pieces("m.py", edited)
+    parse_pieces("m.py", edited, MEMO.pieces)
     assert resolve_pieces_count() - before == 2  # the touched member and the class piece
 
 
 def test_classes_of_one_member_are_parsed_with_their_neighbours(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    clear_piece_cache()
+    MEMO.pieces.clear()
     pair = (
         "@pl.function(type=pl.FunctionType.InCore)\n"
         "def kernel(x: pl.Tensor[[16], pl.FP32]) -> pl.Tensor[[16], pl.FP32]:\n"
@@ -124,7 +126,7 @@ def test_classes_of_one_member_are_parsed_with_their_neighbours(
         return real_parse(piece, start, wrapper)
 
     monkeypatch.setattr(pieces, "_parse_at", counted)
-    tree = parse_pieces("m.py", text)
+    tree = parse_pieces("m.py", text, MEMO.pieces)
     monkeypatch.undo()
     assert dump(tree) == dump(parse_text("m.py", text))
     assert len(parses) <= text.count("\n") // 40  # groups of about 80 lines, not 81 pieces
@@ -134,15 +136,15 @@ def test_pieces_far_down_a_long_text_have_their_lines(monkeypatch: pytest.Monkey
     """Past ``_PADDED_LINES`` a piece is parsed unpadded and moved down: the same tree (and
     padding every piece of a 100,000-line text had cost time quadratic in its lines)."""
     monkeypatch.setattr(pieces, "_PADDED_LINES", 50)
-    clear_piece_cache()
+    MEMO.pieces.clear()
     text = (DATA / "valid_shape_cases.py").read_text()
     text = text + "\n\nclass Again:\n    x = 1\n\n    def f(self):\n        return 1\n" * 20
     assert text.count("\n") > 200
-    assert dump(parse_pieces("m.py", text)) == dump(parse_text("m.py", text))
+    assert dump(parse_pieces("m.py", text, MEMO.pieces)) == dump(parse_text("m.py", text))
 
 
 def resolve_pieces_count() -> int:
-    return len(pieces._pieces) + len(pieces._classes)
+    return len(MEMO.pieces.pieces) + len(MEMO.pieces.classes)
 
 
 # -- the model and per-kernel caches ---------------------------------------------------------
@@ -212,7 +214,7 @@ def structural_edit(rng: random.Random, text: str) -> str:
 
 
 def model_dump(path: str, text: str) -> str:
-    loaded = resolve.load_module(path, text)
+    loaded = resolve.load_module(path, text, MEMO)
     if not isinstance(loaded, Module):
         return repr(loaded)
     out = []
@@ -243,14 +245,14 @@ def test_kernels_moving_callers_and_symbols_changing_like_from_scratch(seed: int
     rng = random.Random(seed)
     path = "/virtual/big.py"
     text = small_program()
-    check_text(path, text, None)
+    check_text(path, text, None, MEMO)
     for _ in range(30):
         text = structural_edit(rng, text) if rng.random() < 0.7 else edit(rng, text)
         warm_model = model_dump(path, text)
-        warm = check_text(path, text, None)
+        warm = check_text(path, text, None, MEMO)
         assert warm == fresh_findings(path, text)
         assert warm_model == model_dump(path, text)  # rebuilt from cleared caches
-        check_text(path, text, None)
+        check_text(path, text, None, MEMO)
 
 
 @pytest.mark.parametrize("name", SOURCES)
@@ -267,8 +269,7 @@ def test_moved_pieces_give_the_model_of_a_fresh_parse(name: str) -> None:
             lines.insert(rng.randrange(len(lines)), "")
         text = "\n".join(lines)
         warm = model_dump(path, text)
-        clear_piece_cache()
-        resolve.clear_cache()
+        MEMO.clear()
         assert warm == model_dump(path, text)
 
 
@@ -292,7 +293,6 @@ def test_callers_in_another_file_like_from_scratch(tmp_path: Path) -> None:
         for path, text in texts.items():
             workspace.set_overlay(path, text)
         for path in (kernels, program):
-            warm = check_text(path, texts[path], workspace)
-            clear_piece_cache()
-            resolve.clear_cache()
-            assert warm == check_text(path, texts[path], workspace), path
+            warm = check_text(path, texts[path], workspace, MEMO)
+            MEMO.clear()
+            assert warm == check_text(path, texts[path], workspace, MEMO), path

@@ -12,9 +12,10 @@ from collections.abc import Callable
 import linear_time
 import pytest
 
-from passlint.analysis.pl import resolve
+from passlint.analysis.pl.memo import PlMemo
 from passlint.passes.materialize_valid_shape_symbols import check_text
 
+MEMO = PlMemo()  # each timed run starts from a cleared memo
 HEAD = "import pypto.language as pl\n\n\ndef dims(*names):\n    return tuple(pl.dynamic(n) for n in names)\n\n"
 KERNEL = (
     "\n@pl.function(type=pl.FunctionType.InCore)\n"
@@ -101,11 +102,11 @@ def test_each_name_shape_costs_linear_time(shape: str) -> None:
     make, n, found = SHAPES[shape]
 
     def run(text: str) -> object:
-        return check_text("k.py", text, None)
+        return check_text("k.py", text, None, MEMO)
 
     findings = check_text("k.py", make(n), None)
     assert [f.code for f in findings] == ["VS001"] * found
-    linear_time.assert_doubling_linear(make, run, n, before=resolve.clear_cache)
+    linear_time.assert_doubling_linear(make, run, n, before=MEMO.clear)
 
 
 def test_a_branching_helper_called_often_costs_linear_time_within_the_step_budget() -> None:
@@ -119,8 +120,6 @@ def test_a_branching_helper_called_often_costs_linear_time_within_the_step_budge
     assert 0 < len(found) < n
 
     def run(text: str) -> object:
-        return check_text("k.py", text, None)
+        return check_text("k.py", text, None, MEMO)
 
-    linear_time.assert_doubling_linear(
-        branching_helper_called_often, run, n, before=resolve.clear_cache
-    )
+    linear_time.assert_doubling_linear(branching_helper_called_often, run, n, before=MEMO.clear)

@@ -9,10 +9,10 @@ import textwrap
 
 import pytest
 
-from passlint.analysis.pl import frontend, pieces
+from passlint.analysis.pl import frontend
 from passlint.analysis.pl.frontend import build_module, parse_text
 from passlint.analysis.pl.model import Module
-from passlint.analysis.pl.pieces import clear_piece_cache, parse_pieces
+from passlint.analysis.pl.pieces import PieceMemo, parse_pieces
 from passlint.passes.materialize_valid_shape_symbols import check_text
 
 HEADER = "import pypto.language as pl\nfrom pypto.language import submit, load as ld\n\n"
@@ -55,8 +55,7 @@ def calls(text: str, walk_all: bool, monkeypatch: pytest.MonkeyPatch) -> list[st
             patch.setattr(frontend._Builder, "_only_pypto_calls", lambda self, span: False)
         tree = parse_text("m.py", text)
         assert isinstance(tree, ast.Module)
-        frontend.clear_model_cache()
-        module = build_module("m.py", text, tree)
+        module = build_module("m.py", text, tree, frontend.ModelMemo())
     assert isinstance(module, Module)
     return [
         f"{site.form} {site.target_kind} {site.target_name} {site.span}"
@@ -125,8 +124,8 @@ def test_a_cold_parse_by_groups_equals_ast_parse(seed: int) -> None:
     body = "".join(rng.choice(MEMBERS).format(i=i) for i in range(rng.randrange(2, 60)))
     top = "".join(f"def t{i}():\n    return {i}\n\n" for i in range(rng.randrange(0, 30)))
     text = HEADER + top + "class C:\n" + body + top.replace("def t", "def u")
-    clear_piece_cache()
-    grouped = parse_pieces("m.py", text)
+    memo = PieceMemo()
+    grouped = parse_pieces("m.py", text, memo)
     expected = ast.dump(ast.parse(text), include_attributes=True)
     assert ast.dump(grouped, include_attributes=True) == expected
     # each piece was cached with its own statements: editing any one piece reparses it alone
@@ -134,7 +133,7 @@ def test_a_cold_parse_by_groups_equals_ast_parse(seed: int) -> None:
     target = rng.randrange(len(lines))
     lines[target] += "  # edited"
     edited = "\n".join(lines)
-    assert ast.dump(parse_pieces("m.py", edited), include_attributes=True) == ast.dump(
+    assert ast.dump(parse_pieces("m.py", edited, memo), include_attributes=True) == ast.dump(
         ast.parse(edited), include_attributes=True
     )
 
@@ -142,19 +141,19 @@ def test_a_cold_parse_by_groups_equals_ast_parse(seed: int) -> None:
 def test_a_group_whose_statement_spans_two_pieces_is_parsed_piece_by_piece() -> None:
     # the string's middle line starts at member indentation: it is cut as a piece of its own
     text = HEADER + 'class C:\n    a = 1\n    s = """\n    b = 2\n    """\n    c = 3\n'
-    clear_piece_cache()
-    tree = parse_pieces("m.py", text)
+    memo = PieceMemo()
+    tree = parse_pieces("m.py", text, memo)
     assert ast.dump(tree, include_attributes=True) == ast.dump(
         ast.parse(text), include_attributes=True
     )
-    assert not any(stmts == [] for stmts in pieces._pieces.values())
+    assert not any(stmts == [] for stmts in memo.pieces.values())
 
 
 def test_a_line_of_unicode_whitespace_at_a_cut_is_a_syntax_error_not_a_crash() -> None:
     # found by the fuzzer: "\xa0" is whitespace to str.split but starts no piece
     text = HEADER + "class C:\n\xa0\n    a = 1\n"
-    clear_piece_cache()
-    assert parse_pieces("m.py", text) == parse_text("m.py", text)
+    memo = PieceMemo()
+    assert parse_pieces("m.py", text, memo) == parse_text("m.py", text)
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from passlint.analysis.pl.index import WorkspaceIndex, workspace_index
-from passlint.analysis.workspace import Workspace, files_changed, shared_files
+from passlint.analysis.workspace import SharedFiles, Workspace
 
 HEAD = "import pypto.language as pl\n"
+SHARED = SharedFiles()  # a session's disk sides, as a server process keeps them
 
 
 def answers(index: WorkspaceIndex, root: Path) -> dict[str, object]:
@@ -36,21 +37,21 @@ def test_changed_added_and_deleted_files_update_the_shared_index(tmp_path: Path)
     generation = 1
 
     def live() -> WorkspaceIndex:
-        return workspace_index(Workspace([tmp_path], shared_files([tmp_path], generation)))
+        return workspace_index(Workspace([tmp_path], SHARED.of([tmp_path], generation)))
 
     assert [Path(p).name for p in live().importers("k0", str(kernels))] == ["user.py"]
     other = tmp_path / "other.py"  # added
     other.write_text(HEAD + "import kernels\nkernels.k0(2)\n")
     generation += 1
-    files_changed([other], generation)
+    SHARED.changed([other], generation)
     assert [Path(p).name for p in live().importers("k0", str(kernels))] == ["other.py", "user.py"]
     user.write_text(HEAD + "x = 1\n")  # changed
     generation += 1
-    files_changed([user], generation)
+    SHARED.changed([user], generation)
     assert [Path(p).name for p in live().importers("k0", str(kernels))] == ["other.py"]
     other.unlink()  # deleted
     generation += 1
-    files_changed([other], generation)
+    SHARED.changed([other], generation)
     assert live().importers("k0", str(kernels)) == []
     assert answers(live(), tmp_path) == answers(scratch(tmp_path), tmp_path)
 
@@ -60,11 +61,11 @@ def test_a_change_no_one_reported_is_not_seen_until_reported(tmp_path: Path) -> 
     (a worker process that missed reports forgets everything on the next generation)."""
     user = tmp_path / "user.py"
     user.write_text(HEAD + "from kernels import k0\n")
-    files = shared_files([tmp_path], 100)
+    files = SHARED.of([tmp_path], 100)
     assert workspace_index(Workspace([tmp_path], files)).files_naming("k0")
     user.write_text(HEAD)
     assert workspace_index(Workspace([tmp_path], files)).files_naming("k0")  # not reported
-    files = shared_files([tmp_path], 101)  # a later generation: read afresh
+    files = SHARED.of([tmp_path], 101)  # a later generation: read afresh
     assert workspace_index(Workspace([tmp_path], files)).files_naming("k0") == []
 
 
@@ -107,8 +108,8 @@ def test_random_changes_keep_the_index_equal_to_a_scan_from_scratch(
         else:
             path.write_text(_module(rng))
         generation += 1
-        files_changed([path], generation)
-        live = Workspace([root], shared_files([root], generation))
+        SHARED.changed([path], generation)
+        live = Workspace([root], SHARED.of([root], generation))
         workspace_index(live)  # built now: an unsaved edit below updates it in place
         if rng.random() < 0.5:  # an unsaved edit of an open document, on top
             open_path = rng.choice(workspace_paths)
