@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from passlint.analysis import codes
-from passlint.analysis.pl import resolve
 from passlint.analysis.workspace import Workspace
 from passlint.catalog import RULES
 from passlint.passes.materialize_valid_shape_symbols import check_text
@@ -33,7 +32,6 @@ def test_the_screen_has_a_line_for_every_vs_rule_of_the_catalog() -> None:
 
 def _findings_by_file() -> dict[Path, set[str]]:
     """The codes of the full (unscreened) analysis of every pl file of the test data."""
-    resolve.clear_cache()
     workspace = Workspace([DATA])
     found: dict[Path, set[str]] = {}
     for path in sorted(DATA.rglob("*.py")):
