@@ -1,13 +1,77 @@
 """The rule catalog: every rule of passlint by code, in the order `passlint rules` and
-docs/rules.md list them. Each group of rules is declared where it is raised (or, until it
-moves there, in ``passlint.analysis.rules``); this module only puts them together."""
+docs/rules.md list them. Each rule is declared beside the check that raises it: the passes'
+in their ``findings``/``cases`` modules (``TL_RULES``, ``VS_RULES``), the MLIR front end's in
+``analysis/mlir/syntax_findings.py``, E002 in ``analysis/pl/model.py``. passlint's own rules
+(PL) are raised by the pipeline and the faces, which sit above this catalog and import it
+(``config`` reads it to check selections), so they are declared here, below them."""
 
 from __future__ import annotations
 
-from passlint.analysis.rules import FRONT_END_RULES, PASSLINT_RULES, TENSORIZER_RULES, Rule
+from passlint.analysis import codes
+from passlint.analysis.findings import Severity
+from passlint.analysis.mlir.syntax_findings import MLIR_SYNTAX_RULES
+from passlint.analysis.pl.model import PYTHON_SYNTAX_ERROR
+from passlint.analysis.rules import Rule, by_code
 from passlint.passes.materialize_valid_shape_symbols.findings import VS_RULES
+from passlint.passes.tensorizer_legalization.findings import TL_RULES
 
-RULES: dict[str, Rule] = {**TENSORIZER_RULES, **VS_RULES, **FRONT_END_RULES, **PASSLINT_RULES}
+# Raised by the pipeline's ``_too_large`` (``passlint.pipeline``).
+FILE_TOO_LARGE = Rule(
+    code="PL001",
+    name="file-too-large",
+    severity=Severity.INFORMATION,
+    summary="The file is larger than `max-file-size` (default 64 MB), so it was not analysed.",
+    why="Analysing a file takes time and memory in proportion to its size; above the limit "
+    "passlint reports this one finding instead of running the passes, so an editor stays "
+    "responsive. Raise `max-file-size` in `[tool.passlint]` (or the editor's passlint "
+    "settings) to analyse bigger files.",
+    no_fix="none in the source; raise `max-file-size` to analyse the file.",
+)
+
+
+# Raised by the faces' internal-error report (the server's ``internal_error_diagnostic``).
+INTERNAL_ERROR = Rule(
+    code=codes.PL002,
+    name="internal-error",
+    severity=Severity.ERROR,
+    summary="An internal error stopped passlint from analysing the file.",
+    why="A bug in passlint, not in the file: the language server shows this one diagnostic "
+    "for the document (the traceback goes to the server's log, never to the document) "
+    "and keeps serving the others; `passlint check` prints a one-line internal error for "
+    "the file and exits 2. Please report it with the file (see SECURITY.md for anything "
+    "sensitive).",
+    no_fix="none in the source; it is a bug in passlint: please report it.",
+)
+
+
+# Raised by ``passlint.suppression``.
+UNUSED_SUPPRESSION = Rule(
+    code="PL100",
+    name="unused-suppression",
+    severity=Severity.WARNING,
+    summary="A `passlint: ignore[CODE]` comment suppresses nothing: no finding with that code "
+    "is raised on its line or the line below, or CODE is not a rule.",
+    why="Stale suppressions hide the next real finding on that line and rot as code moves. "
+    "A suppression counts as used when the pass raises the code there, even if the rule "
+    "is not selected. Opt-in (select it with `--extend-select PL100` or in "
+    "`[tool.passlint]`), like ruff's RUF100; `passlint: ignore-file` silences it too.",
+    example="%0 = stablehlo.sine %arg0 : tensor<4xf32>  // passlint: ignore[TL001]\n"
+    "return %0 : tensor<4xf32>",
+    fixed="%0 = stablehlo.sine %arg0 : tensor<4xf32>\nreturn %0 : tensor<4xf32>",
+    fix="remove the unused codes, or the whole comment when none is used.",
+    opt_in=True,
+)
+
+
+RULES: dict[str, Rule] = by_code(
+    *TL_RULES.values(),
+    *VS_RULES.values(),
+    *MLIR_SYNTAX_RULES.values(),
+    PYTHON_SYNTAX_ERROR,
+    FILE_TOO_LARGE,
+    INTERNAL_ERROR,
+    UNUSED_SUPPRESSION,
+)
 
 
 def default_selected(code: str) -> bool:

@@ -7,14 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from passlint.analysis.codes import PL001
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Position, Range
 from passlint.analysis.language import language_of
 from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
-from passlint.catalog import RULES
+from passlint.catalog import FILE_TOO_LARGE
 from passlint.config import Settings
 from passlint.suppression import postprocess
 
@@ -93,9 +92,6 @@ def analyze_document(
     return DocumentAnalysis([])
 
 
-FILE_TOO_LARGE = PL001
-
-
 def oversize(text: str, max_size: int) -> int | None:
     """The size of ``text`` in bytes (UTF-8) when it is more than ``max_size``, else None."""
     if len(text) * 4 <= max_size:  # a character is at most 4 bytes: no need to encode
@@ -106,9 +102,9 @@ def oversize(text: str, max_size: int) -> int | None:
 
 def _too_large(path: str, size: int, settings: Settings) -> list[Finding]:
     """The one finding of a file above ``max-file-size``: it is not analysed."""
-    if not settings.is_selected(FILE_TOO_LARGE):
+    rule = FILE_TOO_LARGE
+    if not settings.is_selected(rule.code):
         return []
-    rule = RULES[FILE_TOO_LARGE]
     message = (
         "File not analysed: it is larger than `max-file-size`; raise that setting to analyse it. "
         f"It has {size} bytes and the limit is {settings.max_file_size}."
@@ -116,8 +112,8 @@ def _too_large(path: str, size: int, settings: Settings) -> list[Finding]:
     start = Position(0, 0)
     return [
         Finding(
-            FILE_TOO_LARGE,
-            settings.severity_of(FILE_TOO_LARGE, rule.severity),
+            rule.code,
+            settings.severity_of(rule.code, rule.severity),
             path,
             Range(start, start),
             message,

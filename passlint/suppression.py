@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from passlint.analysis.codes import PL100
 from passlint.analysis.findings import Finding, Fix, TextEdit
 from passlint.analysis.source import SourceText
-from passlint.catalog import RULES
+from passlint.catalog import RULES, UNUSED_SUPPRESSION
 from passlint.config import Settings
 
 _SUPPRESS = re.compile(r"(?://|#)\s*passlint:\s*ignore(-file)?\[([A-Za-z0-9, ]+)\]")
@@ -55,7 +54,7 @@ def postprocess(
         result.append(
             replace(finding, severity=severity) if severity != finding.severity else finding
         )
-    if suppressions and settings.is_selected(UNUSED_SUPPRESSION):
+    if suppressions and settings.is_selected(UNUSED_SUPPRESSION.code):
         unused = [_unused_finding(s, source, path or _path_of(raw)) for s in suppressions]
         result.extend(
             replace(f, severity=settings.severity_of(f.code, f.severity))
@@ -64,9 +63,6 @@ def postprocess(
         )
     result.sort(key=lambda f: (f.range.start, f.code))
     return result
-
-
-UNUSED_SUPPRESSION = PL100
 
 
 @dataclass
@@ -147,8 +143,8 @@ def _unused_finding(suppression: Suppression, source: SourceText, path: str) -> 
     rng = source.range(suppression.start, suppression.end)
     fix = Fix(title, (TextEdit(path, source.range(start, end), new_text),))
     return Finding(
-        UNUSED_SUPPRESSION,
-        RULES[UNUSED_SUPPRESSION].severity,
+        UNUSED_SUPPRESSION.code,
+        UNUSED_SUPPRESSION.severity,
         path,
         rng,
         message,

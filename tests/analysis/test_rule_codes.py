@@ -1,7 +1,9 @@
-"""Rule codes are checked names (issue 28, point 4): every code of the catalog is a constant of
-``passlint.analysis.codes``, and no other module of the package spells a code as a bare string
-(a typo there would be a KeyError at run time, not an error mypy reports); the VS rules of the
-catalog are those declared beside their checks."""
+"""Rule codes are checked names and each rule is one declaration (issue 28, point 4): a code
+is spelled once, as the ``code=`` of its ``Rule(...)`` (or, for a code raised away from its
+rule, as a constant of ``passlint.analysis.codes`` that the rule and its raisers name); no
+other string of the package is a code (a typo there would be a KeyError at run time, not an
+error mypy reports); every declared rule is in the catalog, with its documentation; the VS
+rules of the catalog are those declared beside their checks."""
 
 from __future__ import annotations
 
@@ -28,11 +30,46 @@ def _constants() -> dict[str, str]:
     return {name: value for name, value in vars(codes).items() if CODE.fullmatch(name)}
 
 
-def test_every_catalog_code_is_a_constant_named_as_its_value() -> None:
+def test_every_code_constant_is_a_catalog_code_named_as_its_value() -> None:
     constants = _constants()
+    assert constants  # the MLIR front end's codes, at least
     assert all(name == value for name, value in constants.items())
-    assert sorted(constants) == sorted(RULES)
+    assert set(constants) <= set(RULES)
     assert all(rule.code == code for code, rule in RULES.items())
+
+
+def _declared_codes(source: str) -> list[str]:
+    """The code of every ``Rule(...)`` call of ``source``: its ``code=`` string, or the name
+    of the ``codes`` constant it gives."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id != "Rule":
+                continue
+            code = next(k.value for k in node.keywords if k.arg == "code")
+            if isinstance(code, ast.Constant) and isinstance(code.value, str):
+                found.append(code.value)
+            elif isinstance(code, ast.Attribute) and isinstance(code.value, ast.Name):
+                assert code.value.id == "codes", ast.unparse(code)
+                found.append(code.attr)
+            else:
+                raise AssertionError(f"a rule's code is a string or a codes constant: {code}")
+    return found
+
+
+def test_every_rule_is_declared_once_and_is_in_the_catalog() -> None:
+    """A ``Rule(...)`` left out of its group's list, or a code declared twice, fails here."""
+    declared = [
+        code
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for code in _declared_codes(path.read_text(encoding="utf-8"))
+    ]
+    assert sorted(declared) == sorted(RULES)
+
+
+def test_every_rule_has_its_documentation() -> None:
+    for rule in RULES.values():
+        assert rule.name.strip() and rule.summary.strip() and rule.why.strip(), rule.code
 
 
 def test_the_vs_rules_are_the_ones_declared_beside_their_checks() -> None:
@@ -52,24 +89,39 @@ def _docstrings(tree: ast.Module) -> set[int]:
     return found
 
 
+def _rule_codes(tree: ast.Module) -> set[int]:
+    """The ids of the ``code=`` strings of the ``Rule(...)`` calls of a module."""
+    return {
+        id(keyword.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Rule"
+        for keyword in node.keywords
+        if keyword.arg == "code"
+    }
+
+
 def bare_codes(source: str) -> list[tuple[int, str]]:
     """The (line, text) of every string constant of ``source`` that is a rule code, docstrings
-    left out."""
+    and the ``code=`` of a ``Rule(...)`` (where a code is declared) left out."""
     tree = ast.parse(source)
-    docstrings = _docstrings(tree)
+    allowed = _docstrings(tree) | _rule_codes(tree)
     return [
         (node.lineno, node.value)
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant)
         and isinstance(node.value, str)
-        and id(node) not in docstrings
+        and id(node) not in allowed
         and CODE.fullmatch(node.value)
     ]
 
 
-def test_the_scan_finds_a_bare_code_and_skips_docstrings() -> None:
-    source = '"""About VS001."""\n\ndef f():\n    """TL001"""\n    return "VS001" == x\n'
-    assert bare_codes(source) == [(5, "VS001")]
+def test_the_scan_finds_a_bare_code_and_skips_docstrings_and_declarations() -> None:
+    source = (
+        '"""About VS001."""\n\nR = Rule(code="VS009")\n\n'
+        'def f():\n    """TL001"""\n    return "VS001" == x\n'
+    )
+    assert bare_codes(source) == [(7, "VS001")]
+    assert _declared_codes(source) == ["VS009"]
 
 
 def test_no_bare_rule_code_outside_the_codes_module() -> None:

@@ -1,5 +1,6 @@
-"""The batch screen knows every rule of the pass (issue 28, point 4): ``SCREENED`` has a line
-for each VS rule of the catalog (a rule added without one fails here, instead of being
+"""The batch screen knows every rule of the pass (issue 28, point 4): ``SCREENED``, built from
+the preconditions each VS rule declares (``Rule.screened``), has a line for each VS rule of
+the catalog with at least one (a rule added without them fails here, instead of being
 skipped in a batch of 64+ files), and for every finding of the test data the preconditions
 its line names let the file through."""
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis import codes
+from passlint.analysis.pl.model import PYTHON_SYNTAX_ERROR
 from passlint.analysis.workspace import Workspace
 from passlint.catalog import RULES
 from passlint.passes.materialize_valid_shape_symbols import check_text
@@ -26,8 +27,15 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 def test_the_screen_has_a_line_for_every_vs_rule_of_the_catalog() -> None:
     vs_rules = {code for code in RULES if code.startswith("VS")}
     assert vs_rules  # the catalog has the pass's rules
-    assert set(SCREENED) == vs_rules | {codes.E002}
+    assert set(SCREENED) == vs_rules | {PYTHON_SYNTAX_ERROR.code}
     assert all(SCREENED.values())  # each names at least one precondition
+    assert all(SCREENED[code] == RULES[code].screened for code in vs_rules)
+
+
+def test_only_the_vs_rules_declare_screen_preconditions() -> None:
+    assert {code for code, rule in RULES.items() if rule.screened} == {
+        code for code in RULES if code.startswith("VS")
+    }
 
 
 def _findings_by_file() -> dict[Path, set[str]]:

@@ -29,9 +29,8 @@ from __future__ import annotations
 
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl.memo import PlMemo
-from passlint.analysis.pl.model import SyntaxProblem
+from passlint.analysis.pl.model import PYTHON_SYNTAX_ERROR, SyntaxProblem
 from passlint.analysis.pl.resolve import load_module
-from passlint.analysis.rules import PYTHON_SYNTAX_ERROR
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import cases, screen

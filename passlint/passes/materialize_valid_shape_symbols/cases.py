@@ -42,7 +42,6 @@ import bisect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from passlint.analysis import codes
 from passlint.analysis.findings import Finding, Fix, Location
 from passlint.analysis.pl.frontend import dynamic_symbol, pl_name
 from passlint.analysis.pl.memo import PlMemo
@@ -72,6 +71,7 @@ from passlint.analysis.pl.resolve import (
     ROther,
 )
 from passlint.analysis.workspace import Workspace
+from passlint.passes.materialize_valid_shape_symbols.findings import UNBOUND_VALID_SHAPE_SYMBOL
 from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary, OutlinedKernel
 from passlint.passes.materialize_valid_shape_symbols.rebinding import NameReads
 from passlint.passes.materialize_valid_shape_symbols.run import Run
@@ -573,7 +573,7 @@ def merged(unit: Unit, per_context: list[list[Finding]]) -> list[Finding]:
                 reason = f" The fix is not preferred: {cases} {share} the text it edits, " + (
                     "and there the pass adds nothing; the fix would still give the kernel the "
                     "parameter there and pass it an extent at every call."
-                    if finding.code == codes.VS001
+                    if finding.code == UNBOUND_VALID_SHAPE_SYMBOL.code
                     else f"and {need} no fix, so it would change the program built there."
                 )
                 title = f"{fix.title} (also changes {cases}, which {need} no fix)"

@@ -1,6 +1,7 @@
 """Findings and fixes of MaterializeValidShapeSymbols, from the binding analysis and the
 call-site results: each rule (VS001-VS008), its explanation as `passlint rule CODE` prints
-it, then the function that raises it with its message and fix title, messages in the style
+it and the screen's tests that let its findings through (``screened``), then the function
+that raises it with its message and fix title, messages in the style
 of the rule catalog (the first sentence says what is wrong and what to do, in at most 100
 characters). ``VS_RULES`` lists them for the catalog (``passlint.catalog``).
 
@@ -15,7 +16,6 @@ import ast
 from collections.abc import Mapping
 from pathlib import Path
 
-from passlint.analysis import codes
 from passlint.analysis.findings import Finding, Fix, Location, Range, Severity, TextEdit
 from passlint.analysis.pl.excerpt import excerpt as q
 from passlint.analysis.pl.expressions import unparse
@@ -38,6 +38,7 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
     ValueUse,
 )
 from passlint.passes.materialize_valid_shape_symbols.pipeline import Depends, Strided, dropped
+from passlint.passes.materialize_valid_shape_symbols.preconditions import Precondition
 from passlint.passes.materialize_valid_shape_symbols.rebinding import Rebinding
 
 FIRST_SENTENCE = 100  # characters, docs/messages.md point 1
@@ -76,7 +77,7 @@ def site_findings(result: SiteResult, analysis: KernelAnalysis) -> list[Finding]
 
 
 UNBOUND_VALID_SHAPE_SYMBOL = Rule(
-    code=codes.VS001,
+    code="VS001",
     name="unbound-valid-shape-symbol",
     severity=Severity.WARNING,
     summary="A device kernel's TensorView valid_shape reads a `pl.dynamic` symbol that no "
@@ -113,6 +114,7 @@ UNBOUND_VALID_SHAPE_SYMBOL = Rule(
     "pl.TensorView(valid_shape=[16, VALID])]): ...\n"
     "...\nk(n, pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))",
     fix="add the symbol as a leading scalar parameter and pass the extent at every call site.",
+    screened=(Precondition.HEADER,),
 )
 
 
@@ -377,13 +379,14 @@ def _left_by_hand(
 
 
 COMPOUND_ONLY_VALID_SHAPE_SYMBOL = Rule(
-    code=codes.VS002,
+    code="VS002",
     name="compound-only-valid-shape-symbol",
     severity=Severity.ERROR,
     summary="An unbound symbol appears only inside compound valid_shape entries (`VALID * 2`).",
     why="The pass can only read a symbol's value from an entry that is exactly the symbol; "
     "a compound-only symbol has no value and the pass raises an error.",
     example="pl.TensorView(valid_shape=[Q, V2 * 2])",
+    screened=(Precondition.HEADER,),
 )
 
 
@@ -413,13 +416,14 @@ def compound_only(analysis: KernelAnalysis, symbol: Symbol) -> Finding:
 
 
 CALL_OMITS_VALID_SHAPE_ARGUMENT = Rule(
-    code=codes.VS004,
+    code="VS004",
     name="call-omits-valid-shape-argument",
     severity=Severity.ERROR,
     summary="A call or submit omits the argument whose valid_shape holds a symbol's slot.",
     why="The extent of the symbol is read from that argument; without it the pass has no "
     "value to pass and raises an error.",
     example="h, _tid = pl.submit(self.k_h, src1)   # k_h's second parameter holds VALID",
+    screened=(Precondition.HEADER, Precondition.CALL),
 )
 
 
@@ -445,13 +449,14 @@ def omitted(result: SiteResult, analysis: KernelAnalysis, item: Omitted) -> Find
 
 
 CONFLICTING_VALID_SHAPE_EXTENTS = Rule(
-    code=codes.VS003,
+    code="VS003",
     name="conflicting-valid-shape-extents",
     severity=Severity.ERROR,
     summary="A call passes different extents for two slots of the same valid_shape symbol.",
     why="The symbol becomes one scalar parameter; two disagreeing extents leave no single "
     "value to pass, and the pass raises an error.",
     example="r = self.k_g(a, b)   # a's valid dim is vl, b's is vm, both slots read VALID",
+    screened=(Precondition.HEADER, Precondition.CALL),
 )
 
 
@@ -479,7 +484,7 @@ def conflict(result: SiteResult, analysis: KernelAnalysis, item: Conflict) -> Fi
 
 
 SCALAR_PARAM_AFTER_USE = Rule(
-    code=codes.VS005,
+    code="VS005",
     name="scalar-param-after-use",
     severity=Severity.ERROR,
     summary="A `X: pl.Scalar[pl.INDEX]` parameter comes after a parameter whose annotation "
@@ -492,6 +497,7 @@ SCALAR_PARAM_AFTER_USE = Rule(
     fixed="def kernel(self, V: pl.Scalar[pl.INDEX],\n"
     "           x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]): ...",
     fix="move the scalar parameter in front of the first parameter that reads it.",
+    screened=(Precondition.HEADER,),
 )
 
 
@@ -543,7 +549,7 @@ def late(analysis: KernelAnalysis, item: LateParam) -> Finding:
 
 
 UNDEFINED_VALID_SHAPE_NAME = Rule(
-    code=codes.VS006,
+    code="VS006",
     name="undefined-valid-shape-name",
     severity=Severity.ERROR,
     summary="A valid_shape entry names something that is neither a `pl.dynamic` symbol, an int "
@@ -554,6 +560,7 @@ UNDEFINED_VALID_SHAPE_NAME = Rule(
     "the program's class body, pypto's parser makes a symbol of that name instead, which "
     "the pass adds as a parameter (VS001).",
     example="pl.TensorView(valid_shape=[16, UNDEFINED])",
+    screened=(Precondition.HEADER,),
 )
 
 
@@ -576,7 +583,7 @@ def undefined(analysis: KernelAnalysis, item: UndefinedName) -> Finding:
 
 
 UNKNOWN_SHAPE_VARIABLE = Rule(
-    code=codes.VS008,
+    code="VS008",
     name="unknown-shape-variable",
     severity=Severity.ERROR,
     summary="A physical shape dimension of a device kernel's parameter (`pl.Tensor[[ROWS, 64], "
@@ -594,6 +601,7 @@ UNKNOWN_SHAPE_VARIABLE = Rule(
     no_fix='none; define the name above the program (`ROWS = pl.dynamic("ROWS")`, or '
     "an int constant) or pass it as an earlier scalar parameter: which one is the "
     "author's choice.",
+    screened=(Precondition.HEADER,),
 )
 
 
@@ -631,7 +639,7 @@ def unknown_shape(analysis: KernelAnalysis, item: UnknownShapeName) -> Finding:
 
 
 OUTLINED_SCOPE_GAINS_VALID_SHAPE_PARAMETER = Rule(
-    code=codes.VS007,
+    code="VS007",
     name="outlined-scope-gains-valid-shape-parameter",
     severity=Severity.INFORMATION,
     summary="A `with pl.at(level=pl.Level.CORE_GROUP, ...)` scope of an orchestration reads a "
@@ -651,6 +659,7 @@ OUTLINED_SCOPE_GAINS_VALID_SHAPE_PARAMETER = Rule(
     'with pl.at(level=pl.Level.CORE_GROUP, name_hint="fused"):\n'
     "    t = pl.load(part, [0, 0], [16, 64])",
     fix="none; the source has no signature to edit.",
+    screened=(Precondition.SCOPE,),
 )
 
 

@@ -23,7 +23,8 @@ A file has no finding when it parses and has none of what every finding needs:
 * a syntax error (E002), or nesting deeper than the analysis follows: ``symtable`` runs
   CPython's parser (without building the tree) with less stack than the analysis has.
 
-``SCREENED`` names, for each rule of the pass, the points that let its findings through.
+``SCREENED`` names, for each rule of the pass, the points that let its findings through: each
+rule's ``screened`` (``Precondition``, declared beside its check in ``findings``).
 """
 
 from __future__ import annotations
@@ -37,21 +38,23 @@ import sys
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 from functools import cache
 from types import FrameType
 from typing import Final
 
-from passlint.analysis import codes
 from passlint.analysis.pl.index import workspace_index
+from passlint.analysis.pl.model import PYTHON_SYNTAX_ERROR
 from passlint.analysis.pl.python_text import (
     decoding_problem,
     parser_text,
     spells_names_alike,
 )
 from passlint.analysis.pl.walk import nodes_below
+from passlint.analysis.rules import Rule
 from passlint.analysis.source import has_lone_cr
 from passlint.analysis.workspace import Workspace
+from passlint.passes.materialize_valid_shape_symbols.findings import VS_RULES
+from passlint.passes.materialize_valid_shape_symbols.preconditions import Precondition
 
 _DEVICE = re.compile(r"InCore|AIC|AIV|Spmd")
 _DEF = re.compile(r"def[ \t]+(\w+)")
@@ -72,29 +75,20 @@ class Screen:
     kernels: frozenset[str]
 
 
-class Precondition(Enum):
-    """One test of the screen, a point of the module docstring; they run in this order."""
-
-    HEADER = "a kernel's header may read a symbol"  # (``screen``'s ``own``, or it cannot tell)
-    CALL = "the file may call a kernel some file's header test picked out"
-    SCOPE = "a pl.at scope may gain a symbol"
-    SYNTAX = "the text does not parse"
+def _preconditions(rule: Rule) -> tuple[Precondition, ...]:
+    tests = tuple(test for test in rule.screened if isinstance(test, Precondition))
+    assert len(tests) == len(rule.screened), rule.code  # the pass's rules name only its tests
+    return tests
 
 
-# The tests that let a file with each finding of the pass through (any one of them). A rule
-# the pass gains needs its line here, or the screen does not run for it: a test compares
-# these codes with the catalog's VS rules, and every finding of the test data with its tests.
-# A call's finding (VS003, VS004) has its kernel in the file itself or in a file it imports.
+# The tests that let a file with each finding of the pass through (any one of them): each VS
+# rule declares its own beside its check (``Rule.screened``, in ``findings``); a rule without
+# them is not screened for, and a test fails (it compares these codes with the catalog's VS
+# rules, and every finding of the test data with its tests). A call's finding (VS003, VS004)
+# has its kernel in the file itself or in a file it imports. E002 is the front end's.
 SCREENED: Final[Mapping[str, tuple[Precondition, ...]]] = {
-    codes.VS001: (Precondition.HEADER,),
-    codes.VS002: (Precondition.HEADER,),
-    codes.VS003: (Precondition.HEADER, Precondition.CALL),
-    codes.VS004: (Precondition.HEADER, Precondition.CALL),
-    codes.VS005: (Precondition.HEADER,),
-    codes.VS006: (Precondition.HEADER,),
-    codes.VS007: (Precondition.SCOPE,),
-    codes.VS008: (Precondition.HEADER,),
-    codes.E002: (Precondition.SYNTAX,),
+    **{code: _preconditions(rule) for code, rule in VS_RULES.items()},
+    PYTHON_SYNTAX_ERROR.code: (Precondition.SYNTAX,),
 }
 _TESTS = tuple(test for test in Precondition if any(test in tests for tests in SCREENED.values()))
 

@@ -18,13 +18,20 @@ from passlint.passes.tensorizer_legalization.apply import (
     legalize_text,
     unsure_placement,
 )
-from passlint.passes.tensorizer_legalization.cases import CASES, QUICK_CODES, Case
-from passlint.passes.tensorizer_legalization.findings import check, copy_statement, quick_check
+from passlint.passes.tensorizer_legalization.cases import CASES, Case
+from passlint.passes.tensorizer_legalization.findings import (
+    QUICK_CODES,
+    TL_RULES,
+    check,
+    copy_statement,
+    quick_check,
+)
 from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output, variant_of
 
 __all__ = [
     "CASES",
     "QUICK_CODES",
+    "TL_RULES",
     "Case",
     "ChunkAnalysis",
     "Legalized",

@@ -1,9 +1,11 @@
 """The cases of a returned value, one object each, in the order they are
 tried: what the pass does with it, the finding passlint reports (its severity comes from the
-rule catalog), whether a copy fix exists, the hover sentence, where the inlay hint goes, what
-apply mode writes, and whether @main's outline alone (the quick path) can settle it.
+rule it raises), whether a copy fix exists, the hover sentence, where the inlay hint goes, what
+apply mode writes, and whether @main's outline alone (the quick path) can settle it; and the
+rules the cases raise (TL001-TL003, TL006, TL007, TL009), declared before the table.
 
-A new case is one entry of ``CASES`` plus its line in the rule catalog.
+A new case is one entry of ``CASES``; a new rule, its ``Rule`` here and the case naming it
+(the catalog takes the rules of the table, ``CASE_RULES``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from passlint.analysis import codes
 from passlint.analysis.findings import Severity
 from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult, Use
@@ -23,7 +24,7 @@ from passlint.analysis.mlir.known_ops import (
     is_splat_constant,
 )
 from passlint.analysis.mlir.op_table import CONSTANT_OPS, TERMINATORS
-from passlint.analysis.rules import TENSORIZER_RULES
+from passlint.analysis.rules import Rule
 from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output
 
 # The attribute that makes a composite one the pass names inside (the pass reads both
@@ -43,7 +44,7 @@ class Case:
     name: str
     matches: Callable[[ChunkAnalysis, Output], bool]  # the classification test
     hover: Text  # what the pass does, one Markdown sentence
-    code: str | None = None  # the rule a returned value of this case raises
+    rule: Rule | None = None  # the rule a returned value of this case raises
     message: Text | None = None  # the finding's message (first sentence: what to do)
     related: Related | None = None  # the finding's related place
     severity: Severity | None = None  # when it differs from the rule's default
@@ -53,9 +54,14 @@ class Case:
     quick: bool = True  # @main's outline settles it (no other function needed)
 
     @property
+    def code(self) -> str | None:
+        """The code of the rule this case raises, if any."""
+        return self.rule.code if self.rule is not None else None
+
+    @property
     def finding_severity(self) -> Severity:
-        assert self.code is not None
-        return self.severity or TENSORIZER_RULES[self.code].severity
+        assert self.rule is not None
+        return self.severity or self.rule.severity
 
     def inlay_place(self, output: Output) -> tuple[int, str] | None:
         """Where the inlay hint of ``output`` goes and its label, or None."""
@@ -202,6 +208,103 @@ def _composite_location(analysis: ChunkAnalysis, output: Output) -> tuple[tuple[
     return output.use.span, f"returned as output {output.slot}"
 
 
+# -- the rules the cases raise ----------------------------------------------------------------
+
+
+OUTPUT_ALIASES_INPUT = Rule(
+    code="TL001",
+    name="output-aliases-input",
+    severity=Severity.WARNING,
+    summary="An operand of @main's return is a block argument (an input of the module).",
+    why="TensorizerLegalization needs every output to be a distinct, writable buffer with a "
+    "name. A returned input aliases the caller's buffer, so the pass inserts an identity "
+    "`mhlo.copy` and names the copy.",
+    example="func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+    "  return %arg0 : tensor<4xf32>\n}",
+    fixed="func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+    "  %output0_copy = mhlo.copy %arg0 : tensor<4xf32>\n"
+    "  return %output0_copy : tensor<4xf32>\n}",
+    fix="insert `mhlo.copy` of the input before the return and return the copy.",
+)
+
+
+OUTPUT_ALIASES_CONSTANT = Rule(
+    code="TL002",
+    name="output-aliases-constant",
+    severity=Severity.WARNING,
+    summary="An operand of @main's return is produced by a constant op.",
+    why="Constants are read-only; an output must be a writable buffer, so the pass inserts "
+    "an identity `mhlo.copy` of the constant and names the copy. (In the StableHLO "
+    "variant a splat `stablehlo.constant` is first rewritten into a broadcast: see TL007.)",
+    example="%cst = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\nreturn %cst : tensor<2xf32>",
+    fixed="%cst = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+    "%output0_copy = mhlo.copy %cst : tensor<2xf32>\n"
+    "return %output0_copy : tensor<2xf32>",
+    fix="insert `mhlo.copy` of the constant before the return and return the copy.",
+)
+
+
+OUTPUT_RETURNED_TWICE = Rule(
+    code="TL003",
+    name="output-returned-twice",
+    severity=Severity.WARNING,
+    summary="One SSA value is returned at two or more slots of @main's return.",
+    why="The pass names the producing op's result once per slot: the second name overwrites "
+    "the first in the same `neuron.symName` slot and two outputs share one buffer. "
+    "`passlint legalize` prints exactly that (the value named twice, no copy); the copy "
+    "is passlint's own fix, beyond the pass: it gives every later slot a buffer and a "
+    "name of its own.",
+    example="%0 = stablehlo.sine %arg0 : tensor<4xf32>\n"
+    "return %0, %0 : tensor<4xf32>, tensor<4xf32>",
+    fixed="%0 = stablehlo.sine %arg0 : tensor<4xf32>\n"
+    "%output1_copy = mhlo.copy %0 : tensor<4xf32>\n"
+    "return %0, %output1_copy : tensor<4xf32>, tensor<4xf32>",
+    fix="copy the value for every slot after the first (passlint's advice; the pass inserts "
+    "no such copy).",
+)
+
+
+ZERO_SIZED_OUTPUT = Rule(
+    code="TL006",
+    name="zero-sized-output",
+    severity=Severity.INFORMATION,
+    summary="An output of @main has a tensor type with zero elements.",
+    why="MHLO leaves a returned zero-element input un-copied, so the output still aliases the "
+    "input (reported as a warning there); the StableHLO variant replaces zero-element "
+    "values with an `AwsNeuronZeroSizedOp` custom call that carries `neuron.actual_shape`.",
+    example="func.func @main(%arg0: tensor<0x4xf32>) -> tensor<0x4xf32> {\n"
+    "  return %arg0 : tensor<0x4xf32>\n}",
+)
+
+
+SPLAT_OUTPUT_BROADCAST = Rule(
+    code="TL007",
+    name="splat-output-broadcast",
+    severity=Severity.INFORMATION,
+    summary="An output of @main is a splat `stablehlo.constant` (StableHLO variant).",
+    why="Stage A of the StableHLO variant rewrites every splat constant into a scalar "
+    "constant and a `stablehlo.broadcast_in_dim`; the broadcast is a compute op, so the "
+    "output is named in place instead of copied.",
+    example="%cst = stablehlo.constant dense<0.0> : tensor<4x4xf32>\nreturn %cst : tensor<4x4xf32>",
+)
+
+
+COMPOSITE_DECOMPOSITION_MISSING = Rule(
+    code="TL009",
+    name="composite-decomposition-missing",
+    severity=Severity.ERROR,
+    summary="A returned `stablehlo.composite` carrying `CompositeKind` (or `composite_kind`) "
+    "names a decomposition function the module lacks.",
+    why="The pass names the output of a composite with Neuron's `CompositeKind` attribute "
+    "(also spelled `composite_kind`) inside its decomposition; without that function "
+    "there is nothing to name and the pass fails. (A composite without `CompositeKind`, "
+    "as jax writes them, is named in place.)",
+    example='%0 = stablehlo.composite "my.op" %arg0 {CompositeKind = "FusedComposite", '
+    "decomposition = @my.op} : "
+    "(tensor<4xf32>) -> tensor<4xf32>\nreturn %0 : tensor<4xf32>",
+)
+
+
 # -- the table ---------------------------------------------------------------------------------
 
 CASES: tuple[Case, ...] = (
@@ -220,7 +323,7 @@ CASES: tuple[Case, ...] = (
             "a zero-element input: the MHLO variant leaves it un-copied, "
             "so the output aliases the input (TL006)"
         ),
-        code=codes.TL006,
+        rule=ZERO_SIZED_OUTPUT,
         message=lambda analysis, output: (
             f"{_output(output)} returns zero-element input {_value(output)}; copy it to end "
             "the alias. The MHLO variant of TensorizerLegalization leaves a zero-element "
@@ -237,7 +340,7 @@ CASES: tuple[Case, ...] = (
             "a zero-element input: stage B replaces it with "
             f"`stablehlo.custom_call @AwsNeuronZeroSizedOp`, named '{_name(output)}' (TL006)"
         ),
-        code=codes.TL006,
+        rule=ZERO_SIZED_OUTPUT,
         message=lambda analysis, output: (
             f"{_output(output)} has zero elements; the pass replaces it, nothing to change. "
             "Stage B of the StableHLO variant makes it a `stablehlo.custom_call "
@@ -253,7 +356,7 @@ CASES: tuple[Case, ...] = (
             f"returns the input {_value(output)}; the pass inserts "
             f"`mhlo.copy` of it before the return and names the copy '{_name(output)}' (TL001)"
         ),
-        code=codes.TL001,
+        rule=OUTPUT_ALIASES_INPUT,
         message=lambda analysis, output: (
             f"{_output(output)} returns input {_value(output)}; copy it before the return. "
             "The tensorizer needs a distinct, writable buffer per output, so "
@@ -272,7 +375,7 @@ CASES: tuple[Case, ...] = (
             "@AwsNeuronZeroSizedOp` carrying `neuron.actual_shape`, named "
             f"'{_name(output)}' (TL006)"
         ),
-        code=codes.TL006,
+        rule=ZERO_SIZED_OUTPUT,
         message=lambda analysis, output: (
             f"{_output(output)} has zero elements; the pass replaces it, nothing to change. "
             "Stage B of the StableHLO variant makes it a `stablehlo.custom_call "
@@ -288,7 +391,7 @@ CASES: tuple[Case, ...] = (
             "a constant: the pass copies it with `mhlo.copy` and names the "
             f"copy '{_name(output)}' (TL002)"
         ),
-        code=codes.TL002,
+        rule=OUTPUT_ALIASES_CONSTANT,
         message=lambda analysis, output: (
             f"{_output(output)} returns constant {_value(output)}; copy it before the return. "
             "Constants are read-only, so TensorizerLegalization inserts an identity "
@@ -307,7 +410,7 @@ CASES: tuple[Case, ...] = (
             f"{_named_where(output)} over the name of output {output.first_slot}; both outputs "
             "share one buffer (TL003)"
         ),
-        code=codes.TL003,
+        rule=OUTPUT_RETURNED_TWICE,
         message=lambda analysis, output: (
             f"{_output(output)} returns {_value(output)} again (output {output.first_slot}); "
             "copy it for this output. The second name would overwrite the first in the same "
@@ -329,7 +432,7 @@ CASES: tuple[Case, ...] = (
             "`stablehlo.constant` and a `stablehlo.broadcast_in_dim`, named "
             f"'{_name(output)}' in place (TL007)"
         ),
-        code=codes.TL007,
+        rule=SPLAT_OUTPUT_BROADCAST,
         message=lambda analysis, output: (
             f"{_output(output)} is a splat constant; stage A broadcasts it, nothing to change. "
             f"The StableHLO variant rewrites {_value(output)} into a scalar "
@@ -357,7 +460,7 @@ CASES: tuple[Case, ...] = (
             "a `stablehlo.composite` with `CompositeKind` whose decomposition "
             f"@{excerpt(output.composite_function or '')} is missing: the pass fails (TL009)"
         ),
-        code=codes.TL009,
+        rule=COMPOSITE_DECOMPOSITION_MISSING,
         message=lambda analysis, output: (
             f"{_output(output)} needs decomposition {_decomposition(output)}, "
             "which is missing; add the function. TensorizerLegalization names the output "
@@ -388,8 +491,8 @@ CASES: tuple[Case, ...] = (
     ),
 )
 
-# The codes a quick answer can give: the cases @main's outline settles, and TL004.
-QUICK_CODES = frozenset({case.code for case in CASES if case.quick and case.code} | {codes.TL004})
+# The rules of the table, in its order (each once), for the catalog.
+CASE_RULES: tuple[Rule, ...] = tuple(dict.fromkeys(case.rule for case in CASES if case.rule))
 
 
 def classify(

@@ -1,6 +1,7 @@
 """TensorizerLegalization's findings: one per output whose case raises a rule, with the
 byte-minimal copy fix for the cases the pass copies, and the module-level TL004 (output
-names) and TL005 (no @main). ``quick_check`` gives them from @main's outline alone."""
+names) and TL005 (no @main), declared beside their checks; ``TL_RULES``, the pass's rules
+for the catalog. ``quick_check`` gives them from @main's outline alone."""
 
 from __future__ import annotations
 
@@ -9,15 +10,20 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from passlint.analysis import codes
 from passlint.analysis.findings import Finding, Fix, Location, Severity, TextEdit
 from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult
 from passlint.analysis.mlir.main_outline import outline_main, used_names
 from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.outline_reads import Reads
+from passlint.analysis.rules import Rule, by_code
 from passlint.analysis.source import SourceText, line_break, line_start
 from passlint.passes.tensorizer_legalization.analysis import analyze_chunk
+from passlint.passes.tensorizer_legalization.cases import (
+    CASE_RULES,
+    CASES,
+    COMPOSITE_DECOMPOSITION_MISSING,
+)
 from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output, Variant
 
 
@@ -56,6 +62,18 @@ def check(path: str, analyses: Iterable[ChunkAnalysis], source: SourceText) -> l
     return findings
 
 
+MISSING_MAIN = Rule(
+    code="TL005",
+    name="missing-main",
+    severity=Severity.ERROR,
+    summary="The module has no `func.func @main`.",
+    why="TensorizerLegalization legalizes the outputs of @main and aborts without one. Lit "
+    "tests and libraries legitimately have no main, so this rule is opt-in.",
+    example="module {\n  func.func @helper() { return }\n}",
+    opt_in=True,
+)
+
+
 def chunk_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> list[Finding]:
     chunk = analysis.chunk
     if analysis.main is None:
@@ -64,8 +82,8 @@ def chunk_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> li
         first = chunk.operations[0]
         return [
             Finding(
-                codes.TL005,
-                Severity.ERROR,
+                MISSING_MAIN.code,
+                MISSING_MAIN.severity,
                 path,
                 source.range(*first.name_span),
                 "This module has no `func.func @main`; add one, or ignore TL005 for a library. "
@@ -100,7 +118,9 @@ def _output_finding(
     if other is not None:
         related = (Location(path, source.range(*other[0]), other[1]),)
     where = output.use.span
-    if case.code == codes.TL009:  # at the decomposition that names the missing function
+    if (
+        case.rule is COMPOSITE_DECOMPOSITION_MISSING
+    ):  # at the decomposition that names the missing function
         op = output.value.op if isinstance(output.value, OpResult) else None
         attribute = op.attribute("decomposition") if op is not None else None
         if attribute is not None and attribute.value_span is not None:
@@ -116,6 +136,18 @@ def _output_finding(
         related,
         _copy_fix(path, analysis, output, source, place) if case.copies else None,
     )
+
+
+OUTPUT_NAMES_MISMATCH = Rule(
+    code="TL004",
+    name="output-names-mismatch",
+    severity=Severity.ERROR,
+    summary="@main's `output_names` does not have exactly one distinct string per returned value.",
+    why="The pass indexes `output_names` by return slot: a shorter list reads past its end, "
+    "a longer one names outputs that do not exist, and duplicates give two buffers one name.",
+    example='func.func @main(...) attributes {output_names = ["a"]} {\n'
+    "  return %0, %1 : tensor<4xf32>, tensor<4xf32>\n}",
+)
 
 
 def _names_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> list[Finding]:
@@ -152,8 +184,8 @@ def _names_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> l
         related = (Location(path, source.range(*analysis.ret.name_span), "the return of @main"),)
     return [
         Finding(
-            codes.TL004,
-            Severity.ERROR,
+            OUTPUT_NAMES_MISMATCH.code,
+            OUTPUT_NAMES_MISMATCH.severity,
             path,
             source.range(*attr.value_span),
             f"`output_names` of @main {problem}; give one distinct string per output. {detail}",
@@ -238,3 +270,14 @@ def copy_statement(
     if generic:
         return f'{result} = "mhlo.copy"({operand}){attributes} : ({type_text}) -> {type_text}'
     return f"{result} = mhlo.copy {operand}{attributes} : {type_text}"
+
+
+# The pass's rules, by code (the catalog's order): the case table's and the module-level ones.
+TL_RULES = by_code(
+    *sorted((*CASE_RULES, OUTPUT_NAMES_MISMATCH, MISSING_MAIN), key=lambda rule: rule.code)
+)
+
+# The codes a quick answer can give: the cases @main's outline settles, and TL004.
+QUICK_CODES = frozenset(
+    {case.code for case in CASES if case.quick and case.code} | {OUTPUT_NAMES_MISMATCH.code}
+)
