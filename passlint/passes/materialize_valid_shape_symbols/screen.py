@@ -38,7 +38,6 @@ import sys
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from types import FrameType
 from typing import Final
 
@@ -612,10 +611,9 @@ def _long_slice(region: str) -> bool:
     return False
 
 
-@cache
 def _block_end(indent: int) -> re.Pattern[str]:
     """The end of a line followed by one with code indented ``indent`` or less (a closing
-    bracket or a comment does not count)."""
+    bracket or a comment does not count); ``re`` keeps the compiled patterns."""
     return re.compile(rf"\n(?=[ ]{{0,{indent}}}[^ \t\r\f\n#)\]}}])")
 
 
