@@ -26,6 +26,7 @@ from passlint.analysis.findings import Finding, Fix, Location, Position, Range, 
 from passlint.analysis.source import SourceText
 from passlint.catalog import RULES
 from passlint.config import Settings
+from passlint.memo import Memo
 from passlint.server.convert import ClientFeatures, SnapshotFiles
 from passlint.server.jobs import ConvertedFindings, Job, run_job, snapshot_workspace
 
@@ -238,6 +239,7 @@ def test_random_edits_convert_as_from_scratch(tmp_path: Path, seed: int) -> None
     versions = dict.fromkeys(paths, 1)
     shared = 0
     last: dict[str, tuple[Any, ...]] = {}
+    memo = Memo()  # the session's: the pass hands back the same Finding objects from it
     for step in range(40):
         path = rng.choice(list(paths))
         if step:
@@ -257,7 +259,7 @@ def test_random_edits_convert_as_from_scratch(tmp_path: Path, seed: int) -> None
             versions,
             features,
         )
-        result = run_job(job)
+        result = run_job(job, memo)
         assert not result.failed
         files = SnapshotFiles(texts, uris, versions)
         got = json.loads(result.diagnostics_text)
@@ -273,6 +275,7 @@ def test_random_edits_convert_as_from_scratch(tmp_path: Path, seed: int) -> None
 
 
 def test_a_trailing_space_reuses_the_untouched_diagnostics(tmp_path: Path) -> None:
+    memo = Memo()  # the session's: the pass hands back the same Finding objects from it
     text = program_module(20, 0)
     path = str(tmp_path / "program.py")
     uri = Path(path).as_uri()
@@ -291,7 +294,7 @@ def test_a_trailing_space_reuses_the_untouched_diagnostics(tmp_path: Path) -> No
             {path: version},
             ClientFeatures(),
         )
-        return run_job(job)
+        return run_job(job, memo)
 
     first = run(1, text)
     lines = text.split("\n")
