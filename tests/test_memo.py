@@ -1,5 +1,6 @@
-"""One memo per run, made by the face: no module of the package holds one, and two
-`passlint check` runs in one process each analyse with a memo of their own."""
+"""One memo per run, made by the face: no module of the package holds one (nor the server's
+converted diagnostics), and two `passlint check` runs in one process each analyse with a
+memo of their own."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from passlint.analysis.pl.memo import PlMemo
 from passlint.config import Settings
 from passlint.memo import Memo
 from passlint.runner import Job, check_files
+from passlint.server.jobs import ConvertedFindings
 
 MODULE = (
     "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n  return %arg0 : tensor<4xf32>\n}\n"
@@ -36,7 +38,7 @@ def test_no_module_of_the_package_holds_a_memo() -> None:
     for name in _every_module():
         module = importlib.import_module(name)
         for attribute, value in vars(module).items():
-            if isinstance(value, Memo | MlirMemo | PlMemo):
+            if isinstance(value, Memo | MlirMemo | PlMemo | ConvertedFindings):
                 held.append(f"{name}.{attribute}")
     assert len(_every_module()) > 100  # (every module was imported)
     assert held == []

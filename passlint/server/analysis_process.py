@@ -13,7 +13,7 @@ from typing import ParamSpec, TypeVar
 from passlint.lifetime import serve_until_gone
 from passlint.memo import Memo
 from passlint.server.allocator import map_large_blocks
-from passlint.server.jobs import Job, Result, run_job, warm_up
+from passlint.server.jobs import ConvertedFindings, Job, Result, run_job, warm_up
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -45,29 +45,32 @@ class AnalysisPool(ProcessPoolExecutor):
         return future
 
 
-# In the worker process only: its memo, made by ``start_worker`` (a pool's calls reach the
-# process's state through its modules alone); None in the server.
-_worker_memo: Memo | None = None
+# In the worker process only: its memo and converted diagnostics, made by ``start_worker``
+# (a pool's calls reach the process's state through its modules alone); None in the server.
+_worker: tuple[Memo, ConvertedFindings] | None = None
 
 
 def start_worker(server: int) -> None:
     """In the worker, first: end when process ``server`` ends (the worker's parent is the
     fork server, not the server; and the worker holds the write ends of its own job queue
     and of the fork server's "alive" pipe, so neither would ever tell it or the fork server
-    that the server is gone), map large blocks, and make the process's memo."""
-    global _worker_memo
+    that the server is gone), map large blocks, and make the process's memo and converted
+    diagnostics."""
+    global _worker
     serve_until_gone(server)
     map_large_blocks()
-    _worker_memo = Memo()
+    _worker = Memo(), ConvertedFindings()
 
 
 def run_in_worker(job: Job) -> Result:
-    """``run_job`` in the worker process, with the process's memo."""
-    return run_job(job, _worker_memo)
+    """``run_job`` in the worker process, with the process's memo and converted diagnostics."""
+    assert _worker is not None
+    return run_job(job, *_worker)
 
 
 def _warm_up() -> None:
-    warm_up(_worker_memo)
+    assert _worker is not None
+    warm_up(_worker[0])
 
 
 def analysis_process() -> AnalysisPool:

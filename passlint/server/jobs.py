@@ -5,9 +5,10 @@ so the worker thread shares nothing mutable with the loop. A crash of the analys
 one internal-error diagnostic; the traceback goes to the log (stderr), never to the client.
 
 Diagnostics are JSON data (``convert``). An edit leaves most findings of a document as they
-were, and the passes hand back the very same Finding objects for them, so each worker
-process keeps, per document, the converted parts of its last run's findings and converts
-only the findings it has not seen.
+were, and the passes hand back the very same Finding objects for them (from the session's
+memo), so the session keeps, per document, the converted parts of its last run's findings
+(``ConvertedFindings``; the analysis process keeps its own) and converts only the findings
+it has not seen.
 """
 
 from __future__ import annotations
@@ -163,9 +164,6 @@ class _Validity:
         return True
 
 
-CONVERTED = ConvertedFindings()  # this process's; used by the runs of ``run_job``
-
-
 def run_quick_job(
     job: Job, memo: QuickMemo | None = None, run_memo: Memo | None = None
 ) -> Result | None:
@@ -187,14 +185,19 @@ def run_quick_job(
     return Result(job.uri, job.version, tuple(findings), diagnostics, json_text(diagnostics))
 
 
-def run_job(job: Job, memo: Memo | None = None) -> Result:
-    """Analyse one document (in a worker thread or process, with its ``memo``)."""
+def run_job(
+    job: Job, memo: Memo | None = None, converted: ConvertedFindings | None = None
+) -> Result:
+    """Analyse one document (in a worker thread or process, with its ``memo``); ``converted``:
+    the diagnostics kept from the last runs (None: every finding converted afresh)."""
+    if converted is None:
+        converted = ConvertedFindings()
     try:
         workspace = snapshot_workspace(job.roots, job.texts, job.disk, memo)
         analysis = pipeline.analyze_document(job.path, job.text, job.settings, workspace, memo)
         findings = analysis.findings
         files = SnapshotFiles(job.texts, job.uris, job.versions, job.settings.max_file_size)
-        diagnostics, text = CONVERTED.diagnostics(
+        diagnostics, text = converted.diagnostics(
             job.uri, findings, files, job.features, job.version
         )
         index = None

@@ -125,8 +125,9 @@ class PasslintServer(LanguageServer):
 
     def run_job(self, job: Job) -> Result:
         """The analysis of a version in a thread of this process, with the session's memo
-        (in the analysis process: ``run_in_worker``, with that process's)."""
-        return run_job(job, self.session.memo)
+        and converted diagnostics (in the analysis process: ``run_in_worker``, with that
+        process's)."""
+        return run_job(job, self.session.memo, self.session.converted)
 
     def run_quick_job(self, job: Job, memo: QuickMemo | None) -> Result | None:
         """The quick analysis of a version, with the document's ``memo`` and the session's."""

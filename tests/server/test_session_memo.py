@@ -1,6 +1,6 @@
-"""Each server session owns its memo: its analyses (in its threads, quick or full), its pl
-models and its navigation use it, and two sessions in one process share none; the analysis
-process analyses with a memo of its own."""
+"""Each server session owns its memo (and its converted diagnostics): its analyses (in its
+threads, quick or full), its pl models and its navigation use it, and two sessions in one
+process share none; the analysis process analyses with a memo of its own."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from passlint.memo import Memo
 from passlint.server import language_server
 from passlint.server.analysis_process import analysis_process, run_in_worker
 from passlint.server.convert import ClientFeatures
-from passlint.server.jobs import Job, Result, run_job
+from passlint.server.jobs import ConvertedFindings, Job, Result, run_job
 from passlint.server.language_server import PasslintServer
 from passlint.server.models import build_pl_model
 
@@ -25,7 +25,7 @@ KERNEL = "import pypto.language as pl\n\n\n@pl.function\ndef k(x: pl.Tensor[[4],
 
 # In the analysis process: how many line shapes its memo keeps.
 WORKER_SHAPES = (
-    "len(__import__('passlint.server.analysis_process', fromlist=['_'])._worker_memo.mlir.shapes)"
+    "len(__import__('passlint.server.analysis_process', fromlist=['_'])._worker[0].mlir.shapes)"
 )
 
 
@@ -60,16 +60,22 @@ def test_two_sessions_do_not_share_a_memo(
     first, second = servers
     assert first.session.memo is not second.session.memo
     assert first.session.models.memo is first.session.memo
-    used: list[Memo | None] = []
+    used: list[tuple[Memo | None, ConvertedFindings | None]] = []
 
-    def recorded(job: Job, memo: Memo | None = None) -> Result:
-        used.append(memo)
-        return run_job(job, memo)
+    def recorded(
+        job: Job, memo: Memo | None = None, converted: ConvertedFindings | None = None
+    ) -> Result:
+        used.append((memo, converted))
+        return run_job(job, memo, converted)
 
     monkeypatch.setattr(language_server, "run_job", recorded)
     for server in servers:
         assert not server.run_job(job("/m.mlir", MODULE)).failed
-    assert used == [first.session.memo, second.session.memo]
+    assert used == [
+        (first.session.memo, first.session.converted),
+        (second.session.memo, second.session.converted),
+    ]
+    assert first.session.converted is not second.session.converted
     assert first.session.memo.mlir.shapes and second.session.memo.mlir.shapes
 
 

@@ -16,7 +16,7 @@ from passlint import pipeline
 from passlint.analysis.text_change import TextChange
 from passlint.memo import Memo
 from passlint.server.convert import ClientFeatures, SnapshotFiles
-from passlint.server.jobs import Job, Result
+from passlint.server.jobs import ConvertedFindings, Job, Result
 from passlint.server.models import ModelCache, PlModel, workspace_for
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.session.client import Client
@@ -37,6 +37,7 @@ class Session:
     def __init__(self, scheduler: Scheduler[Job, Result], executor: Executor) -> None:
         self.scheduler = scheduler
         self.memo = Memo()  # what this session's analyses keep (the analysis process: its own)
+        self.converted = ConvertedFindings()  # the diagnostics of their last runs, likewise
         self.settings = SettingsStore()
         self.roots = WorkspaceRoots()
         self.documents = OpenDocuments(scheduler.documents)
