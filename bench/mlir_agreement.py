@@ -41,6 +41,7 @@ from jaxlib_oracle import Oracle, Verdict
 from passlint import pipeline
 from passlint.analysis.mlir.lexer import tokenize
 from passlint.analysis.mlir.parser import split_chunks
+from passlint.memo import Memo
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "tests" / "data" / "mlir"
@@ -56,10 +57,10 @@ class Mutant:
     where: int  # offset of the edit
 
 
-def e_findings(text: str) -> list[str]:
-    """passlint's E findings on a text, as `line:col CODE message`."""
+def e_findings(text: str, memo: Memo) -> list[str]:
+    """passlint's E findings on a text, as `line:col CODE message` (``memo``: the run's)."""
     out = []
-    for finding in pipeline.analyze("mutant.mlir", text):
+    for finding in pipeline.analyze("mutant.mlir", text, memo=memo):
         if finding.code.startswith("E"):
             start = finding.range.start
             out.append(f"{start.line + 1}:{start.column + 1} {finding.code} {finding.message}")
@@ -110,6 +111,7 @@ def mutate(rng: random.Random, name: str, text: str) -> Mutant:
 
 def agreement(mutants: int, seed: int, show: int) -> bool:
     oracle = Oracle()
+    memo = Memo()  # this run's, as `passlint check` makes one
     try:
         seeds = {}
         for name, text in seed_texts().items():
@@ -120,14 +122,14 @@ def agreement(mutants: int, seed: int, show: int) -> bool:
         names = sorted(seeds)
         table: Counter[tuple[str, str, bool]] = Counter()
         disagreements: list[tuple[Mutant, Verdict, list[str]]] = []
-        seed_false = [name for name in names if e_findings(seeds[name])]
+        seed_false = [name for name in names if e_findings(seeds[name], memo)]
         for _ in range(mutants):
             name = rng.choice(names)
             mutant = mutate(rng, name, seeds[name])
             verdict = oracle.verdict(mutant.text)
             if verdict.kind == "unknown":  # the seeds use known dialects only: the edit made
                 verdict = Verdict("parse", verdict.message, verdict.where)  # an op unknown
-            found = e_findings(mutant.text)
+            found = e_findings(mutant.text, memo)
             table[(mutant.kind, verdict.kind, bool(found))] += 1
             decided = verdict.kind in ("ok", "parse")
             if (decided and bool(found) != (verdict.kind == "parse")) or (
@@ -182,12 +184,13 @@ def _verdicts(table: Counter[tuple[str, str, bool]]) -> str:
 def upstream(directory: Path, show: int) -> int:
     """Classify every chunk of the .mlir files under ``directory``; print the false E."""
     oracle = Oracle()
+    memo = Memo()  # this run's, as `passlint check` makes one
     counts: Counter[tuple[str, bool]] = Counter()
     false_e: list[tuple[str, int, str, str]] = []
     try:
         for path in sorted(directory.glob("**/*.mlir")):
             text = path.read_text(encoding="utf-8")
-            findings = pipeline.analyze(str(path), text)
+            findings = pipeline.analyze(str(path), text, memo=memo)
             for start, end in split_chunks(text):
                 first_line = text.count("\n", 0, start)
                 last_line = text.count("\n", 0, end)

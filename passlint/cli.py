@@ -280,6 +280,7 @@ def _legalize(args: argparse.Namespace) -> int:
     from passlint.analysis.language import language_of
     from passlint.analysis.mlir.memo import MlirMemo
     from passlint.analysis.source import SourceText
+    from passlint.memo import Memo
     from passlint.passes.tensorizer_legalization import legalize, unsure_placement
     from passlint.report.escape import write_exact
     from passlint.report.text import render_finding
@@ -306,7 +307,7 @@ def _legalize(args: argparse.Namespace) -> int:
     settings = Settings(select=LEGALIZE_BLOCKERS, pipeline=args.pipeline)
     blocking = [
         finding
-        for finding in pipeline.analyze(args.file, text, settings)
+        for finding in pipeline.analyze(args.file, text, settings, None, Memo())
         if RULES[finding.code].severity is Severity.ERROR
     ]
     if blocking:

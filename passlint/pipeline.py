@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Position, Range
 from passlint.analysis.language import language_of
-from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.catalog import FILE_TOO_LARGE
@@ -19,12 +18,8 @@ from passlint.suppression import postprocess
 
 if TYPE_CHECKING:  # a pass is imported when a document of its language comes
     from passlint.analysis.mlir.ir import ParsedFile
-    from passlint.analysis.pl.memo import PlMemo
+    from passlint.memo import Memo
     from passlint.passes.tensorizer_legalization import ChunkAnalysis
-
-# The MLIR front end's memo: one per process, so one per `passlint check` run and one per
-# server worker (what it keeps is bounded; a test clears it with ``MLIR_MEMO.clear()``).
-MLIR_MEMO = MlirMemo()
 
 
 @dataclass(frozen=True)
@@ -43,25 +38,30 @@ def analyze(
     text: str,
     settings: Settings | None = None,
     workspace: Workspace | None = None,
-    pl_memo: PlMemo | None = None,
+    memo: Memo | None = None,
 ) -> list[Finding]:
     """All findings for one document, filtered and re-graded by ``settings`` (with its
-    per-file ignores for ``path``); ``pl_memo``: what the pl pass keeps between documents.
+    per-file ignores for ``path``); ``memo``: what the run keeps between documents (None:
+    the reference path, every document analysed from scratch).
 
     For .mlir the collector stays paused until the IR is garbage: its first collection then
     frees the whole IR in one pass, instead of scanning it again and again while it lives
     (the IR is millions of objects in cycles when `passlint check` reads megabytes)."""
     if language_of(path, text) != "mlir":
-        return analyze_document(path, text, settings, workspace, pl_memo).findings
+        return analyze_document(path, text, settings, workspace, memo).findings
     with collector_paused():
-        return _findings(path, text, settings, workspace)
+        return _findings(path, text, settings, workspace, memo)
 
 
 def _findings(
-    path: str, text: str, settings: Settings | None, workspace: Workspace | None
+    path: str,
+    text: str,
+    settings: Settings | None,
+    workspace: Workspace | None,
+    memo: Memo | None,
 ) -> list[Finding]:
     """The findings of ``analyze_document``; the rest of its analysis is garbage on return."""
-    analysis = analyze_document(path, text, settings, workspace)
+    analysis = analyze_document(path, text, settings, workspace, memo)
     if analysis.parsed is not None:
         analysis.parsed.release()
     return analysis.findings
@@ -72,7 +72,7 @@ def analyze_document(
     text: str,
     settings: Settings | None = None,
     workspace: Workspace | None = None,
-    pl_memo: PlMemo | None = None,
+    memo: Memo | None = None,
 ) -> DocumentAnalysis:
     """``analyze``, keeping the parse of a .mlir document."""
     settings = (settings or Settings()).for_file(path)
@@ -80,14 +80,16 @@ def analyze_document(
     if language is not None and (size := oversize(text, settings.max_file_size)) is not None:
         return DocumentAnalysis(_too_large(path, size, settings))
     if language == "mlir":
-        raw, parsed, tensorizer = _mlir_findings(path, text, settings)
+        raw, parsed, tensorizer = _mlir_findings(path, text, settings, memo)
         findings = postprocess(raw, SourceText(text), settings, path)
         return DocumentAnalysis(findings, parsed, tensorizer)
     if language == "pl":
         from passlint.passes import materialize_valid_shape_symbols
 
         with collector_paused(promote=True):
-            raw = materialize_valid_shape_symbols.check_text(path, text, workspace, pl_memo)
+            raw = materialize_valid_shape_symbols.check_text(
+                path, text, workspace, None if memo is None else memo.pl
+            )
         return DocumentAnalysis(postprocess(raw, SourceText(text), settings, path))
     return DocumentAnalysis([])
 
@@ -122,13 +124,13 @@ def _too_large(path: str, size: int, settings: Settings) -> list[Finding]:
 
 
 def _mlir_findings(
-    path: str, text: str, settings: Settings
+    path: str, text: str, settings: Settings, memo: Memo | None
 ) -> tuple[list[Finding], ParsedFile, tuple[ChunkAnalysis, ...]]:
     from passlint.analysis.mlir.parser import parse_file
     from passlint.analysis.mlir.syntax_findings import syntax_findings
     from passlint.passes import tensorizer_legalization
 
-    parsed = parse_file(text, MLIR_MEMO)
+    parsed = parse_file(text, None if memo is None else memo.mlir)
     source = SourceText(text)
     tensorizer = tensorizer_legalization.analyze_file(parsed, settings.pipeline)
     findings = syntax_findings(path, parsed, source) + tensorizer_legalization.check(

@@ -24,6 +24,7 @@ import threading
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.findings import Finding, Position, Range
@@ -33,19 +34,27 @@ from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import TextChange
 from passlint.config import Settings
 from passlint.passes.tensorizer_legalization import QUICK_CODES, quick_check
-from passlint.pipeline import MLIR_MEMO, oversize
+from passlint.pipeline import oversize
 from passlint.suppression import postprocess
+
+if TYPE_CHECKING:
+    from passlint.memo import Memo
 
 
 def quick_analyze(
-    path: str, text: str, settings: Settings | None = None, memo: QuickMemo | None = None
+    path: str,
+    text: str,
+    settings: Settings | None = None,
+    memo: QuickMemo | None = None,
+    run_memo: Memo | None = None,
 ) -> list[Finding] | None:
     """A first, partial answer for a large .mlir document: the TensorizerLegalization
     findings read from @main's outline, without syntax errors elsewhere. None when there is
     no such answer; ``analyze`` gives the complete one (and prevails over this).
 
     With the document's ``memo``, the last answer is reused when the changes since leave
-    what it read alone (the same answer, found without reading the whole text again)."""
+    what it read alone (the same answer, found without reading the whole text again).
+    ``run_memo``: what the run keeps between documents (None: @main's outline read from scratch)."""
     settings = (settings or Settings()).for_file(path)
     if language_of(path, text) != "mlir" or oversize(text, settings.max_file_size) is not None:
         return None
@@ -57,7 +66,9 @@ def quick_analyze(
         return list(kept.findings)
     source = SourceText(text)
     with collector_paused():  # @main's header can be 100,000 tokens: build it in one go
-        quick = quick_check(path, text, source, settings.pipeline, MLIR_MEMO)
+        quick = quick_check(
+            path, text, source, settings.pipeline, None if run_memo is None else run_memo.mlir
+        )
     if quick is None:
         if memo is not None:
             memo.keep(text, None)

@@ -19,12 +19,12 @@ from passlint import pipeline
 from passlint.analysis import collector
 from passlint.analysis.findings import Finding
 from passlint.analysis.language import imports_pl, language_of
-from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.source import split_lines
 from passlint.analysis.workspace import DiskFiles, Workspace
 from passlint.config import Settings
 from passlint.filesystem import Boundary, Refused, TooLarge, read_regular
 from passlint.lifetime import serve_until_gone
+from passlint.memo import Memo
 
 # Below this many files (and this many bytes) starting worker processes costs more than it
 # saves: a small mlir file analyses in well under a millisecond.
@@ -90,9 +90,9 @@ def is_checked_source(path: str, max_size: int) -> bool:
 
 
 def check_text(
-    path: str, text: str, job: Job, workspace: Workspace, memo: PlMemo | None = None
+    path: str, text: str, job: Job, workspace: Workspace, memo: Memo | None = None
 ) -> FileResult:
-    """Analyse one document whose text is known (``memo``: the run's, for the pl pass)."""
+    """Analyse one document whose text is known (``memo``: the run's)."""
     result = FileResult(path)
     language = language_of(path, text)
     if language is None:
@@ -117,7 +117,7 @@ def check_text(
     return result
 
 
-def check_path(path: str, job: Job, workspace: Workspace, memo: PlMemo | None = None) -> FileResult:
+def check_path(path: str, job: Job, workspace: Workspace, memo: Memo | None = None) -> FileResult:
     """Read and analyse one file (the overlay's text first, if it has the file)."""
     text = job.overlay.get(os.path.realpath(path))
     if text is None:
@@ -137,7 +137,7 @@ def make_workspace(job: Job) -> Workspace:
 
 _worker_job: Job | None = None
 _worker_workspace: Workspace | None = None
-_worker_memo: PlMemo | None = None  # the worker's part of the run's memo
+_worker_memo: Memo | None = None  # the worker process's memo (one per process of the run)
 
 
 def _init_worker(parent: int, job: Job, workspace: Workspace | None = None) -> None:
@@ -145,7 +145,7 @@ def _init_worker(parent: int, job: Job, workspace: Workspace | None = None) -> N
     serve_until_gone(parent)
     _worker_job = job
     _worker_workspace = workspace if workspace is not None else make_workspace(job)
-    _worker_memo = PlMemo()
+    _worker_memo = Memo()
 
 
 def _work(paths: Sequence[str]) -> list[FileResult]:
@@ -197,7 +197,7 @@ def check_files(
 
         materialize_valid_shape_symbols.prepare(workspace)  # once, shared by the workers
     if workers <= 1:
-        memo = PlMemo()  # the run's
+        memo = Memo()  # the run's
         for path in paths:
             results.append(check_path(path, job, workspace, memo))
             if on_result:

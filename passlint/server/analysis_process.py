@@ -1,4 +1,5 @@
-"""The worker process that analyses large documents off the server's interpreter lock."""
+"""The worker process that analyses large documents off the server's interpreter lock, with
+a memo of its own (``run_in_worker``)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import ParamSpec, TypeVar
 
 from passlint.lifetime import serve_until_gone
+from passlint.memo import Memo
 from passlint.server.allocator import map_large_blocks
-from passlint.server.jobs import warm_up
+from passlint.server.jobs import ConvertedFindings, Job, Result, run_job, warm_up
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -43,17 +45,36 @@ class AnalysisPool(ProcessPoolExecutor):
         return future
 
 
+# In the worker process only: its memo and converted diagnostics, made by ``start_worker``
+# (a pool's calls reach the process's state through its modules alone); None in the server.
+_worker: tuple[Memo, ConvertedFindings] | None = None
+
+
 def start_worker(server: int) -> None:
     """In the worker, first: end when process ``server`` ends (the worker's parent is the
     fork server, not the server; and the worker holds the write ends of its own job queue
     and of the fork server's "alive" pipe, so neither would ever tell it or the fork server
-    that the server is gone), and map large blocks."""
+    that the server is gone), map large blocks, and make the process's memo and converted
+    diagnostics."""
+    global _worker
     serve_until_gone(server)
     map_large_blocks()
+    _worker = Memo(), ConvertedFindings()
+
+
+def run_in_worker(job: Job) -> Result:
+    """``run_job`` in the worker process, with the process's memo and converted diagnostics."""
+    assert _worker is not None
+    return run_job(job, *_worker)
+
+
+def _warm_up() -> None:
+    assert _worker is not None
+    warm_up(_worker[0])
 
 
 def analysis_process() -> AnalysisPool:
     """A new worker process, warmed up at once."""
     pool = AnalysisPool()
-    pool.submit(warm_up)
+    pool.submit(_warm_up)
     return pool

@@ -5,9 +5,10 @@ so the worker thread shares nothing mutable with the loop. A crash of the analys
 one internal-error diagnostic; the traceback goes to the log (stderr), never to the client.
 
 Diagnostics are JSON data (``convert``). An edit leaves most findings of a document as they
-were, and the passes hand back the very same Finding objects for them, so each worker
-process keeps, per document, the converted parts of its last run's findings and converts
-only the findings it has not seen.
+were, and the passes hand back the very same Finding objects for them (from the session's
+memo), so the session keeps, per document, the converted parts of its last run's findings
+(``ConvertedFindings``; the analysis process keeps its own) and converts only the findings
+it has not seen.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from dataclasses import dataclass
 
 from passlint import pipeline
 from passlint.analysis.findings import Finding
-from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
+from passlint.memo import Memo
 from passlint.quick import QuickMemo, quick_analyze
 from passlint.server.convert import (
     ClientFeatures,
@@ -75,20 +76,23 @@ class Result:
 
 
 def snapshot_workspace(
-    roots: tuple[str, ...], texts: Mapping[str, str], disk: int | None = None
+    roots: tuple[str, ...],
+    texts: Mapping[str, str],
+    disk: int | None = None,
+    memo: Memo | None = None,
 ) -> Workspace:
-    """The roots over the open documents ``texts``; ``disk``: the generation of the
-    session's shared disk side (None: a disk side of its own)."""
-    files = PL_MEMO.files.of(roots, disk) if disk is not None else None
+    """The roots over the open documents ``texts``; ``disk``: the generation of the disk
+    side shared in the session's ``memo`` (None, or no memo: a disk side of its own)."""
+    files = memo.pl.files.of(roots, disk) if disk is not None and memo is not None else None
     workspace = Workspace(roots, files)
     for path, text in texts.items():
         workspace.set_overlay(path, text)
     return workspace
 
 
-def warm_up() -> None:
-    """Import and exercise the analysis once (in a fresh worker process)."""
-    pipeline.analyze("warm_up.mlir", "func.func @main() {\n  return\n}\n")
+def warm_up(memo: Memo | None = None) -> None:
+    """Import and exercise the analysis once (in a fresh worker process, with its ``memo``)."""
+    pipeline.analyze("warm_up.mlir", "func.func @main() {\n  return\n}\n", None, None, memo)
 
 
 class ConvertedFindings:
@@ -160,17 +164,13 @@ class _Validity:
         return True
 
 
-CONVERTED = ConvertedFindings()  # this process's; used by the runs of ``run_job``
-# What the pl side keeps: this process's, shared by its analysis threads (one per server
-# process; the process that runs heavy analyses has its own).
-PL_MEMO = PlMemo()
-
-
-def run_quick_job(job: Job, memo: QuickMemo | None = None) -> Result | None:
+def run_quick_job(
+    job: Job, memo: QuickMemo | None = None, run_memo: Memo | None = None
+) -> Result | None:
     """The quick, partial analysis of a large document (None when there is none), reusing
-    the last one kept in the document's ``memo``."""
+    the last one kept in the document's ``memo``; ``run_memo``: the session's."""
     try:
-        findings = quick_analyze(job.path, job.text, job.settings, memo)
+        findings = quick_analyze(job.path, job.text, job.settings, memo, run_memo)
         if findings is not None and memo is not None:
             findings = memo.with_carried(job.version, findings)
     except Exception:
@@ -185,14 +185,19 @@ def run_quick_job(job: Job, memo: QuickMemo | None = None) -> Result | None:
     return Result(job.uri, job.version, tuple(findings), diagnostics, json_text(diagnostics))
 
 
-def run_job(job: Job) -> Result:
-    """Analyse one document (in a worker thread)."""
+def run_job(
+    job: Job, memo: Memo | None = None, converted: ConvertedFindings | None = None
+) -> Result:
+    """Analyse one document (in a worker thread or process, with its ``memo``); ``converted``:
+    the diagnostics kept from the last runs (None: every finding converted afresh)."""
+    if converted is None:
+        converted = ConvertedFindings()
     try:
-        workspace = snapshot_workspace(job.roots, job.texts, job.disk)
-        analysis = pipeline.analyze_document(job.path, job.text, job.settings, workspace, PL_MEMO)
+        workspace = snapshot_workspace(job.roots, job.texts, job.disk, memo)
+        analysis = pipeline.analyze_document(job.path, job.text, job.settings, workspace, memo)
         findings = analysis.findings
         files = SnapshotFiles(job.texts, job.uris, job.versions, job.settings.max_file_size)
-        diagnostics, text = CONVERTED.diagnostics(
+        diagnostics, text = converted.diagnostics(
             job.uri, findings, files, job.features, job.version
         )
         index = None

@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from passlint import __version__
 from passlint.quick import QuickMemo
 from passlint.server import framing
-from passlint.server.analysis_process import analysis_process
+from passlint.server.analysis_process import analysis_process, run_in_worker
 from passlint.server.jobs import Job, Result, run_job, run_quick_job
 from passlint.server.progress import ProgressWork
 from passlint.server.protocol import PasslintProtocol
@@ -52,14 +52,15 @@ class PasslintServer(LanguageServer):
         self.scheduler: Scheduler[Job, Result] = Scheduler(
             self.executor,
             self.make_job,
-            run_job,
+            self.run_job,
             self.on_result,
             ProgressWork(self),
             debounce=debounce,
-            quick=run_quick_job,
+            quick=self.run_quick_job,
             quick_executor=self.quick_executor,
             heavy_executor=analysis_process if processes else None,
             quick_memo=QuickMemo,
+            heavy_run=run_in_worker,
         )
         self.session = Session(self.scheduler, self.executor)
         self._refresh_requested = False
@@ -121,6 +122,16 @@ class PasslintServer(LanguageServer):
         return supports(self.client_capabilities, path)
 
     # -- the scheduler's callbacks -----------------------------------------------------------
+
+    def run_job(self, job: Job) -> Result:
+        """The analysis of a version in a thread of this process, with the session's memo
+        and converted diagnostics (in the analysis process: ``run_in_worker``, with that
+        process's)."""
+        return run_job(job, self.session.memo, self.session.converted)
+
+    def run_quick_job(self, job: Job, memo: QuickMemo | None) -> Result | None:
+        """The quick analysis of a version, with the document's ``memo`` and the session's."""
+        return run_quick_job(job, memo, self.session.memo)
 
     def make_job(self, document: Document) -> Job:
         job = self.session.job(document)

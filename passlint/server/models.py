@@ -13,11 +13,13 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from passlint.analysis.language import language_of
+from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.pl.model import Module
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
+from passlint.memo import Memo
 from passlint.passes.materialize_valid_shape_symbols import ModuleAnalysis, analyze_module
-from passlint.server.jobs import PL_MEMO, snapshot_workspace
+from passlint.server.jobs import snapshot_workspace
 
 
 @dataclass
@@ -27,30 +29,43 @@ class PlModel:
     module: Module | None
     analysis: ModuleAnalysis | None = None
     workspace: Workspace | None = None
+    memo: PlMemo | None = None  # what it was built with: navigation resolves in it too
 
 
 def workspace_for(
-    path: str, roots: tuple[str, ...], texts: Mapping[str, str], disk: int | None = None
+    path: str,
+    roots: tuple[str, ...],
+    texts: Mapping[str, str],
+    disk: int | None = None,
+    memo: Memo | None = None,
 ) -> Workspace | None:
     """The workspace a pl document's model reads other modules in: its roots over the open
-    documents; None for other documents. ``disk``: as for ``jobs.snapshot_workspace``."""
+    documents; None for other documents. ``disk``, ``memo``: as for
+    ``jobs.snapshot_workspace``."""
     if not path.endswith(".py"):
         return None
-    return snapshot_workspace(roots, texts, disk)
+    return snapshot_workspace(roots, texts, disk, memo)
 
 
-def build_pl_model(path: str, text: str, workspace: Workspace | None) -> PlModel | None:
+def build_pl_model(
+    path: str, text: str, workspace: Workspace | None, memo: Memo | None = None
+) -> PlModel | None:
+    """The model of a pl document (None for other documents), built with the session's
+    ``memo`` (None: from scratch)."""
     if language_of(path, text) != "pl":
         return None
-    analysis = analyze_module(path, text, workspace, PL_MEMO)
-    return PlModel(path, SourceText(text), analysis.module, analysis, workspace)
+    pl = None if memo is None else memo.pl
+    analysis = analyze_module(path, text, workspace, pl)
+    return PlModel(path, SourceText(text), analysis.module, analysis, workspace, pl)
 
 
 class ModelCache:
-    """pl models by document URI, rebuilt off the loop when the version changes."""
+    """pl models by document URI, rebuilt off the loop when the version changes, with the
+    session's ``memo``."""
 
-    def __init__(self, executor: Executor) -> None:
+    def __init__(self, executor: Executor, memo: Memo | None = None) -> None:
         self.executor = executor
+        self.memo = memo
         self._entries: dict[str, tuple[int, asyncio.Future[PlModel | None]]] = {}
         self._parsed: dict[str, tuple[int, PlModel]] = {}  # the last model with a module
 
@@ -62,7 +77,9 @@ class ModelCache:
         entry = self._entries.get(uri)
         if entry is None or entry[0] != version:
             loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(self.executor, build_pl_model, path, text, workspace)
+            future = loop.run_in_executor(
+                self.executor, build_pl_model, path, text, workspace, self.memo
+            )
             entry = (version, future)
             self._entries[uri] = entry
         await asyncio.wait([entry[1]])

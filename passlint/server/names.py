@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 Span = tuple[int, int]
 
@@ -31,13 +30,11 @@ def normal(name: str) -> str:
     return name if name.isascii() else unicodedata.normalize("NFKC", name)
 
 
-@lru_cache(maxsize=4096)
 def _continues(char: str) -> bool:
     """Can ``char`` (beyond ASCII) be inside a name?"""
     return f"a{unicodedata.normalize('NFKC', char)}".isidentifier()
 
 
-@lru_cache(maxsize=4096)
 def _starts(char: str) -> bool:
     """Can ``char`` begin a name?"""
     return unicodedata.normalize("NFKC", char).isidentifier()

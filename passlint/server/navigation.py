@@ -15,7 +15,6 @@ from passlint.analysis.pl.python_text import bom_length
 from passlint.analysis.pl.resolve import RDynamic, Resolved, Resolver, RFunction, RParam
 from passlint.server import locations
 from passlint.server.convert import Files
-from passlint.server.jobs import PL_MEMO
 from passlint.server.lsp_objects import char_offset, span_range
 from passlint.server.models import PlModel
 from passlint.server.names import defined_name_span, last_name_span, name_span, word_at
@@ -207,7 +206,7 @@ def _definition_of(resolved: Resolved | None, resolver: Resolver) -> Target | No
 def _resolver(model: PlModel) -> Resolver | None:
     if model.module is None:
         return None
-    return Resolver(model.module, model.workspace, None, PL_MEMO)
+    return Resolver(model.module, model.workspace, None, model.memo)
 
 
 def pl_definition(model: PlModel, offset: int) -> list[Target]:

@@ -94,6 +94,7 @@ class Scheduler(Generic[J, R]):
         quick_size: int = 512 * 1024,
         heavy_executor: Callable[[], Executor] | None = None,
         quick_memo: Callable[[], Memo] | None = None,
+        heavy_run: Callable[[J], R] | None = None,
     ) -> None:
         self.executor = executor
         self.make_job = make_job
@@ -111,6 +112,7 @@ class Scheduler(Generic[J, R]):
         # analysis does not hold the interpreter lock the event loop and quick runs need.
         self.heavy_factory = heavy_executor
         self.heavy: Executor | None = None
+        self.heavy_run = heavy_run or run  # what runs a job there
         self._stopped: weakref.WeakSet[Executor] = weakref.WeakSet()  # by ``_stop_heavy``
         self.documents: dict[str, Document] = {}
 
@@ -296,7 +298,8 @@ class Scheduler(Generic[J, R]):
         job = self.make_job(document)
         executor = self._executor_for(document)
         while True:
-            future = asyncio.get_running_loop().run_in_executor(executor, self.run, job)
+            run = self.heavy_run if executor is self.heavy else self.run
+            future = asyncio.get_running_loop().run_in_executor(executor, run, job)
             document.running, document.running_heavy = future, executor is self.heavy
             try:
                 result = await self._await_run(document, future)

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from passlint import pipeline
+from passlint import runner
 from passlint.analysis import collector
 from passlint.analysis.collector import collector_paused
 from passlint.analysis.mlir import statements
 from passlint.config import Settings
+from passlint.memo import Memo
 from passlint.runner import Job, check_files
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mlir"
@@ -111,9 +112,12 @@ def test_an_analysis_that_raises_is_not_frozen() -> None:
     assert alive() is None
 
 
-def test_a_batch_check_of_mlir_files_freezes_what_they_leave(tmp_path: Path) -> None:
-    """What the files of a batch leave alive (the parse caches) is frozen after each one:
-    no collection scans it again, and none of the oldest generation runs between them."""
+def test_a_batch_check_of_mlir_files_freezes_what_they_leave(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the files of a batch leave alive (the parse caches in the run's memo) is frozen
+    after each one: no collection scans it again, and none of the oldest generation runs
+    between them."""
     text = (DATA / "handmade__mhlo_fusion_hybrid.mlir").read_text(encoding="utf-8")
     paths = []
     for n in range(40):
@@ -127,13 +131,20 @@ def test_a_batch_check_of_mlir_files_freezes_what_they_leave(tmp_path: Path) -> 
         if phase == "start":
             generations.append(info["generation"])
 
-    pipeline.MLIR_MEMO.clear()
+    made: list[Memo] = []  # the run's memo, kept for the test
+
+    def run_memo() -> Memo:
+        made.append(Memo())
+        return made[-1]
+
+    monkeypatch.setattr(runner, "Memo", run_memo)
     gc.collect()
     gc.callbacks.append(record)
     try:
         results = check_files(paths, job, workers=1)
         scanned = {id(item) for item in gc.get_objects()}
-        cached = list(pipeline.MLIR_MEMO.templates.values())
+        (memo,) = made
+        cached = list(memo.mlir.templates.values())
     finally:
         gc.callbacks.remove(record)
         gc.unfreeze()
@@ -148,7 +159,6 @@ def test_a_batch_freezes_no_cyclic_garbage(tmp_path: Path) -> None:
     path = tmp_path / "m.mlir"
     path.write_text((DATA / "handmade__mhlo_fusion_hybrid.mlir").read_text(encoding="utf-8"))
     statements._runner.cache_clear()
-    pipeline.MLIR_MEMO.clear()
     gc.collect()
     try:
         check_files([str(path)] * 3, Job(Settings(), (str(tmp_path),)), workers=1)

@@ -24,6 +24,7 @@ from passlint.analysis.findings import Fix, Position, Range, TextEdit
 from passlint.analysis.mlir import main_outline, types
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.source import SourceText
+from passlint.memo import Memo
 from passlint.passes.tensorizer_legalization import legalize_text
 from passlint.quick import quick_analyze
 
@@ -32,11 +33,12 @@ REPEATS = 5
 HEAD = "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
 RETURN = "  return %arg0 : tensor<4xf32>\n"
 TAIL = RETURN + "}\n"
+MEMO = Memo()  # what a run keeps; each timed run starts from it cleared
 
 
 def _fresh_caches() -> None:
     """Forget what earlier runs cached (a shape must not be timed on another's cache)."""
-    pipeline.MLIR_MEMO.clear()
+    MEMO.clear()
     types.parse_shaped_type.cache_clear()
 
 
@@ -47,11 +49,11 @@ def linear(build: Callable[[int], str], analyse: Callable[[str], object], n: int
 
 
 def check(text: str) -> object:
-    return pipeline.analyze("shape.mlir", text)
+    return pipeline.analyze("shape.mlir", text, memo=MEMO)
 
 
 def quick(text: str) -> object:
-    answer = quick_analyze("shape.mlir", text)
+    answer = quick_analyze("shape.mlir", text, run_memo=MEMO)
     assert answer is not None  # (the quick path must have done its work)
     return answer
 
@@ -216,16 +218,20 @@ def test_the_outline_of_main_returning_many_values() -> None:
         types = ", ".join(["tensor<4xf32>"] * n)
         return HEAD + definitions + f"  return {', '.join(values)} : {types}\n}}\n"
 
-    assert quick_analyze("few.mlir", build(main_outline.MOST_OUTPUTS)) is not None
-    linear(build, lambda text: quick_analyze("many.mlir", text))
-    assert quick_analyze("many.mlir", build(main_outline.MOST_OUTPUTS + 1)) is None
+    assert quick_analyze("few.mlir", build(main_outline.MOST_OUTPUTS), run_memo=MEMO) is not None
+    linear(build, lambda text: quick_analyze("many.mlir", text, run_memo=MEMO))
+    assert quick_analyze("many.mlir", build(main_outline.MOST_OUTPUTS + 1), run_memo=MEMO) is None
     linear(build, check)
 
 
 # What the faces do with many findings on one long line: fix all of them (`--fix`, the
 # editor's fix-all), and convert their positions to UTF-16 for LSP.
 def _fix_all(text: str) -> object:
-    fixes = [found.fix for found in pipeline.analyze("shape.mlir", text) if found.fix is not None]
+    fixes = [
+        found.fix
+        for found in pipeline.analyze("shape.mlir", text, memo=MEMO)
+        if found.fix is not None
+    ]
     return apply_edits(text, edits_by_path(fixes)["shape.mlir"])
 
 
@@ -307,7 +313,7 @@ def _argument_types(text: str) -> object:
     """Every argument's shaped type, as hover and the pass read them."""
     return [
         argument.shaped_type
-        for chunk in parse_file(text, pipeline.MLIR_MEMO).chunks
+        for chunk in parse_file(text, MEMO.mlir).chunks
         for top in chunk.operations
         for op in top.walk()
         for argument in op.header_arguments

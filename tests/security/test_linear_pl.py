@@ -19,8 +19,8 @@ import pytest
 
 from passlint import pipeline
 from passlint.analysis.findings import Finding
-from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.workspace import Workspace
+from passlint.memo import Memo
 from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text, screen
 from passlint.report.json_report import render_json
 from passlint.report.sarif import render_sarif
@@ -249,7 +249,7 @@ SHAPES: dict[str, tuple[Callable[[int], str], int, int]] = {
     "many slices read in one pl.at scope": (many_slices_in_a_scope, 900, 1_500),
     "a program of many kernels": (many_methods, 500, 800),
 }
-MEMO = PlMemo()  # what a session keeps; each timed run starts from it cleared
+MEMO = Memo()  # what a session keeps; each timed run starts from it cleared
 
 
 def assert_linear(small: Callable[[], object], large: Callable[[], object], growth: float) -> None:
@@ -262,10 +262,10 @@ def assert_linear(small: Callable[[], object], large: Callable[[], object], grow
 def test_each_pl_input_shape_costs_linear_time(shape: str) -> None:
     make, n, _ = SHAPES[shape]
     small, large = make(n), make(2 * n)
-    pipeline.analyze("k.py", small, pl_memo=MEMO)  # (imports and the first run are not timed)
+    pipeline.analyze("k.py", small, memo=MEMO)  # (imports and the first run are not timed)
     assert_linear(
-        lambda: pipeline.analyze("k.py", small, pl_memo=MEMO),
-        lambda: pipeline.analyze("k.py", large, pl_memo=MEMO),
+        lambda: pipeline.analyze("k.py", small, memo=MEMO),
+        lambda: pipeline.analyze("k.py", large, memo=MEMO),
         len(large) / len(small),
     )
 
@@ -274,10 +274,10 @@ def test_the_summary_of_a_kernel_of_many_sliced_inputs_costs_linear_time() -> No
     """``analyze_module`` (what hover and the differential read) says which of a kernel's
     symbols the pass still adds after ``pl.compile``'s pipeline: once per symbol."""
     small, large = sliced_inputs_called(600), sliced_inputs_called(1_200)
-    analyze_module("k.py", small, None, MEMO)
+    analyze_module("k.py", small, None, MEMO.pl)
     assert_linear(
-        lambda: analyze_module("k.py", small, None, MEMO),
-        lambda: analyze_module("k.py", large, None, MEMO),
+        lambda: analyze_module("k.py", small, None, MEMO.pl),
+        lambda: analyze_module("k.py", large, None, MEMO.pl),
         len(large) / len(small),
     )
 
@@ -321,7 +321,7 @@ def test_a_workspace_of_many_files_costs_linear_time(tmp_path: Path) -> None:
     def check(size: int) -> Callable[[], object]:
         def run() -> object:
             batch = Workspace([tmp_path / str(size)], screen=True)
-            return [check_text(str(p), p.read_text(), batch, MEMO) for p in trees[size]]
+            return [check_text(str(p), p.read_text(), batch, MEMO.pl) for p in trees[size]]
 
         return run
 

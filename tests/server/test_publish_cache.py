@@ -26,6 +26,7 @@ from passlint.analysis.findings import Finding, Fix, Location, Position, Range, 
 from passlint.analysis.source import SourceText
 from passlint.catalog import RULES
 from passlint.config import Settings
+from passlint.memo import Memo
 from passlint.server.convert import ClientFeatures, SnapshotFiles
 from passlint.server.jobs import ConvertedFindings, Job, run_job, snapshot_workspace
 
@@ -238,6 +239,8 @@ def test_random_edits_convert_as_from_scratch(tmp_path: Path, seed: int) -> None
     versions = dict.fromkeys(paths, 1)
     shared = 0
     last: dict[str, tuple[Any, ...]] = {}
+    memo = Memo()  # the session's: the pass hands back the same Finding objects from it
+    converted = ConvertedFindings()  # the session's diagnostics of the last runs
     for step in range(40):
         path = rng.choice(list(paths))
         if step:
@@ -257,7 +260,7 @@ def test_random_edits_convert_as_from_scratch(tmp_path: Path, seed: int) -> None
             versions,
             features,
         )
-        result = run_job(job)
+        result = run_job(job, memo, converted)
         assert not result.failed
         files = SnapshotFiles(texts, uris, versions)
         got = json.loads(result.diagnostics_text)
@@ -273,6 +276,8 @@ def test_random_edits_convert_as_from_scratch(tmp_path: Path, seed: int) -> None
 
 
 def test_a_trailing_space_reuses_the_untouched_diagnostics(tmp_path: Path) -> None:
+    memo = Memo()  # the session's: the pass hands back the same Finding objects from it
+    converted = ConvertedFindings()  # the session's diagnostics of the last runs
     text = program_module(20, 0)
     path = str(tmp_path / "program.py")
     uri = Path(path).as_uri()
@@ -291,7 +296,7 @@ def test_a_trailing_space_reuses_the_untouched_diagnostics(tmp_path: Path) -> No
             {path: version},
             ClientFeatures(),
         )
-        return run_job(job)
+        return run_job(job, memo, converted)
 
     first = run(1, text)
     lines = text.split("\n")

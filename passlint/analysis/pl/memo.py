@@ -1,7 +1,8 @@
 """What the pl side keeps between analyses, in one object the caller makes and passes in.
 
-A face makes one ``PlMemo`` per `passlint check` run (per worker process) and one per
-language server process (shared by its analysis threads), and hands it to
+A face makes one ``PlMemo`` (the ``pl`` side of its run's ``passlint.memo.Memo``) per
+`passlint check` run (per worker process) and one per language server session (shared by
+its analysis threads; its analysis process has its own), and hands it to
 ``resolve.load_module`` and the pass's entry points. Without one, every text is parsed whole
 and modelled from scratch: the reference path that the memo's reuse must agree with.
 """

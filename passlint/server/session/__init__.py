@@ -14,8 +14,9 @@ from pygls.workspace import Workspace
 
 from passlint import pipeline
 from passlint.analysis.text_change import TextChange
+from passlint.memo import Memo
 from passlint.server.convert import ClientFeatures, SnapshotFiles
-from passlint.server.jobs import PL_MEMO, Job, Result
+from passlint.server.jobs import ConvertedFindings, Job, Result
 from passlint.server.models import ModelCache, PlModel, workspace_for
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.session.client import Client
@@ -35,10 +36,12 @@ class Session:
 
     def __init__(self, scheduler: Scheduler[Job, Result], executor: Executor) -> None:
         self.scheduler = scheduler
+        self.memo = Memo()  # what this session's analyses keep (the analysis process: its own)
+        self.converted = ConvertedFindings()  # the diagnostics of their last runs, likewise
         self.settings = SettingsStore()
         self.roots = WorkspaceRoots()
         self.documents = OpenDocuments(scheduler.documents)
-        self.models = ModelCache(executor)
+        self.models = ModelCache(executor, self.memo)
         self.features = ClientFeatures()
         self.pull = False
         self.owe_refresh: set[str] = set()  # pull documents answered with a quick result
@@ -129,7 +132,7 @@ class Session:
         python = [path for path in paths if path.endswith(".py")]
         if python:  # what the analyses share of the disk forgets these files
             self.disk_generation += 1
-            PL_MEMO.files.changed(python, self.disk_generation)
+            self.memo.pl.files.changed(python, self.disk_generation)
         if any(os.path.basename(path) in CONFIG_FILES for path in paths):
             self.settings.invalidate()
             self.roots.forget_projects()
@@ -199,6 +202,7 @@ class Session:
             self.roots.for_path(document.path),
             self.documents.files(reader=document.path).texts,
             self.disk,
+            self.memo,
         )
         return await self.models.get(uri, document.path, document.version, document.text, workspace)
 

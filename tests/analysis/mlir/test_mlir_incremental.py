@@ -12,6 +12,7 @@ import pytest
 
 from passlint import pipeline
 from passlint.analysis.findings import Finding
+from passlint.memo import Memo
 from passlint.quick import quick_analyze
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
@@ -21,8 +22,7 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "mlir"
 
 
 def from_scratch(path: str, text: str) -> list[Finding]:
-    pipeline.MLIR_MEMO.clear()
-    return pipeline.analyze(path, text)
+    return pipeline.analyze(path, text, memo=Memo())
 
 
 LINE_EDITS = ["retype", "delete", "duplicate", "insert", "return"]
@@ -60,9 +60,10 @@ def edit(rng: random.Random, text: str, kinds: list[str] = ALL_EDITS) -> str:
 def test_random_edits_keep_cached_and_fresh_analyses_equal(seed: int) -> None:
     rng = random.Random(seed)
     text = mlir_module(6, generic=seed % 2 == 1)
+    memo = Memo()
     for _ in range(25):
         text = edit(rng, text)
-        assert pipeline.analyze("m.mlir", text) == from_scratch("m.mlir", text)
+        assert pipeline.analyze("m.mlir", text, memo=memo) == from_scratch("m.mlir", text)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -73,10 +74,11 @@ def test_quick_answer_after_line_edits_equals_the_full_one(seed: int) -> None:
     rng = random.Random(seed)
     text = mlir_module(6, generic=seed % 2 == 1)
     answered = 0
+    memo = Memo()
     for _ in range(30):
         text = edit(rng, text, LINE_EDITS)
-        full = pipeline.analyze("m.mlir", text)
-        quick = quick_analyze("m.mlir", text)
+        full = pipeline.analyze("m.mlir", text, memo=memo)
+        quick = quick_analyze("m.mlir", text, run_memo=memo)
         if quick is not None and not any(f.code == "E001" for f in full):
             answered += 1
             assert quick == [f for f in full if f.code.startswith("TL")]
@@ -89,6 +91,7 @@ def test_quick_answer_after_line_edits_equals_the_full_one(seed: int) -> None:
 def test_random_edits_of_samples(name: str) -> None:
     rng = random.Random(name)
     text = (DATA / name).read_text()
+    memo = Memo()
     for _ in range(40):
         text = edit(rng, text)
-        assert pipeline.analyze(name, text) == from_scratch(name, text)
+        assert pipeline.analyze(name, text, memo=memo) == from_scratch(name, text)
