@@ -21,7 +21,7 @@ from linear_time import assert_doubling_linear
 from passlint import pipeline
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Fix, Position, Range, TextEdit
-from passlint.analysis.mlir import main_outline, types
+from passlint.analysis.mlir import main_outline
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.source import SourceText
 from passlint.passes.tensorizer_legalization import legalize_text
@@ -37,7 +37,6 @@ TAIL = RETURN + "}\n"
 def _fresh_caches() -> None:
     """Forget what earlier runs cached (a shape must not be timed on another's cache)."""
     pipeline.MLIR_MEMO.clear()
-    types.parse_shaped_type.cache_clear()
 
 
 def linear(build: Callable[[int], str], analyse: Callable[[str], object], n: int = 64) -> None:
