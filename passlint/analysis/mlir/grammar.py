@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
-from functools import cache
 from importlib import resources
 from typing import Any
 
 from lark import Lark, Token
 from lark.lexer import Lexer
+
+from passlint.analysis.mlir.program_constant import program_constant
 
 
 class _Feeder(Lexer):
@@ -30,9 +31,9 @@ def grammar() -> str:
     return resources.files("passlint.analysis.mlir").joinpath("mlir.lark").read_text()
 
 
-@cache
+@program_constant
 def lark_parser() -> Lark:
-    """lark's LALR parser of the grammar (built in about 30 ms)."""
+    """lark's LALR parser of the grammar (built in about 30 ms, the same for every input)."""
     parser = Lark(grammar(), parser="lalr", lexer=_Feeder, maybe_placeholders=False)
     # The table construction leaves some 3,000 objects in cycles: freed here, once, so no
     # batch run freezes them with what the first file's analysis leaves (collector.settled).

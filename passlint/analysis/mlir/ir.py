@@ -9,14 +9,20 @@ returns) are read structurally on demand.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from passlint.analysis import codes
 from passlint.analysis.mlir.lexer import Tok, statement_tokens
 from passlint.analysis.mlir.op_table import MODULE_OPS
 from passlint.analysis.mlir.template import Template
-from passlint.analysis.mlir.types import NO_ALIASES, ShapedType, resolve_alias, shaped_type_in
+from passlint.analysis.mlir.types import (
+    NO_ALIASES,
+    ShapedType,
+    bounded,
+    resolve_alias,
+    shaped_type_in,
+)
 
 Span = tuple[int, int]
 
@@ -148,6 +154,40 @@ class TypeRef:
     @property
     def shaped(self) -> ShapedType | None:
         return shaped_type_in(self.text, self.aliases)
+
+
+def new_operation(
+    name: str,
+    span: Span,
+    text: str,
+    tokens: list[Tok] | None,
+    template: Template,
+    results: Iterable[tuple[str, int]],
+    uses: Iterable[tuple[str, int]],
+) -> Operation:
+    """The one way the front end builds an op: its results and uses (each a name and the
+    offset it is written at) numbered in order; its regions and header arguments are set
+    by the caller."""
+    op = Operation(name, span, text, tokens, template)
+    op.results = [OpResult(n, at, index, op=op) for index, (n, at) in enumerate(results)]
+    op.operands = [Use(n, at, op, index) for index, (n, at) in enumerate(uses)]
+    return op
+
+
+def group_names(base: str, count: int) -> list[str]:
+    """The names of a result group ``%base:count``: ``%base`` alone for one result."""
+    return [base] if count == 1 else [f"{base}#{k}" for k in range(count)]
+
+
+def group_size(digits: str) -> int:
+    """A result group's size, bounded so a typo like `%0:99999999` cannot exhaust memory."""
+    if not digits.isdigit():
+        return 1
+    size = bounded(digits, LARGEST_GROUP)
+    return LARGEST_GROUP if size is None else max(1, size)
+
+
+LARGEST_GROUP = 4096
 
 
 @dataclass(eq=False, slots=True)

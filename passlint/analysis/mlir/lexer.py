@@ -159,6 +159,18 @@ def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Tok]:
     return out
 
 
+def moved(span: Span, delta: int) -> Span:
+    """``span`` moved ``delta`` characters (back when ``delta`` is negative)."""
+    return span[0] + delta, span[1] + delta
+
+
+def moved_tokens(toks: Iterable[Tok], delta: int) -> list[Tok]:
+    """``toks`` moved ``delta`` characters (back when ``delta`` is negative): the one place
+    the front end moves offsets, for a line cut alone, a kept statement's copy, a piece of
+    @main parsed out of place."""
+    return [_new(Tok, (kind, start + delta, end + delta)) for kind, start, end in toks]
+
+
 def statement_tokens(text: str, start: int, end: int, regions: Iterable[Span]) -> list[Tok]:
     """The tokens the statement scanner gives the statement spanning ``[start, end)`` whose
     regions span ``regions``: newlines dropped, each region one ``REGION`` token."""

@@ -20,9 +20,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from passlint.analysis.mlir.fast.lines import normalize, shape_of
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
-from passlint.analysis.mlir.lexer import SPACE, Tok
-from passlint.analysis.mlir.lines import normalize, shape_of
+from passlint.analysis.mlir.lexer import SPACE, moved_tokens
 from passlint.analysis.mlir.outline_reads import DIALECTS, Reads, dialect_witness
 from passlint.analysis.mlir.parser import parse_chunk, resolve_uses, split_chunks
 from passlint.analysis.mlir.structure import begins_after
@@ -192,15 +192,14 @@ def _header_op(
     """@main's header as an op with an empty body; the memo keeps it by its text and place
     (an edit in the body, the usual case in an editor, finds the 4,000-argument header
     parsed)."""
-    key = (start, text[start:end])
-    cache = {} if memo is None else memo.headers
-    if key not in cache:
+
+    def parsed() -> Operation | None:
         # Parse `header {` + `}` so the region is closed; offsets are those of ``text``.
         synthetic = text[:end] + "\n" + indent + "}"
-        if len(cache) >= 4:
-            cache.clear()
-        cache[key] = _single_op(parse_chunk(synthetic, start, len(synthetic), memo, whole=False))
-    op = cache[key]
+        return _single_op(parse_chunk(synthetic, start, len(synthetic), memo, whole=False))
+
+    key = (start, text[start:end])
+    op = parsed() if memo is None else memo.main_header(memo.headers, key, None, parsed)
     if op is not None:
         _forget_uses(op)
         op.regions = [Region(op.regions[0].span, op, [])] if op.regions else []
@@ -217,18 +216,15 @@ def _generic_header_op(
     closing_end = _line_end(text, closing)
     key = (start, text[start:label_end])
     tail = (closing, text[closing:closing_end])
-    cache = {} if memo is None else memo.generics
-    cached = cache.get(key)
-    if cached is None or cached[:2] != tail:
+
+    def parsed() -> Operation | None:
         # Parse the closing line right after the label, then move its tokens back to where
         # they are in ``text`` (the body between is not read).
         synthetic = text[:label_end] + "\n" + tail[1]
-        if len(cache) >= 4:
-            cache.clear()
         op = _single_op(parse_chunk(synthetic, start, len(synthetic), memo, whole=False))
-        cached = (*tail, op and _moved_tail(op, text, label_end + 1, closing - label_end - 1))
-        cache[key] = cached
-    op = cached[2]
+        return op and _moved_tail(op, text, label_end + 1, closing - label_end - 1)
+
+    op = parsed() if memo is None else memo.main_header(memo.generics, key, tail, parsed)
     if op is not None:
         op.text = text  # the same offsets hold; an older version's text is not kept
         _forget_uses(op)
@@ -257,7 +253,7 @@ def _moved_tail(op: Operation, text: str, cut: int, delta: int) -> Operation:
     toks = op.toks
     first = bisect.bisect_left(toks, cut, key=lambda tok: tok.start)
     op.text = text
-    op.tokens = toks[:first] + [Tok(t.kind, t.start + delta, t.end + delta) for t in toks[first:]]
+    op.tokens = toks[:first] + moved_tokens(toks[first:], delta)
     op.span = (op.span[0], moved(op.span[1]))
     op.regions = [
         Region((region.span[0], moved(region.span[1])), op, region.blocks) for region in op.regions

@@ -7,7 +7,6 @@ results and records its uses.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from passlint.analysis.collector import collector_paused
@@ -17,18 +16,16 @@ from passlint.analysis.mlir.ir import (
     BlockArgument,
     Chunk,
     Operation,
-    OpResult,
     ParsedFile,
     Region,
     SyntaxIssue,
-    Use,
     Value,
-    match_name,
+    group_names,
+    group_size,
+    new_operation,
 )
 from passlint.analysis.mlir.lexer import KIND, Tok, tokenize
-from passlint.analysis.mlir.lines import LineTable, ssa_matches
 from passlint.analysis.mlir.op_table import ISOLATED_OPS
-from passlint.analysis.mlir.statement_memo import Entry, MemoStatement, keep, relocated
 from passlint.analysis.mlir.statements import (
     StatementError,
     Template,
@@ -36,21 +33,22 @@ from passlint.analysis.mlir.statements import (
 )
 from passlint.analysis.mlir.structure import (
     LineStatement,
+    MemoStatement,
     RegionSyntax,
     Statement,
     StatementSyntax,
     scan,
 )
 from passlint.analysis.mlir.syntax_rules import EMPTY_BODY_ADVICE
-from passlint.analysis.mlir.types import bounded, resolve_alias
+from passlint.analysis.mlir.types import resolve_alias
 from passlint.analysis.mlir.validate import validate_chunk
 from passlint.analysis.source import line_end, line_start
 
 if TYPE_CHECKING:
+    from passlint.analysis.mlir.fast.statement_memo import Entry
     from passlint.analysis.mlir.memo import MlirMemo
 
 _MARKER = "// -----"
-_COUNT = re.compile(r"\s*:\s*(\d+)")
 _BAD_KINDS = frozenset(("ERROR", "BAD_STRING"))  # characters no token starts with
 
 _DESCRIPTIONS = {
@@ -169,7 +167,7 @@ def parse_chunk(
     whole chunk, so undefined values, aliases and blocks are errors (not for the pieces
     @main's outline parses alone)."""
     end = len(text) if end is None else end
-    lines = None if memo is None else LineTable(text, start, end, memo)
+    lines = None if memo is None else memo.line_table(text, start, end)
     if lines is not None and lines.ok:
         statements, structure_errors = scan(text, [], lines, memo=memo)
     else:  # (without the line table, or when its lines do not add up: cut every token)
@@ -227,7 +225,8 @@ class _Builder:
         while statements:
             item = statements.pop()
             if isinstance(item, LineStatement):
-                op = self._line_operation(item)
+                assert self.memo is not None  # (only the line table makes them)
+                op = self.memo.line_operation(self.text, item, self._shared)
                 if op is not None:
                     op.parent = blocks[-1]
                     op.parent_op = parent_op
@@ -235,7 +234,8 @@ class _Builder:
                     continue
                 statement = StatementSyntax(self._line_tokens(item), [])
             elif isinstance(item, MemoStatement):
-                op = relocated(item.entry.row, item.start, self.text)
+                assert self.memo is not None  # (only the memo keeps them)
+                op = self.memo.relocated(item, self.text)
                 self.relocated[id(op)] = item.entry
                 op.parent = blocks[-1]
                 op.parent_op = parent_op
@@ -275,7 +275,7 @@ class _Builder:
                 blocks[-1].operations.append(op)
                 quiet = errors == len(self.chunk.errors) and aliases == len(self.chunk.aliases)
                 if statement.memo_key and quiet and self.memo is not None:
-                    keep(self.memo.kept, statement.memo_key, op, statement.start)
+                    self.memo.keep(statement.memo_key, op, statement.start)
 
     def _alias(self, toks: list[Tok]) -> None:
         """Record an alias definition (``#name = attr``, ``!name = type``) and what it
@@ -295,45 +295,6 @@ class _Builder:
     def _line_tokens(self, line: LineStatement) -> list[Tok]:
         return tokenize(self.text, line.start, line.end)
 
-    def _line_operation(self, line: LineStatement) -> Operation | None:
-        """An op from a line of a simple shape and the line's own SSA names, or None when the
-        names do not line up with the shape (a string holding a ``%``): tokenize it then."""
-        shape = line.shape
-        template = shape.template
-        assert template is not None
-        matches = ssa_matches(self.text, line.start, line.end)
-        if len(matches) != shape.values:
-            return None
-        value_at = dict(zip(shape.value_tokens, matches, strict=True))
-        text = self.text
-        after = matches[len(template.results) - 1].end() if template.results else line.start
-        name_match = match_name(text, after, template.generic)
-        if name_match is None:
-            return None
-        shared = self._shared
-        op = Operation(shared(name_match.group(1)), (line.start, line.end), text, None, template)
-        index = 0
-        for value_index, count_index in template.results:
-            match = value_at[value_index]
-            base = shared(match.group())
-            count = 1
-            if count_index >= 0:
-                count_match = _COUNT.match(text, match.end())
-                count = _count(count_match.group(1)) if count_match else 1
-            at = match.start()
-            if count == 1:
-                op.results.append(OpResult(base, at, index, op=op))
-                index += 1
-            else:
-                for k in range(count):
-                    op.results.append(OpResult(f"{base}#{k}", at, index, op=op))
-                    index += 1
-        op.operands = [
-            Use(shared(value_at[i].group()), value_at[i].start(), op, n)
-            for n, i in enumerate(template.operands)
-        ]
-        return op
-
     def _template(self, statement: StatementSyntax) -> Template:
         toks = statement.toks
         if not _BAD_KINDS.isdisjoint(map(KIND, toks)):
@@ -348,7 +309,10 @@ class _Builder:
             return _fallback(self.text, toks[:index])
         if statement.broken:
             return _fallback(self.text, toks)
-        found = parse_statement(self.text, toks, _pieces(self.text, statement), self.memo)
+        if self.memo is None:
+            found = parse_statement(self.text, toks)
+        else:
+            found = self.memo.parse_statement(self.text, toks, _pieces(self.text, statement))
         if isinstance(found, StatementError):
             self.chunk.errors.append(self._issue(toks, found))
             return _fallback(self.text, toks)
@@ -395,20 +359,14 @@ class _Builder:
             "^" in piece for piece in _pieces(self.text, statement)
         ) and "CARET_ID" in map(KIND, toks)  # (a `^` in a string names none)
         kept = toks if statement.broken or names_blocks else None
-        op = Operation(shared(name), (statement.start, statement.end), self.text, kept, template)
-        index = 0
+        results: list[tuple[str, int]] = []
         for value_index, count_index in template.results:
             tok = toks[value_index]
-            base = shared(self._tok(tok))
-            count = 1 if count_index < 0 else _count(self._tok(toks[count_index]))
-            names = [base] if count == 1 else [f"{base}#{k}" for k in range(count)]
-            for result_name in names:
-                op.results.append(OpResult(result_name, tok.start, index, op=op))
-                index += 1
-        op.operands = [
-            Use(shared(self._tok(toks[i])), toks[i].start, op, n)
-            for n, i in enumerate(template.operands)
-        ]
+            count = 1 if count_index < 0 else group_size(self._tok(toks[count_index]))
+            results += [(name, tok.start) for name in group_names(shared(self._tok(tok)), count)]
+        uses = [(shared(self._tok(toks[i])), toks[i].start) for i in template.operands]
+        span = (statement.start, statement.end)
+        op = new_operation(shared(name), span, self.text, kept, template, results, uses)
         arguments = [
             self._argument(toks, argument.value, n, argument.type, op)
             for n, argument in enumerate(template.arguments)
@@ -457,17 +415,6 @@ def _pieces(text: str, statement: StatementSyntax) -> tuple[str, ...]:
         at = region.end
     pieces.append(text[at : statement.end])
     return tuple(pieces)
-
-
-def _count(text: str) -> int:
-    """A result group's size, bounded so a typo like `%0:99999999` cannot exhaust memory."""
-    if not text.isdigit():
-        return 1
-    size = bounded(text, _LARGEST_GROUP)
-    return _LARGEST_GROUP if size is None else max(1, size)
-
-
-_LARGEST_GROUP = 4096
 
 
 def _unexpected(character: str) -> str:

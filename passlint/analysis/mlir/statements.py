@@ -1,18 +1,17 @@
-"""Parsing one statement with the lark LALR grammar; with an ``MlirMemo``, cached by the
-statement's token kinds.
+"""Parsing one statement with the lark LALR grammar.
 
 The grammar only sees terminal kinds, so every statement with the same kind sequence has the
-same parse. A parse is reduced to a ``Template``: which token positions hold results, the op
-name, operand uses, block-argument definitions, regions, attribute groups, types and the
-location. Instantiating a template with a statement's own tokens is cheap; a model dump with
-50,000 statements has a few hundred distinct kind sequences.
+same parse (what ``fast.templates`` remembers). A parse is reduced to a ``Template``: which
+token positions hold results, the op name, operand uses, block-argument definitions,
+regions, attribute groups, types and the location. Instantiating a template with a
+statement's own tokens is cheap; a model dump with 50,000 statements has a few hundred
+distinct kind sequences.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from functools import cache
-from typing import TYPE_CHECKING
 
 from lark import Token, Tree
 
@@ -20,23 +19,20 @@ from passlint.analysis import codes
 from passlint.analysis.mlir.grammar import grammar, lark_parser
 from passlint.analysis.mlir.lalr import LalrRunner, Rejected, grammar_digest
 from passlint.analysis.mlir.lexer import KIND, Tok
+from passlint.analysis.mlir.program_constant import program_constant
 from passlint.analysis.mlir.repetition import compress
 from passlint.analysis.mlir.syntax_rules import (
     SCALAR_TYPE,
     Checker,
     SyntaxProblem,
     check_statement,
-    word_class,
 )
 from passlint.analysis.mlir.syntax_rules import first_index as _index
 from passlint.analysis.mlir.syntax_rules import kind_of as _kind
 from passlint.analysis.mlir.syntax_rules import last_index as _last_index
 from passlint.analysis.mlir.template import Argument, Entry, StatementError, Template
 
-if TYPE_CHECKING:
-    from passlint.analysis.mlir.memo import MlirMemo
-
-__all__ = ["Argument", "Entry", "StatementError", "Template", "parse_statement"]
+__all__ = ["Argument", "Entry", "StatementError", "Template", "new_template", "parse_statement"]
 
 TYPE_WORDS = frozenset(("tensor", "vector", "memref", "complex", "tuple"))
 
@@ -44,10 +40,10 @@ Span = tuple[int, int]  # inclusive token index range
 END = 1 << 30  # an error's token index at the end of the statement
 
 
-@cache
+@program_constant
 def _runner() -> LalrRunner:
     """The runner of the tables written in ``lalr_tables`` (lark's own, built afresh, when
-    the grammar changed since they were written)."""
+    the grammar changed since they were written): the same for every input."""
     from passlint.analysis.mlir import lalr_tables
 
     if grammar_digest(grammar()) != lalr_tables.GRAMMAR_SHA256:
@@ -58,7 +54,7 @@ def _runner() -> LalrRunner:
 def terminal_kinds(text: str, toks: list[Tok]) -> tuple[str, ...]:
     """The kinds the grammar sees: ``loc`` before ``(`` is the LOC keyword."""
     kinds = list(map(KIND, toks))
-    for i in _indices_of(kinds, "BARE_ID"):
+    for i in indices_of(kinds, "BARE_ID"):
         tok = toks[i]
         if (
             tok.end - tok.start == 3
@@ -70,7 +66,7 @@ def terminal_kinds(text: str, toks: list[Tok]) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def _indices_of(kinds: list[str] | tuple[str, ...], kind: str) -> list[int]:
+def indices_of(kinds: list[str] | tuple[str, ...], kind: str) -> list[int]:
     """Where ``kind`` stands in ``kinds`` (found by C-speed searches: long statements hold
     few words among tens of thousands of tokens)."""
     found: list[int] = []
@@ -83,81 +79,35 @@ def _indices_of(kinds: list[str] | tuple[str, ...], kind: str) -> list[int]:
         return found
 
 
-# Parses depend on the kinds only; templates also on the words that name types. A memo's
-# parts are bounded: past the limit they start afresh (fuzzed or generated input can be
-# endless).
-_CACHE_LIMIT = 20_000
+def parse_statement(text: str, toks: list[Tok]) -> Template | StatementError:
+    """The template of a statement, or the first error with the expected terminals."""
+    return new_template(terminal_kinds(text, toks), text, toks)
 
 
-def parse_statement(
-    text: str,
-    toks: list[Tok],
-    pieces: tuple[str, ...] | None = None,
-    memo: MlirMemo | None = None,
+ParseKinds = Callable[[tuple[str, ...]], "Tree[Token] | StatementError"]
+
+
+def new_template(
+    kinds: tuple[str, ...], text: str, toks: list[Tok], parse: ParseKinds | None = None
 ) -> Template | StatementError:
-    """The template of a statement, or the first error with the expected terminals.
-
-    ``pieces``: the statement's text between its regions, when the caller has it (what the
-    tokens are cut from, so it stands for them as a cache key). ``memo``: templates kept
-    from statements parsed before (none: parsed afresh)."""
-    if memo is None:
-        return _new_template(terminal_kinds(text, toks), text, toks, None)
-    if pieces is None:
-        return _parse_statement(text, toks, memo)
-    found = memo.by_text.get(pieces)
-    if found is None:
-        found = _parse_statement(text, toks, memo)
-        memo.by_text.offer(pieces, found, sum(map(len, pieces)))
-    return found
-
-
-def _parse_statement(text: str, toks: list[Tok], memo: MlirMemo) -> Template | StatementError:
-    """``parse_statement`` through the memo's templates by kinds and words, and by kinds
-    and word classes: statements that differ in an op name or an element type
-    (`stablehlo.add` and `stablehlo.subtract`, f32 and i32) share one. Errors are not
-    shared: their messages name the words."""
-    kinds = terminal_kinds(text, toks)
-    bare = _indices_of(kinds, "BARE_ID")
-    named = sorted(bare + _indices_of(kinds, "BANG_ID"))
-    words = tuple(text[toks[i].start : toks[i].end] for i in named)
-    key = (kinds, words)
-    found = memo.templates.get(key)
-    if found is None:
-        classes = (kinds, tuple(word_class(text[toks[i].start : toks[i].end]) for i in bare))
-        found = memo.by_classes.get(classes) or _new_template(kinds, text, toks, memo)
-        if len(memo.templates) >= _CACHE_LIMIT:
-            memo.templates.clear()
-            memo.by_classes.clear()
-        memo.templates[key] = found
-        if isinstance(found, Template):
-            memo.by_classes[classes] = found
-    return found
-
-
-def _new_template(
-    kinds: tuple[str, ...], text: str, toks: list[Tok], memo: MlirMemo | None
-) -> Template | StatementError:
+    """The template of the statement ``toks`` whose terminal kinds are ``kinds``; ``parse``
+    turns kinds into a parse tree (``parse_kinds`` when not given)."""
+    parse = parse or parse_kinds
     compression = compress(kinds)
     if compression is None:
-        found = _template(kinds, text, toks, memo)
+        found = _template(kinds, text, toks, parse)
     else:
         short_toks = [toks[index] for index in compression.kept]
-        found = compression.expand(_template(compression.kinds, text, short_toks, memo))
+        found = compression.expand(_template(compression.kinds, text, short_toks, parse))
     if isinstance(found, Template) and found.kinds is not kinds:
         found = replace(found, kinds=kinds)  # (a template of the compressed kinds)
     return found
 
 
 def _template(
-    kinds: tuple[str, ...], text: str, toks: list[Tok], memo: MlirMemo | None
+    kinds: tuple[str, ...], text: str, toks: list[Tok], parse: ParseKinds
 ) -> Template | StatementError:
-    tree = None if memo is None else memo.trees.get(kinds)
-    if tree is None:
-        tree = _parse_kinds(kinds)
-        if memo is not None:
-            if len(memo.trees) >= _CACHE_LIMIT:
-                memo.trees.clear()
-            memo.trees[kinds] = tree
+    tree = parse(kinds)
     if isinstance(tree, StatementError):
         return _operand_list_error(kinds, tree)
     return _Builder(kinds, text, toks).build(tree)
@@ -186,7 +136,8 @@ def _in_operand_list(kinds: tuple[str, ...], index: int) -> bool:
     return at + 1 < index and all(kind in ("VALUE_ID", "COMMA") for kind in kinds[at + 2 : end])
 
 
-def _parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
+def parse_kinds(kinds: tuple[str, ...]) -> Tree[Token] | StatementError:
+    """The parse tree of a statement's terminal kinds, or where it stops."""
     parsed = _runner().parse(kinds)
     if isinstance(parsed, Rejected):
         return StatementError(parsed.index, parsed.expected)
@@ -314,7 +265,7 @@ class _Builder:
         dictionaries, locations, signatures), or None."""
         words = [""] * len(self.kinds)
         text, toks = self.text, self.toks
-        for index in _indices_of(self.kinds, "BARE_ID"):
+        for index in indices_of(self.kinds, "BARE_ID"):
             words[index] = text[toks[index].start : toks[index].end]
         checker = Checker(words)
         try:

@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Literal
 from passlint.analysis import codes
 from passlint.analysis.mlir.ir import SyntaxIssue
 from passlint.analysis.mlir.lexer import ELEMENTS_MIN, Tok
-from passlint.analysis.mlir.statement_memo import Candidate, MemoStatement, candidate
 from passlint.analysis.mlir.syntax_rules import is_op_name
 
 if TYPE_CHECKING:
-    from passlint.analysis.mlir.lines import LineShape, LineTable
+    from passlint.analysis.mlir.fast.lines import LineShape, LineTable
+    from passlint.analysis.mlir.fast.statement_memo import Candidate, Entry
     from passlint.analysis.mlir.memo import MlirMemo
 
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LANGLE": "RANGLE", "LBRACE": "RBRACE"}
@@ -95,6 +95,16 @@ class LineStatement:
     shape: LineShape
     broken: bool = False
     regions: tuple[()] = ()
+
+
+@dataclass(slots=True)
+class MemoStatement:
+    """A statement whose IR is a kept entry's (``fast.statement_memo``), relocated to
+    ``start`` (the builder clones it)."""
+
+    start: int
+    end: int
+    entry: Entry
 
 
 Statement = StatementSyntax | LineStatement | MemoStatement
@@ -471,7 +481,8 @@ class _Scanner:
         assert lines is not None
         if lines.shapes[line].start not in ("always", "after-op"):
             return None
-        return candidate(lines, line)
+        assert self.memo is not None
+        return self.memo.candidate(lines, line)
 
     def _fits(self, depth: int, last_line: int) -> bool:
         """May a kept statement nesting ``depth`` regions, ending on ``last_line``, stand

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from types import MappingProxyType
 
 from passlint.analysis.mlir.attribute_text import split_top_level
@@ -69,7 +68,6 @@ class ShapedType:
         return count
 
 
-@lru_cache(maxsize=4096)
 def parse_shaped_type(text: str) -> ShapedType | None:
     """The shaped type spelled by ``text``, or None if it is not one (a dimension MLIR
     rejects included)."""

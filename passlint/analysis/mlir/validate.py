@@ -21,7 +21,7 @@ defined); every other region is an SSACFG region, as for unregistered ops in MLI
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from passlint.analysis import codes
@@ -40,12 +40,11 @@ from passlint.analysis.mlir.ir import (
 )
 from passlint.analysis.mlir.lexer import STRING_OR_REST
 from passlint.analysis.mlir.op_table import ISOLATED_OPS, MODULE_OPS
-from passlint.analysis.mlir.statement_memo import Entry
 from passlint.analysis.mlir.syntax_rules import EMPTY_BODY_ADVICE, empty_body_problem
-from passlint.analysis.mlir.template import Template
 from passlint.analysis.source import lines_with
 
 if TYPE_CHECKING:
+    from passlint.analysis.mlir.fast.statement_memo import Entry
     from passlint.analysis.mlir.memo import MlirMemo
 # Strings and comments are skipped; ``#name`` / ``!name`` not followed by ``<`` and without a
 # dot is an alias (``#stablehlo<...>``, ``#sdy.sharding<...>`` are dialect attributes).
@@ -69,7 +68,7 @@ def validate_chunk(
     syntax error is the one to fix (MLIR stops at it). ``relocated``: the kept copy of each
     op relocated from one (by id): an isolated op's regions, found clean in one copy, are
     clean in every copy (their uses resolve within them alone)."""
-    checker = _Checker(text, relocated or {}, None if memo is None else memo.counts)
+    checker = _Checker(text, relocated or {}, type_counts if memo is None else memo.type_counts)
     if chunk.errors:
         checker.unsure = {
             use.name.split("#", 1)[0]
@@ -88,9 +87,9 @@ class _Checker:
         self,
         text: str,
         relocated: dict[int, Entry],
-        counts: dict[int, tuple[Template, tuple[int | None, int | None]]] | None,
+        type_counts: Callable[[Operation], tuple[int | None, int | None]],
     ) -> None:
-        self.type_counts = counts  # a memo's, by template (None: counted at each op)
+        self.type_counts = type_counts  # ``type_counts``, or a memo's (by template)
         self.text = text
         self.issues: list[SyntaxIssue] = []
         self.position: dict[int, int] = {}  # id(op) -> index in its block
@@ -235,7 +234,7 @@ class _Checker:
     def counts(self, op: Operation) -> None:
         """A generic op binds as many results as its function type has after ``->``, and
         lists as many operand types as it has operands."""
-        operand_types, result_types = _type_counts(op, self.type_counts)
+        operand_types, result_types = self.type_counts(op)
         if op.results and result_types is not None and result_types != len(op.results):
             self.issues.append(
                 SyntaxIssue(
@@ -367,23 +366,12 @@ def _alias_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return lines_with(_ALIAS_LIKE, text, start, end)
 
 
-def _type_counts(
-    op: Operation, counts: dict[int, tuple[Template, tuple[int | None, int | None]]] | None
-) -> tuple[int | None, int | None]:
-    """How many operand and result types a generic op's function type lists (None: unclear).
-
-    They depend on the token kinds only: ``counts`` (a memo's) keeps them by template (one
-    per statement shape)."""
+def type_counts(op: Operation) -> tuple[int | None, int | None]:
+    """How many operand and result types a generic op's function type lists (None: unclear);
+    they depend on the template's token kinds only."""
     template = op.template
-    found = None if counts is None else counts.get(id(template))
-    if found is None or found[0] is not template:
-        kinds = template.kinds or tuple(tok.kind for tok in op.toks)
-        found = (template, _counts_of(kinds, template.colon, template.arrow))
-        if counts is not None:
-            if len(counts) >= 20_000:
-                counts.clear()
-            counts[id(template)] = found
-    return found[1]
+    kinds = template.kinds or tuple(tok.kind for tok in op.toks)
+    return _counts_of(kinds, template.colon, template.arrow)
 
 
 def _counts_of(kinds: tuple[str, ...], colon: int, arrow: int) -> tuple[int | None, int | None]:

@@ -83,7 +83,7 @@ def test_runner_parses_as_lark_does(kinds: tuple[str, ...]) -> None:
 
 
 def test_runner_rejections_are_statement_errors() -> None:
-    parsed = statements._parse_kinds(BROKEN[2])
+    parsed = statements.parse_kinds(BROKEN[2])
     assert isinstance(parsed, statements.StatementError)
     assert parsed.index == 5 and "COMMA" in parsed.expected
 

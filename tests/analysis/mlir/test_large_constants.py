@@ -6,8 +6,8 @@ from __future__ import annotations
 from mlir_testing import lc
 
 from passlint import pipeline
+from passlint.analysis.mlir.fast.lines import shape_of
 from passlint.analysis.mlir.lexer import tokenize
-from passlint.analysis.mlir.lines import shape_of
 from passlint.analysis.mlir.parser import parse_file
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from mlir_testing import CONSTRUCTS, DATA
 
+from passlint.analysis.mlir.fast.lines import LineTable
 from passlint.analysis.mlir.lexer import Tok, tokenize
-from passlint.analysis.mlir.lines import LineTable
 from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.seen_twice import SeenTwice
 

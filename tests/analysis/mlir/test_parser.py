@@ -8,7 +8,8 @@ import time
 import pytest
 from mlir_testing import CONSTRUCTS, DATA, at, lc, op_defining, op_named, ops, read
 
-from passlint.analysis.mlir import parser, statements
+from passlint.analysis.mlir import statements
+from passlint.analysis.mlir.fast import templates
 from passlint.analysis.mlir.ir import BlockArgument, OpResult, function_name
 from passlint.analysis.mlir.lexer import Tok, tokenize
 from passlint.analysis.mlir.memo import MlirMemo
@@ -606,17 +607,14 @@ def test_cached_templates_are_the_templates_of_their_own_kinds_and_words(
     statements whose words differ only where the checks do not look (``word_class``) is the
     one built for the statement's own words."""
     by_text = by_class = 0
-    real_by_text, real_by_kinds = statements.parse_statement, statements._parse_statement
+    real_by_text, real_by_kinds = templates.parse_statement, templates.by_kinds_and_words
 
     def text_keyed(
-        text: str,
-        toks: list[Tok],
-        pieces: tuple[str, ...] | None = None,
-        memo: MlirMemo | None = None,
+        text: str, toks: list[Tok], pieces: tuple[str, ...], memo: MlirMemo
     ) -> statements.Template | statements.StatementError:
         nonlocal by_text
         found = real_by_text(text, toks, pieces, memo)
-        assert pieces is not None and memo is not None and found == real_by_text(text, toks)
+        assert found == statements.parse_statement(text, toks)
         by_text += 1
         return found
 
@@ -625,13 +623,13 @@ def test_cached_templates_are_the_templates_of_their_own_kinds_and_words(
     ) -> statements.Template | statements.StatementError:
         nonlocal by_class
         found = real_by_kinds(text, toks, memo)
-        own = statements._new_template(statements.terminal_kinds(text, toks), text, toks, None)
+        own = statements.new_template(statements.terminal_kinds(text, toks), text, toks)
         assert found == own, text
         by_class += 1
         return found
 
-    monkeypatch.setattr(parser, "parse_statement", text_keyed)
-    monkeypatch.setattr(statements, "_parse_statement", class_keyed)
+    monkeypatch.setattr(templates, "parse_statement", text_keyed)
+    monkeypatch.setattr(templates, "by_kinds_and_words", class_keyed)
     memo = MlirMemo()
     for _ in range(2):
         for path in sorted(DATA.glob("*.mlir")) + sorted(CONSTRUCTS.glob("*.mlir")):
@@ -643,19 +641,19 @@ def test_an_op_name_or_element_type_does_not_make_a_new_template(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     built: list[str] = []
-    real = statements._new_template
+    real = statements.new_template
 
     def counted(
-        kinds: tuple[str, ...], text: str, toks: list[Tok], memo: MlirMemo | None
+        kinds: tuple[str, ...], text: str, toks: list[Tok], parse: statements.ParseKinds
     ) -> statements.Template | statements.StatementError:
         built.append(text)
-        return real(kinds, text, toks, memo)
+        return real(kinds, text, toks, parse)
 
-    monkeypatch.setattr(statements, "_new_template", counted)
+    monkeypatch.setattr(templates, "new_template", counted)
     memo = MlirMemo()
 
     def template(text: str) -> statements.Template | statements.StatementError:
-        return statements.parse_statement(text, tokenize(text), memo=memo)
+        return templates.by_kinds_and_words(text, tokenize(text), memo)
 
     add = template("%0 = stablehlo.add %a, %b : tensor<4xf32>")
     assert template("%0 = stablehlo.subtract %a, %b : tensor<4xi32>") is add

@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 from ir_dump import dump, recut_mismatches
 
-from passlint.analysis.mlir import parser, statement_memo, validate
+from passlint.analysis.mlir import validate
+from passlint.analysis.mlir.fast import statement_memo
 from passlint.analysis.mlir.ir import Operation
 from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.parser import parse_file
-from passlint.analysis.mlir.structure import MAX_REGION_DEPTH
+from passlint.analysis.mlir.structure import MAX_REGION_DEPTH, MemoStatement
 
 SPLIT = "// -----\n"
 FUNCTION = """func.func @f(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>) -> tensor<2xf32> {
@@ -43,11 +44,13 @@ def relocations(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     """The (name, start) of each op the builder relocates from a kept copy."""
     seen: list[tuple[str, int]] = []
 
-    def spy(row: statement_memo.OpRow, shift: int, text: str) -> Operation:
-        seen.append((row[0], shift))
-        return statement_memo.relocated(row, shift, text)
+    real = MlirMemo.relocated
 
-    monkeypatch.setattr(parser, "relocated", spy)
+    def spy(self: MlirMemo, statement: MemoStatement, text: str) -> Operation:
+        seen.append((statement.entry.row[0], statement.start))
+        return real(self, statement, text)
+
+    monkeypatch.setattr(MlirMemo, "relocated", spy)
     return seen
 
 

@@ -3,9 +3,9 @@ bracket recovery and nesting limits."""
 
 from __future__ import annotations
 
+from passlint.analysis.mlir.fast.lines import shape_of
 from passlint.analysis.mlir.ir import SyntaxIssue
 from passlint.analysis.mlir.lexer import tokenize
-from passlint.analysis.mlir.lines import shape_of
 from passlint.analysis.mlir.structure import (
     MAX_BRACKET_DEPTH,
     MAX_REGION_DEPTH,

@@ -7,11 +7,11 @@ whose last line is ``}`` alone at the first line's indentation is a *candidate*;
 the key. From the second sighting of a key whose statement scanned and built without any
 error, its IR is kept (in an ``MlirMemo``'s ``kept``) as rows with offsets relative to
 the statement's start; a later copy gets IR made from those rows, relocated, instead of
-being scanned, parsed and built again.
+being scanned, parsed and built again (the scanner hands it over as a ``MemoStatement``).
 
-The IR of such a statement depends on its text alone: the scanner only looks past the
-closing ``}`` to see whether the next line starts a statement, which it checks again at
-each copy.
+Why the same IR: the IR of such a statement depends on its text alone (its offsets moved):
+the scanner only looks past the closing ``}`` to see whether the next line starts a
+statement, which it checks again at each copy.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from passlint.analysis.mlir.ir import Block, BlockArgument, Operation, OpResult, Region, Use
-from passlint.analysis.mlir.lexer import Tok
+from passlint.analysis.mlir.ir import Block, BlockArgument, Operation, Region, new_operation
+from passlint.analysis.mlir.lexer import Tok, moved, moved_tokens
 from passlint.analysis.mlir.seen_twice import SeenTwice
 from passlint.analysis.mlir.template import Template
 
 if TYPE_CHECKING:
-    from passlint.analysis.mlir.lines import LineTable
+    from passlint.analysis.mlir.fast.lines import LineTable
 
 # A longer statement (a model's whole body) is not looked for: the search for its closing
 # line would read the file again at each region header.
@@ -43,8 +43,8 @@ OpRow = tuple[
     Span,
     tuple[Tok, ...] | None,  # the tokens kept, if any
     Template,
-    tuple[tuple[str, int, int], ...],  # results: name, start, index
-    tuple[tuple[str, int, int], ...],  # uses: name, start, operand index
+    tuple[tuple[str, int], ...],  # results: name, start (in order)
+    tuple[tuple[str, int], ...],  # uses: name, start (in operand order)
     tuple[ArgumentRow, ...],  # header arguments
     tuple[tuple[Span, tuple[BlockRow, ...]], ...],  # regions
 ]
@@ -59,15 +59,6 @@ class Entry:
     row: OpRow
     depth: int
     clean: bool | None = None
-
-
-@dataclass(slots=True)
-class MemoStatement:
-    """A statement whose IR is a kept entry's, relocated to ``start`` (the builder clones it)."""
-
-    start: int
-    end: int
-    entry: Entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +90,6 @@ def candidate(lines: LineTable, line: int) -> Candidate | None:
     return Candidate(text[begin:stop], begin, stop, last_line)
 
 
-def _moved(span: Span, shift: int) -> Span:
-    return (span[0] + shift, span[1] + shift)
-
-
 def keep(kept: SeenTwice[str, Entry], key: str, op: Operation, start: int) -> None:
     """Keep ``op`` (the IR of the statement ``key`` that starts at ``start``) in ``kept``
     (an ``MlirMemo``'s), relative, unless a copy is kept already (two in one chunk)."""
@@ -113,24 +100,22 @@ def keep(kept: SeenTwice[str, Entry], key: str, op: Operation, start: int) -> No
 
 def _row(op: Operation, shift: int) -> OpRow:
     """``op`` and everything nested in it as rows, ``shift`` characters further."""
-    tokens = (
-        None if op.tokens is None else tuple(Tok(k, s + shift, e + shift) for k, s, e in op.tokens)
-    )
+    tokens = None if op.tokens is None else tuple(moved_tokens(op.tokens, shift))
     return (
         op.name,
-        _moved(op.span, shift),
+        moved(op.span, shift),
         tokens,
         op.template,
-        tuple((r.name, r.start + shift, r.index) for r in op.results),
-        tuple((u.name, u.start + shift, u.operand_index) for u in op.operands),
+        tuple((r.name, r.start + shift) for r in op.results),
+        tuple((u.name, u.start + shift) for u in op.operands),
         tuple(_argument_row(a, shift) for a in op.header_arguments),
         tuple(
             (
-                _moved(region.span, shift),
+                moved(region.span, shift),
                 tuple(
                     (
                         block.label,
-                        None if block.label_span is None else _moved(block.label_span, shift),
+                        None if block.label_span is None else moved(block.label_span, shift),
                         tuple(_argument_row(a, shift) for a in block.arguments),
                         tuple(_row(inner, shift) for inner in block.operations),
                     )
@@ -143,7 +128,7 @@ def _row(op: Operation, shift: int) -> OpRow:
 
 
 def _argument_row(argument: BlockArgument, shift: int) -> ArgumentRow:
-    span = None if argument.type_span is None else _moved(argument.type_span, shift)
+    span = None if argument.type_span is None else moved(argument.type_span, shift)
     return (argument.name, argument.start + shift, argument.index, span, argument.type_text)
 
 
@@ -151,15 +136,15 @@ def relocated(row: OpRow, shift: int, text: str) -> Operation:
     """The IR of a kept statement ``row``, ``shift`` characters further, over ``text``:
     unlinked (no use resolved), its parent left for the caller to set."""
     name, span, tokens, template, results, uses, arguments, regions = row
-    op = Operation(
+    op = new_operation(
         name,
-        _moved(span, shift),
+        moved(span, shift),
         text,
-        None if tokens is None else [Tok(k, s + shift, e + shift) for k, s, e in tokens],
+        None if tokens is None else moved_tokens(tokens, shift),
         template,
+        ((n, at + shift) for n, at in results),
+        ((n, at + shift) for n, at in uses),
     )
-    op.results = [OpResult(n, at + shift, index, op=op) for n, at, index in results]
-    op.operands = [Use(n, at + shift, op, index) for n, at, index in uses]
     if arguments:
         op.header_arguments = [_argument(a, shift, op) for a in arguments]
     if regions:
@@ -171,9 +156,9 @@ def _region(
     row: tuple[Span, tuple[BlockRow, ...]], shift: int, text: str, owner: Operation
 ) -> Region:
     span, blocks = row
-    region = Region(_moved(span, shift), owner)
+    region = Region(moved(span, shift), owner)
     for label, label_span, arguments, operations in blocks:
-        block = Block(label, None if label_span is None else _moved(label_span, shift))
+        block = Block(label, None if label_span is None else moved(label_span, shift))
         block.arguments = [_argument(a, shift, owner) for a in arguments]
         for inner_row in operations:
             inner = relocated(inner_row, shift, text)
@@ -188,7 +173,7 @@ def _argument(row: ArgumentRow, shift: int, owner: Operation) -> BlockArgument:
     name, start, index, type_span, type_text = row
     argument = BlockArgument(name, start + shift, index, owner=owner)
     if type_span is not None:
-        argument.type_span = _moved(type_span, shift)
+        argument.type_span = moved(type_span, shift)
         argument.type_text = type_text
     return argument
 

@@ -4,7 +4,14 @@ Model dumps repeat a few dozen line shapes tens of thousands of times. A line's 
 text with comment lines emptied and strings, SSA names, symbols and digits abstracted (C-speed
 substitutions over the chunk). Each distinct shape is tokenized, scanned and parsed once; a
 line whose shape is a complete one-line operation is then turned into IR from its shape plus
-its own SSA names, without tokenizing it. Everything else goes through the token-level scanner.
+its own SSA names, without tokenizing it (``line_operations``). Everything else goes through
+the token-level scanner, its tokens cut line by line (the tokens of a line seen twice kept).
+
+Why the same IR: the substitutions keep every line and every token kind, so a line's shape
+tokenizes, scans and parses as the line itself does but for the names and digits; the names
+are read back from the line itself, and a shape whose answer could differ for a line of
+its own (an element list long enough to be one token, a line continued by the next) is not
+taken for it. The tokens of a line depend on its text alone.
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
-from passlint.analysis.mlir.lexer import SPACE, STRING_OR_REST, Tok, tokenize
+from passlint.analysis.mlir.fast import templates
+from passlint.analysis.mlir.lexer import SPACE, STRING_OR_REST, Tok, moved_tokens, tokenize
 from passlint.analysis.mlir.statements import StatementError, Template, parse_statement
 from passlint.analysis.mlir.structure import (
     End,
@@ -146,7 +154,10 @@ def _compute_shape(key: str, memo: MlirMemo | None) -> LineShape:
         return plain
     if statement.broken or len(statement.toks) != len(toks):
         return plain
-    template = parse_statement(key, toks, memo=memo)
+    if memo is None:
+        template = parse_statement(key, toks)
+    else:
+        template = templates.by_kinds_and_words(key, toks, memo)
     if isinstance(template, StatementError) or template.kind != "op":
         return plain
     if template.arguments or template.bindings:
@@ -257,7 +268,7 @@ class LineTable:
                 at = starts[line]
                 body = text[at:end]
                 cut = known(body) or _cut(body, memo)
-                out += [_new(Tok, (kind, start + at, stop + at)) for kind, start, stop in cut]
+                out += moved_tokens(cut, at)
             if line < last:
                 out.append(self.line_break(line))
 

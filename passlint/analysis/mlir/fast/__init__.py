@@ -1,0 +1,14 @@
+"""The MLIR front end's fast paths: what an ``MlirMemo`` remembers and how it is used.
+
+The plain modules (``parser``, ``structure``, ``statements``, ``validate``) are the
+specification; these modules give the same IR faster, reached only through the memo's
+methods (``memo.MlirMemo``), so a parse without a memo imports none of them:
+
+- ``lines``: line shapes, the tokens of lines seen twice;
+- ``line_operations``: the op of a one-line statement from its line's shape;
+- ``templates``: a statement's template by its text, kinds and words, kinds and word
+  classes, and its parse tree by its kinds;
+- ``statement_memo``: the IR of region statements repeated verbatim, relocated to a copy;
+- ``type_counts``: a generic op's function type counts by template;
+- ``main_headers``: @main's header op, for ``main_outline``.
+"""
