@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import TextEdit
@@ -32,7 +33,6 @@ from passlint.analysis.mlir.known_ops import (
     is_splat_constant,
     splat_value,
 )
-from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.mlir.types import ShapedType
 from passlint.analysis.source import SourceText, line_break, line_start
@@ -44,6 +44,9 @@ from passlint.passes.tensorizer_legalization.analysis import (
 from passlint.passes.tensorizer_legalization.attach import attach, attach_before_colon
 from passlint.passes.tensorizer_legalization.findings import copy_statement
 from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis
+
+if TYPE_CHECKING:
+    from passlint.analysis.mlir.memo import MlirMemo
 
 _BARE_SYMBOL = re.compile(r"[A-Za-z_][\w$.]*\Z")
 ZERO_SIZED_TARGET = "AwsNeuronZeroSizedOp"

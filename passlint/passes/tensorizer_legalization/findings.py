@@ -9,12 +9,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from passlint.analysis.findings import Finding, Fix, Location, Severity, TextEdit
 from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult
 from passlint.analysis.mlir.main_outline import outline_main, used_names
-from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.outline_reads import Reads
 from passlint.analysis.rules import Rule, by_code
 from passlint.analysis.source import SourceText, line_break, line_start
@@ -25,6 +25,9 @@ from passlint.passes.tensorizer_legalization.cases import (
     COMPOSITE_DECOMPOSITION_MISSING,
 )
 from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output, Variant
+
+if TYPE_CHECKING:
+    from passlint.analysis.mlir.memo import MlirMemo
 
 
 def quick_check(
