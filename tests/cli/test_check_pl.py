@@ -74,8 +74,14 @@ def test_folder_with_cross_file_kernel_and_non_pl_files(tmp_path: Path) -> None:
 def test_clean_folder_and_cases_folder(tmp_path: Path) -> None:
     shutil.copytree(DATA / "clean", tmp_path / "clean")
     result = run(tmp_path, "clean")
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.startswith("All checks passed")
+    # nothing for the pass; but three views without a layout, which Python rejects (VS009)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert [line.split(" ")[:2] for line in result.stdout.splitlines()] == [
+        ["clean/physical_dims.py:13:62:", "VS009"],
+        ["clean/physical_dims.py:14:38:", "VS009"],
+        ["clean/scalar_params.py:17:71:", "VS009"],
+        ["Found", "3"],
+    ]
     shutil.copy(DATA / "valid_shape_cases.py", tmp_path)
     result = run(tmp_path, "--format", "json", "valid_shape_cases.py")
     codes = [f["code"] for f in json.loads(result.stdout)["findings"]]
@@ -113,11 +119,15 @@ def test_a_fix_that_leaves_work_by_hand_is_reported_and_never_applied(tmp_path: 
     (tmp_path / "m.py").write_text(KERNEL_USED_AS_VALUE)
     result = run(tmp_path, "--output-format", "json", "m.py")
     assert result.returncode == 1, result.stderr
-    (finding,) = json.loads(result.stdout)["findings"]
+    layout, finding = json.loads(result.stdout)["findings"]
+    assert layout["code"] == "VS009"  # the view has no layout
     assert finding["code"] == "VS001"
     assert finding["fix"]["preferred"] is False
     assert finding["fix"]["title"].endswith("edit by hand: m.py:12:12 (k)")
     fixed = run(tmp_path, "--fix", "m.py")
     assert fixed.returncode == 1
-    assert (tmp_path / "m.py").read_text() == KERNEL_USED_AS_VALUE
+    # only the layout (VS009) is added
+    assert (tmp_path / "m.py").read_text() == KERNEL_USED_AS_VALUE.replace(
+        "valid_shape=[R, V])", "valid_shape=[R, V], layout=pl.TensorLayout.ND)"
+    )
     assert "fixable" not in fixed.stdout

@@ -94,6 +94,7 @@ SCREENED: Final[Mapping[str, tuple[Precondition, ...]]] = {
     codes.VS006: (Precondition.HEADER,),
     codes.VS007: (Precondition.SCOPE,),
     codes.VS008: (Precondition.HEADER,),
+    codes.VS009: (Precondition.HEADER,),
     codes.E002: (Precondition.SYNTAX,),
 }
 _TESTS = tuple(test for test in Precondition if any(test in tests for tests in SCREENED.values()))
