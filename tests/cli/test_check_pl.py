@@ -131,3 +131,39 @@ def test_a_fix_that_leaves_work_by_hand_is_reported_and_never_applied(tmp_path: 
         "valid_shape=[R, V])", "valid_shape=[R, V], layout=pl.TensorLayout.ND)"
     )
     assert "fixable" not in fixed.stdout
+
+
+LAYOUTLESS_PROGRAM = """\
+import pypto.language as pl
+
+Q, BLK, VALID = pl.dynamic("Q"), pl.dynamic("BLK"), pl.dynamic("VALID")
+
+
+@pl.program
+class Prog:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, sij: pl.Tensor[[Q, BLK], pl.FP32, pl.TensorView(valid_shape=[Q, VALID])]):
+        return sij
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, sij: pl.Tensor[[Q, BLK], pl.FP32], valid_len: pl.Scalar[pl.INDEX]):
+        part = pl.slice(sij, [16, 128], [0, 0], valid_shape=[16, valid_len])
+        return self.kernel(part)
+"""
+
+
+def test_fix_applies_the_layout_and_the_vs001_fix_together(tmp_path: Path) -> None:
+    (tmp_path / "prog.py").write_text(LAYOUTLESS_PROGRAM)
+    found = run(tmp_path, "--output-format", "json", "prog.py")
+    codes = [f["code"] for f in json.loads(found.stdout)["findings"]]
+    assert codes == ["VS009", "VS001"], found.stdout
+    fixed = run(tmp_path, "--fix", "prog.py")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert fixed.stdout.startswith("Fixed 2 findings.\nAll checks passed")
+    assert (tmp_path / "prog.py").read_text() == LAYOUTLESS_PROGRAM.replace(
+        "def kernel(self, sij: pl.Tensor[[Q, BLK], pl.FP32, pl.TensorView(valid_shape=[Q, VALID])]",
+        "def kernel(self, VALID: pl.Scalar[pl.INDEX], sij: pl.Tensor[[Q, BLK], pl.FP32, "
+        "pl.TensorView(valid_shape=[Q, VALID], layout=pl.TensorLayout.ND)]",
+    ).replace("self.kernel(part)", "self.kernel(valid_len, part)")
+    again = run(tmp_path, "--fix", "prog.py")
+    assert again.stdout.startswith("All checks passed")
