@@ -7,14 +7,12 @@ from __future__ import annotations
 import ast
 import textwrap
 
+from passlint.analysis import codes
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Finding
 from passlint.analysis.workspace import Workspace
 from passlint.catalog import RULES
 from passlint.passes.materialize_valid_shape_symbols import check_text
-from passlint.passes.materialize_valid_shape_symbols.missing_layout import (
-    TENSOR_VIEW_MISSING_LAYOUT,
-)
 
 HEAD = textwrap.dedent(
     """\
@@ -34,7 +32,7 @@ def _kernel(view: str, postponed: bool = False, kernel_type: str = "InCore") -> 
 
 
 def _vs009(text: str, path: str = "k.py") -> list[Finding]:
-    return [f for f in check_text(path, text, None) if f.code == TENSOR_VIEW_MISSING_LAYOUT.code]
+    return [f for f in check_text(path, text, None) if f.code == codes.VS009]
 
 
 def _fixed(text: str) -> str:
@@ -185,6 +183,6 @@ def test_fix_all_applies_the_layout_and_the_vs001_fixes_together() -> None:
 
 
 def test_the_rule_is_in_the_catalog() -> None:
-    rule = RULES[TENSOR_VIEW_MISSING_LAYOUT.code]
+    rule = RULES[codes.VS009]
     assert (rule.name, rule.severity.name) == ("tensor-view-missing-layout", "ERROR")
     assert "layout=pl.TensorLayout.ND" in rule.fixed and "layout" not in rule.example
