@@ -1,5 +1,5 @@
 """Findings and fixes of MaterializeValidShapeSymbols, from the binding analysis and the
-call-site results: each rule (VS001-VS009), its explanation as `passlint rule CODE` prints
+call-site results: each rule (VS001-VS008), its explanation as `passlint rule CODE` prints
 it and the screen's tests that let its findings through (``screened``), then the function
 that raises it with its message and fix title, messages in the style
 of the rule catalog (the first sentence says what is wrong and what to do, in at most 100
@@ -23,9 +23,6 @@ from passlint.analysis.pl.model import CallSite, Dynamic, Module
 from passlint.analysis.pl.positions import line_at
 from passlint.analysis.rules import Rule, by_code
 from passlint.passes.materialize_valid_shape_symbols import edits
-from passlint.passes.materialize_valid_shape_symbols.missing_layout import (
-    TENSOR_VIEW_MISSING_LAYOUT,
-)
 from passlint.passes.materialize_valid_shape_symbols.model import (
     Conflict,
     KernelAnalysis,
@@ -110,12 +107,11 @@ UNBOUND_VALID_SHAPE_SYMBOL = Rule(
     "more than 64 cases, or with values that are not literals, is analysed as if it were "
     "not parametrized.",
     example="@pl.function(type=pl.FunctionType.InCore)\n"
-    "def k(x: pl.Tensor[[16, 128], pl.FP32, "
-    "pl.TensorView(valid_shape=[16, VALID], layout=pl.TensorLayout.ND)]): ...\n"
+    "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]): ...\n"
     "...\nk(pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))",
     fixed="@pl.function(type=pl.FunctionType.InCore)\n"
     "def k(VALID: pl.Scalar[pl.INDEX], x: pl.Tensor[[16, 128], pl.FP32, "
-    "pl.TensorView(valid_shape=[16, VALID], layout=pl.TensorLayout.ND)]): ...\n"
+    "pl.TensorView(valid_shape=[16, VALID])]): ...\n"
     "...\nk(n, pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))",
     fix="add the symbol as a leading scalar parameter and pass the extent at every call site.",
     screened=(Precondition.HEADER,),
@@ -389,7 +385,7 @@ COMPOUND_ONLY_VALID_SHAPE_SYMBOL = Rule(
     summary="An unbound symbol appears only inside compound valid_shape entries (`VALID * 2`).",
     why="The pass can only read a symbol's value from an entry that is exactly the symbol; "
     "a compound-only symbol has no value and the pass raises an error.",
-    example="pl.TensorView(valid_shape=[Q, V2 * 2], layout=pl.TensorLayout.ND)",
+    example="pl.TensorView(valid_shape=[Q, V2 * 2])",
     screened=(Precondition.HEADER,),
 )
 
@@ -496,11 +492,10 @@ SCALAR_PARAM_AFTER_USE = Rule(
     why="The pypto DSL parser rejects a parameter that shadows a dynamic symbol an earlier "
     "parameter's annotation already uses.",
     example="def kernel(self, x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, "
-    "V], layout=pl.TensorLayout.ND)],\n"
+    "V])],\n"
     "           V: pl.Scalar[pl.INDEX]): ...",
     fixed="def kernel(self, V: pl.Scalar[pl.INDEX],\n"
-    "           x: pl.Tensor[[16, 128], pl.FP32, "
-    "pl.TensorView(valid_shape=[16, V], layout=pl.TensorLayout.ND)]): ...",
+    "           x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]): ...",
     fix="move the scalar parameter in front of the first parameter that reads it.",
     screened=(Precondition.HEADER,),
 )
@@ -564,7 +559,7 @@ UNDEFINED_VALID_SHAPE_NAME = Rule(
     "evaluate the annotation (`from __future__ import annotations`) or finds the name in "
     "the program's class body, pypto's parser makes a symbol of that name instead, which "
     "the pass adds as a parameter (VS001).",
-    example="pl.TensorView(valid_shape=[16, UNDEFINED], layout=pl.TensorLayout.ND)",
+    example="pl.TensorView(valid_shape=[16, UNDEFINED])",
     screened=(Precondition.HEADER,),
 )
 
@@ -847,5 +842,4 @@ VS_RULES = by_code(
     UNDEFINED_VALID_SHAPE_NAME,
     OUTLINED_SCOPE_GAINS_VALID_SHAPE_PARAMETER,
     UNKNOWN_SHAPE_VARIABLE,
-    TENSOR_VIEW_MISSING_LAYOUT,
 )
