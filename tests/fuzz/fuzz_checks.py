@@ -26,6 +26,7 @@ from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
 from passlint.fixing import MAX_ROUNDS
+from passlint.memo import Memo
 from passlint.quick import quick_analyze
 from passlint.server import hover, inlay, navigation, symbols
 from passlint.server.convert import ClientFeatures, SnapshotFiles, to_diagnostic
@@ -38,6 +39,17 @@ from passlint.server.views import MlirView, Shift
 TIME_LIMIT = 2.0
 EVERYTHING = Settings(select=("TL", "VS", "E", "PL"))  # opt-in rules too (TL005, PL100)
 SYNTAX = ("E001", "E002")
+
+
+# What a `passlint check` worker keeps between its files, for .mlir: the MLIR front end's
+# caches, as the pipeline kept them for every caller before the faces made the memo (issue
+# 28). The pl pass runs from scratch for each input, as it did then.
+MLIR_RUN = Memo()
+
+
+def run_memo(path: str) -> Memo | None:
+    """The memo a worker passes for ``path``: ``MLIR_RUN`` for .mlir, else None."""
+    return MLIR_RUN if path.endswith(".mlir") else None
 
 
 @contextmanager
@@ -116,7 +128,7 @@ def analyze(
     findings: list[Finding] = timed(
         target,
         text,
-        lambda: pipeline.analyze(path, text, settings, workspace_of(files, root)),
+        lambda: pipeline.analyze(path, text, settings, workspace_of(files, root), run_memo(path)),
     )
     assert_findings_valid(findings, files)
     return findings
@@ -143,7 +155,9 @@ def check_mlir_front_end(target: str, text: str) -> None:
     slow = timed(target, text, lambda: parse_file(text))
     assert dump(fast) == dump(slow)
     assert recut_mismatches(text) == []
-    quick = timed(target, text, lambda: quick_analyze("q.mlir", text, EVERYTHING))
+    quick = timed(
+        target, text, lambda: quick_analyze("q.mlir", text, EVERYTHING, run_memo=MLIR_RUN)
+    )
     if quick is not None:
         assert_findings_valid(quick, {"q.mlir": text})
     from passlint.passes.tensorizer_legalization import legalize_text
@@ -156,7 +170,9 @@ def document_features(target: str, path: str, text: str) -> MlirView | PlModel |
     and inlay hints (.mlir), or the pl model and its symbols; what the requests at a
     position read (None when there is nothing to read)."""
     if path.endswith(".mlir"):
-        analysis = timed(target, text, lambda: pipeline.analyze_document(path, text))
+        analysis = timed(
+            target, text, lambda: pipeline.analyze_document(path, text, memo=run_memo(path))
+        )
         if analysis.parsed is None:
             return None
         source = SourceText(text)

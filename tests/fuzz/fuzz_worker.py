@@ -16,7 +16,15 @@ import traceback
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
-from fuzz_checks import EVERYTHING, check_document, document_features, fix_all, workspace_of
+from fuzz_checks import (
+    EVERYTHING,
+    MLIR_RUN,
+    check_document,
+    document_features,
+    fix_all,
+    run_memo,
+    workspace_of,
+)
 from fuzz_inputs import ROOT, Mutant, Seeds, doubled, inflated, load_seeds, mutant
 
 from passlint import pipeline
@@ -112,12 +120,12 @@ def passlint_work(item: Mutant, text: str) -> None:
     hit a name changes with the text, so their total is no measure of growth.)"""
     path = item.path
     files = {path: text}
-    findings = pipeline.analyze(path, text, EVERYTHING, workspace_of(files, ROOT))
+    findings = pipeline.analyze(path, text, EVERYTHING, workspace_of(files, ROOT), run_memo(path))
     fixed, _ = fix_all(files, findings)
-    pipeline.analyze(path, fixed[path], EVERYTHING, workspace_of(fixed, ROOT))
+    pipeline.analyze(path, fixed[path], EVERYTHING, workspace_of(fixed, ROOT), run_memo(path))
     document_features("linearity", path, text)
     if item.language == "mlir":
-        quick_analyze(path, text, EVERYTHING)
+        quick_analyze(path, text, EVERYTHING, run_memo=MLIR_RUN)
         legalize_text(text)
 
 
