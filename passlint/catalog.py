@@ -1,19 +1,20 @@
 """The rule catalog: every rule of passlint by code, in the order `passlint rules` and
-docs/rules.md list them. Each rule is declared beside the check that raises it: the passes'
-in their ``findings``/``cases`` modules (``TL_RULES``, ``VS_RULES``), the MLIR front end's in
-``analysis/mlir/syntax_findings.py``, E002 in ``analysis/pl/model.py``. passlint's own rules
-(PL) are raised by the pipeline and the faces, which sit above this catalog and import it
-(``config`` reads it to check selections), so they are declared here, below them."""
+docs/rules.md list them. Each rule is declared once: a pass's in its ``rules`` module
+(``TL_RULES``, ``VS_RULES``; E002 with the pl pass), which its checks raise by name and which
+imports nothing of the pass, so a run over .mlir files never loads the pl front end and the
+other way round; the MLIR front end's beside their check in
+``analysis/mlir/syntax_findings.py``. passlint's own rules (PL) are raised by the pipeline
+and the faces, which sit above this catalog and import it (``config`` reads it to check
+selections), so they are declared here, below them."""
 
 from __future__ import annotations
 
 from passlint.analysis import codes
 from passlint.analysis.findings import Severity
 from passlint.analysis.mlir.syntax_findings import MLIR_SYNTAX_RULES
-from passlint.analysis.pl.model import PYTHON_SYNTAX_ERROR
 from passlint.analysis.rules import Rule, by_code
-from passlint.passes.materialize_valid_shape_symbols.findings import VS_RULES
-from passlint.passes.tensorizer_legalization.findings import TL_RULES
+from passlint.passes.materialize_valid_shape_symbols.rules import PYTHON_SYNTAX_ERROR, VS_RULES
+from passlint.passes.tensorizer_legalization.rules import TL_RULES
 
 # Raised by the pipeline's ``_too_large`` (``passlint.pipeline``).
 FILE_TOO_LARGE = Rule(

@@ -281,7 +281,7 @@ def _legalize(args: argparse.Namespace) -> int:
     from passlint.analysis.mlir.memo import MlirMemo
     from passlint.analysis.source import SourceText
     from passlint.memo import Memo
-    from passlint.passes.tensorizer_legalization import legalize, unsure_placement
+    from passlint.passes.tensorizer_legalization.apply import legalize, unsure_placement
     from passlint.report.escape import write_exact
     from passlint.report.text import render_finding
 

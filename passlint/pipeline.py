@@ -19,7 +19,7 @@ from passlint.suppression import postprocess
 if TYPE_CHECKING:  # a pass is imported when a document of its language comes
     from passlint.analysis.mlir.ir import ParsedFile
     from passlint.memo import Memo
-    from passlint.passes.tensorizer_legalization import ChunkAnalysis
+    from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis
 
 
 @dataclass(frozen=True)
@@ -84,12 +84,10 @@ def analyze_document(
         findings = postprocess(raw, SourceText(text), settings, path)
         return DocumentAnalysis(findings, parsed, tensorizer)
     if language == "pl":
-        from passlint.passes import materialize_valid_shape_symbols
+        from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 
         with collector_paused(promote=True):
-            raw = materialize_valid_shape_symbols.check_text(
-                path, text, workspace, None if memo is None else memo.pl
-            )
+            raw = check_text(path, text, workspace, None if memo is None else memo.pl)
         return DocumentAnalysis(postprocess(raw, SourceText(text), settings, path))
     return DocumentAnalysis([])
 
@@ -128,12 +126,11 @@ def _mlir_findings(
 ) -> tuple[list[Finding], ParsedFile, tuple[ChunkAnalysis, ...]]:
     from passlint.analysis.mlir.parser import parse_file
     from passlint.analysis.mlir.syntax_findings import syntax_findings
-    from passlint.passes import tensorizer_legalization
+    from passlint.passes.tensorizer_legalization.analysis import analyze_file
+    from passlint.passes.tensorizer_legalization.findings import check
 
     parsed = parse_file(text, None if memo is None else memo.mlir)
     source = SourceText(text)
-    tensorizer = tensorizer_legalization.analyze_file(parsed, settings.pipeline)
-    findings = syntax_findings(path, parsed, source) + tensorizer_legalization.check(
-        path, tensorizer, source
-    )
+    tensorizer = analyze_file(parsed, settings.pipeline)
+    findings = syntax_findings(path, parsed, source) + check(path, tensorizer, source)
     return findings, parsed, tensorizer

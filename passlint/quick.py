@@ -33,7 +33,7 @@ from passlint.analysis.mlir.outline_reads import Reads
 from passlint.analysis.source import SourceText
 from passlint.analysis.text_change import TextChange
 from passlint.config import Settings
-from passlint.passes.tensorizer_legalization import QUICK_CODES, quick_check
+from passlint.passes.tensorizer_legalization.findings import QUICK_CODES, quick_check
 from passlint.pipeline import oversize
 from passlint.suppression import postprocess
 

@@ -193,9 +193,9 @@ def check_files(
         job = replace(job, screen=True)
     workspace = make_workspace(job)
     if job.screen:
-        from passlint.passes import materialize_valid_shape_symbols
+        from passlint.passes.materialize_valid_shape_symbols.dry_run import prepare
 
-        materialize_valid_shape_symbols.prepare(workspace)  # once, shared by the workers
+        prepare(workspace)  # once, shared by the workers
     if workers <= 1:
         memo = Memo()  # the run's
         for path in paths:

@@ -15,8 +15,8 @@ from lsprotocol import types
 from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.pl.expressions import unparse
 from passlint.analysis.pl.positions import Positions
-from passlint.passes.materialize_valid_shape_symbols import KernelSummary, SiteResult, Symbol
 from passlint.passes.materialize_valid_shape_symbols.edits import scalar_annotation
+from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary, SiteResult, Symbol
 from passlint.server import locations
 from passlint.server.lsp_objects import char_offset, span_range
 from passlint.server.mlir_index import Hover

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from passlint.analysis.pl.excerpt import EXCERPT
-from passlint.passes.tensorizer_legalization import ChunkAnalysis, Output
+from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output
 from passlint.server.quoting import shown
 
 if TYPE_CHECKING:

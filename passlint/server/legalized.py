@@ -11,7 +11,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from passlint import pipeline
 from passlint.analysis.mlir.memo import MlirMemo
-from passlint.passes.tensorizer_legalization import legalize, unsure_placement
+from passlint.passes.tensorizer_legalization.apply import legalize, unsure_placement
 from passlint.server.lsp_objects import JsonRpcRequestFailed
 from passlint.server.quoting import shown
 

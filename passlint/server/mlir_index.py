@@ -26,7 +26,7 @@ from passlint.analysis.mlir.ir import Operation, OpResult, ParsedFile, Value
 from passlint.analysis.mlir.op_table import ISOLATED_OPS, MODULE_OPS
 from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.source import SourceText
-from passlint.passes.tensorizer_legalization import ChunkAnalysis, Output
+from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output
 from passlint.server import folding, inlay
 from passlint.server import mlir_reader as read
 

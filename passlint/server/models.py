@@ -18,7 +18,8 @@ from passlint.analysis.pl.model import Module
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
 from passlint.memo import Memo
-from passlint.passes.materialize_valid_shape_symbols import ModuleAnalysis, analyze_module
+from passlint.passes.materialize_valid_shape_symbols.dry_run import analyze_module
+from passlint.passes.materialize_valid_shape_symbols.model import ModuleAnalysis
 from passlint.server.jobs import snapshot_workspace
 
 

@@ -17,7 +17,7 @@ from passlint.analysis import codes
 from passlint.analysis.findings import Severity
 from passlint.analysis.rules import Rule
 from passlint.catalog import RULES
-from passlint.passes.materialize_valid_shape_symbols.findings import VS_RULES
+from passlint.passes.materialize_valid_shape_symbols.rules import VS_RULES
 
 PACKAGE = Path(codes.__file__).resolve().parent.parent
 CODES_MODULE = Path(codes.__file__).resolve()
@@ -72,7 +72,7 @@ def test_every_rule_has_its_documentation() -> None:
         assert rule.name.strip() and rule.summary.strip() and rule.why.strip(), rule.code
 
 
-def test_the_vs_rules_are_the_ones_declared_beside_their_checks() -> None:
+def test_the_vs_rules_are_the_ones_the_pass_declares() -> None:
     vs_rules = [code for code in RULES if code.startswith("VS")]
     assert vs_rules == list(VS_RULES)
     assert all(RULES[code] is VS_RULES[code] for code in vs_rules)

@@ -160,7 +160,7 @@ def check_mlir_front_end(target: str, text: str) -> None:
     )
     if quick is not None:
         assert_findings_valid(quick, {"q.mlir": text})
-    from passlint.passes.tensorizer_legalization import legalize_text
+    from passlint.passes.tensorizer_legalization.apply import legalize_text
 
     timed(target, text, lambda: legalize_text(text))
 

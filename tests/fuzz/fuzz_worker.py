@@ -28,7 +28,7 @@ from fuzz_checks import (
 from fuzz_inputs import ROOT, Mutant, Seeds, doubled, inflated, load_seeds, mutant
 
 from passlint import pipeline
-from passlint.passes.tensorizer_legalization import legalize_text
+from passlint.passes.tensorizer_legalization.apply import legalize_text
 from passlint.quick import quick_analyze
 
 # Linearity: grow the input by doubling until one run costs MIN_BASE CPU seconds (or it has

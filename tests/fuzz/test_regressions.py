@@ -38,7 +38,7 @@ def test_unclosed_bracket_after_a_region_read_line_by_line_is_reported_at_its_en
 
 def test_legalizing_a_zero_sized_fusion_with_zero_sized_ops_inside() -> None:
     # The fusion and the op in its region were both rewritten: overlapping edits, a crash.
-    from passlint.passes.tensorizer_legalization import legalize_text
+    from passlint.passes.tensorizer_legalization.apply import legalize_text
 
     text = (
         "func.func @main(%arg1: tensor<0xf32>) -> tensor<0xf32> {\n"
@@ -113,7 +113,7 @@ def test_copy_fix_keeps_a_suppression_comment_next_to_the_return() -> None:
 
 def test_legalizing_a_splat_constant_whose_result_list_is_broken() -> None:
     # `%cst é stablehlo.constant ...`: the op has no result; stage A read results[0].
-    from passlint.passes.tensorizer_legalization import legalize_text
+    from passlint.passes.tensorizer_legalization.apply import legalize_text
 
     text = (
         "func.func @main() -> tensor<2xf32> {\n"

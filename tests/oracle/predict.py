@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from passlint.analysis.findings import Finding
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import analyze_module
+from passlint.passes.materialize_valid_shape_symbols.dry_run import analyze_module
 from passlint.pipeline import analyze
 
 

@@ -4,7 +4,7 @@ before its `:` (where most custom forms take attributes)."""
 
 from __future__ import annotations
 
-from passlint.passes.tensorizer_legalization import legalize_text
+from passlint.passes.tensorizer_legalization.apply import legalize_text
 
 UNKNOWN_FORMS = """\
 func.func @main(%a: tensor<4xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<4xf32>, tensor<4xf32>) {

@@ -11,7 +11,8 @@ import pytest
 
 from passlint import pipeline
 from passlint.analysis.mlir.parser import parse_file
-from passlint.passes.tensorizer_legalization import analyze_chunk, legalize_text
+from passlint.passes.tensorizer_legalization.analysis import analyze_chunk
+from passlint.passes.tensorizer_legalization.apply import legalize_text
 
 GOLDEN = Path(__file__).parent.parent / "data" / "legalize"
 INPUTS = sorted(p for p in GOLDEN.glob("*.mlir") if not p.name.endswith(".legalized.mlir"))

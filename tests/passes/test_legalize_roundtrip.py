@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from passlint.passes.tensorizer_legalization import legalize_text
+from passlint.passes.tensorizer_legalization.apply import legalize_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from jaxlib_oracle import Oracle, available

@@ -7,12 +7,8 @@ from pathlib import Path
 
 from passlint.analysis.pl.model import Dynamic
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import (
-    KernelSummary,
-    ModuleAnalysis,
-    analyze_module,
-    check_text,
-)
+from passlint.passes.materialize_valid_shape_symbols.dry_run import analyze_module, check_text
+from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary, ModuleAnalysis
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pl"
 CASES = DATA / "valid_shape_cases.py"

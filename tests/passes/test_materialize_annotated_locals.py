@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from passlint.passes.materialize_valid_shape_symbols import check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 
 HEAD = 'import pypto.language as pl\n\nV = pl.dynamic("V")\nND = pl.TensorLayout.ND\n'
 PROGRAM = """

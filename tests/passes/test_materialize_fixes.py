@@ -13,7 +13,7 @@ import pytest
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import Finding, TextEdit
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pl"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pl"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import Finding
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 
 NAMES = Path(__file__).resolve().parents[1] / "data" / "pl" / "names"
 

@@ -15,7 +15,7 @@ import pytest
 from passlint.analysis.edits import apply_edits
 from passlint.analysis.findings import Finding
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import analyze_module, check_text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pl"
 HEAD = 'import pypto.language as pl\nR = pl.dynamic("R")\nV = pl.dynamic("V")\n'

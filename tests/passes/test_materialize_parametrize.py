@@ -28,13 +28,13 @@ from passlint.analysis.pl.frontend import build_module, parse_text
 from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.pl.parametrize import MAX_CASES
 from passlint.analysis.source import SourceText
-from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
 from passlint.passes.materialize_valid_shape_symbols.cases import (
     MAX_BUILDER_DEPTH,
     Unit,
     UnitLines,
     Units,
 )
+from passlint.passes.materialize_valid_shape_symbols.dry_run import analyze_module, check_text
 
 MEMO = PlMemo()  # each timed run starts from a cleared memo
 KERNEL = """

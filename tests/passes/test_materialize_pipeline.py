@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 
 from passlint.analysis.findings import Finding
-from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import analyze_module, check_text
 
 HEAD = 'import pypto.language as pl\nR = pl.dynamic("R")\nV = pl.dynamic("V")\n'
 

@@ -13,7 +13,7 @@ from passlint.analysis.findings import Finding
 from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
-from passlint.passes.materialize_valid_shape_symbols import check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 from passlint.passes.materialize_valid_shape_symbols.screen import parses, screen
 from passlint.runner import Job, check_files
 

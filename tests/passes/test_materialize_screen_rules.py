@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from passlint.analysis.pl.model import PYTHON_SYNTAX_ERROR
 from passlint.analysis.workspace import Workspace
 from passlint.catalog import RULES
-from passlint.passes.materialize_valid_shape_symbols import check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
+from passlint.passes.materialize_valid_shape_symbols.rules import PYTHON_SYNTAX_ERROR
 from passlint.passes.materialize_valid_shape_symbols.screen import (
     SCREENED,
     Precondition,

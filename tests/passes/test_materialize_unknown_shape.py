@@ -10,7 +10,8 @@ from __future__ import annotations
 import textwrap
 
 from passlint.analysis.findings import Finding
-from passlint.passes.materialize_valid_shape_symbols import check_text, screen
+from passlint.passes.materialize_valid_shape_symbols import screen
+from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 
 POSTPONED = "from __future__ import annotations\n\n"
 

@@ -10,7 +10,7 @@ import pytest
 
 from passlint.analysis.findings import Finding
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import analyze_module, check_text
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pl"
 CASES = DATA / "valid_shape_cases.py"

@@ -6,8 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from passlint.passes.tensorizer_legalization import legalize_text
-from passlint.passes.tensorizer_legalization.apply import symbol_ref
+from passlint.passes.tensorizer_legalization.apply import legalize_text, symbol_ref
 
 DATA = Path(__file__).parent.parent / "data"
 

@@ -10,7 +10,9 @@ import pytest
 from passlint import pipeline
 from passlint.analysis.mlir.parser import parse_file
 from passlint.catalog import RULES
-from passlint.passes.tensorizer_legalization import CASES, QUICK_CODES, analyze_chunk
+from passlint.passes.tensorizer_legalization.analysis import analyze_chunk
+from passlint.passes.tensorizer_legalization.cases import CASES
+from passlint.passes.tensorizer_legalization.findings import QUICK_CODES
 
 DATA = Path(__file__).parent.parent / "data" / "mlir"
 FIRST_SENTENCE = re.compile(r"(.*?\.)(?: |$)", re.DOTALL)
@@ -78,7 +80,7 @@ func.func @main() -> tensor<f32> {
 def test_a_returned_rank_0_splat_in_dry_run_hover_inlay_and_legalize() -> None:
     """Issue 14, point 5: stage A rewrites a rank-0 constant (isSplat() holds) into a
     broadcast named in place: TL007 and no copy, everywhere."""
-    from passlint.passes.tensorizer_legalization import legalize_text
+    from passlint.passes.tensorizer_legalization.apply import legalize_text
 
     [finding] = pipeline.analyze("r.mlir", RANK_0)
     assert (finding.code, finding.fix) == ("TL007", None)

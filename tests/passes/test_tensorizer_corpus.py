@@ -9,7 +9,7 @@ import pytest
 from passlint import pipeline
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.mlir.parser import parse_file
-from passlint.passes.tensorizer_legalization import legalize_text
+from passlint.passes.tensorizer_legalization.apply import legalize_text
 
 DATA = Path(__file__).parent.parent / "data" / "mlir"
 

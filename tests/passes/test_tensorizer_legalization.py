@@ -9,7 +9,8 @@ from tl_helpers import check, codes, fix_all, fix_one, span_text
 
 from passlint.analysis.findings import Severity
 from passlint.analysis.mlir.parser import parse_file
-from passlint.passes.tensorizer_legalization import analyze_chunk, variant_of
+from passlint.passes.tensorizer_legalization.analysis import analyze_chunk
+from passlint.passes.tensorizer_legalization.outputs import variant_of
 
 DATA_MLIR = Path(__file__).parent.parent / "data" / "mlir"
 

@@ -49,7 +49,8 @@ def main() -> int:
     # Everything passlint needs is imported before the hook: what is left is its own doing.
     from passlint import cli, pipeline
     from passlint.analysis.workspace import Workspace
-    from passlint.passes import materialize_valid_shape_symbols, tensorizer_legalization  # noqa: F401
+    from passlint.passes.materialize_valid_shape_symbols import dry_run  # noqa: F401
+    from passlint.passes.tensorizer_legalization import apply, findings  # noqa: F401
 
     sys.addaudithook(hook)
     status = 0

@@ -25,7 +25,7 @@ from passlint.analysis.mlir import main_outline
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.source import SourceText
 from passlint.memo import Memo
-from passlint.passes.tensorizer_legalization import legalize_text
+from passlint.passes.tensorizer_legalization.apply import legalize_text
 from passlint.quick import quick_analyze
 
 REPEATS = 5

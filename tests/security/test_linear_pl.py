@@ -21,7 +21,8 @@ from passlint import pipeline
 from passlint.analysis.findings import Finding
 from passlint.analysis.workspace import Workspace
 from passlint.memo import Memo
-from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text, screen
+from passlint.passes.materialize_valid_shape_symbols import screen
+from passlint.passes.materialize_valid_shape_symbols.dry_run import analyze_module, check_text
 from passlint.report.json_report import render_json
 from passlint.report.sarif import render_sarif
 

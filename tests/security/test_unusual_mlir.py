@@ -24,7 +24,8 @@ from passlint.analysis.findings import Finding
 from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.source import SourceText
-from passlint.passes.tensorizer_legalization import analyze_file, legalize_text
+from passlint.passes.tensorizer_legalization.analysis import analyze_file
+from passlint.passes.tensorizer_legalization.apply import legalize_text
 from passlint.server import hover, navigation
 from passlint.server.mlir_index import build_index
 from passlint.server.views import MlirView, Shift

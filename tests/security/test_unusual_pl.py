@@ -17,7 +17,7 @@ from passlint.analysis.findings import Finding, Position, Range
 from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.source import SourceText
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import analyze_module, check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import analyze_module, check_text
 
 KERNELS = """\
 import pypto.language as pl

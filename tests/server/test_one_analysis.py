@@ -11,7 +11,7 @@ import pytest
 from passlint.analysis.source import SourceText
 from passlint.config import Settings
 from passlint.passes.tensorizer_legalization import analysis as tl_analysis
-from passlint.passes.tensorizer_legalization import analyze_file
+from passlint.passes.tensorizer_legalization.analysis import analyze_file
 from passlint.server import jobs
 from passlint.server.convert import ClientFeatures
 from passlint.server.mlir_index import build_index

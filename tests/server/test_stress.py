@@ -19,7 +19,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from passlint import pipeline
 from passlint.analysis.source import SourceText
-from passlint.passes.tensorizer_legalization import legalize_text
+from passlint.passes.tensorizer_legalization.apply import legalize_text
 
 from .conftest import SERVER, Session, copy_data, initialize_params, make_client
 

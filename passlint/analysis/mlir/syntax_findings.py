@@ -4,11 +4,15 @@ checked name; its explanation is here. ``MLIR_SYNTAX_RULES`` lists them for the 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from passlint.analysis import codes
 from passlint.analysis.findings import Finding, Location, Severity
-from passlint.analysis.mlir.ir import ParsedFile
 from passlint.analysis.rules import Rule, by_code
-from passlint.analysis.source import SourceText
+
+if TYPE_CHECKING:  # the catalog reads the rules without loading the MLIR front end
+    from passlint.analysis.mlir.ir import ParsedFile
+    from passlint.analysis.source import SourceText
 
 MLIR_SYNTAX_ERROR = Rule(
     code=codes.E001,

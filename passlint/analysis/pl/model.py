@@ -11,11 +11,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from passlint.analysis.findings import Severity
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.python_text import spells_names_alike
 from passlint.analysis.pl.walk import names_below
-from passlint.analysis.rules import Rule
 from passlint.analysis.source import SourceText
 
 Span = tuple[int, int]
@@ -370,19 +368,10 @@ class Module:
 @dataclass(frozen=True)
 class SyntaxProblem:
     """Why a text is not valid Python: message and the character span to underline (the pass
-    reports it as ``PYTHON_SYNTAX_ERROR``)."""
+    reports it as E002)."""
 
     message: str
     span: Span
-
-
-PYTHON_SYNTAX_ERROR = Rule(
-    code="E002",
-    name="python-syntax-error",
-    severity=Severity.ERROR,
-    summary="The pl source is not valid Python.",
-    why="The pass cannot read kernels from a file that does not parse.",
-)
 
 
 def _moved(span: Span, delta: int) -> Span:

@@ -71,7 +71,7 @@ from passlint.analysis.pl.resolve import (
     ROther,
 )
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols.findings import UNBOUND_VALID_SHAPE_SYMBOL
+from passlint.passes.materialize_valid_shape_symbols.rules import UNBOUND_VALID_SHAPE_SYMBOL
 from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary, OutlinedKernel
 from passlint.passes.materialize_valid_shape_symbols.rebinding import NameReads
 from passlint.passes.materialize_valid_shape_symbols.run import Run

@@ -42,7 +42,6 @@ from types import FrameType
 from typing import Final
 
 from passlint.analysis.pl.index import workspace_index
-from passlint.analysis.pl.model import PYTHON_SYNTAX_ERROR
 from passlint.analysis.pl.python_text import (
     decoding_problem,
     parser_text,
@@ -52,8 +51,8 @@ from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.rules import Rule
 from passlint.analysis.source import has_lone_cr
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols.findings import VS_RULES
 from passlint.passes.materialize_valid_shape_symbols.preconditions import Precondition
+from passlint.passes.materialize_valid_shape_symbols.rules import PYTHON_SYNTAX_ERROR, VS_RULES
 
 _DEVICE = re.compile(r"InCore|AIC|AIV|Spmd")
 _DEF = re.compile(r"def[ \t]+(\w+)")

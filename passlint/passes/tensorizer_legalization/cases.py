@@ -1,11 +1,11 @@
 """The cases of a returned value, one object each, in the order they are
 tried: what the pass does with it, the finding passlint reports (its severity comes from the
 rule it raises), whether a copy fix exists, the hover sentence, where the inlay hint goes, what
-apply mode writes, and whether @main's outline alone (the quick path) can settle it; and the
-rules the cases raise (TL001-TL003, TL006, TL007, TL009), declared before the table.
+apply mode writes, and whether @main's outline alone (the quick path) can settle it. The
+rules the cases raise (TL001-TL003, TL006, TL007, TL009) are declared in ``rules``.
 
-A new case is one entry of ``CASES``; a new rule, its ``Rule`` here and the case naming it
-(the catalog takes the rules of the table, ``CASE_RULES``).
+A new case is one entry of ``CASES``; a new rule, its ``Rule`` in ``rules`` and the case
+naming it.
 """
 
 from __future__ import annotations
@@ -26,6 +26,14 @@ from passlint.analysis.mlir.known_ops import (
 from passlint.analysis.mlir.op_table import CONSTANT_OPS, TERMINATORS
 from passlint.analysis.rules import Rule
 from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output
+from passlint.passes.tensorizer_legalization.rules import (
+    COMPOSITE_DECOMPOSITION_MISSING,
+    OUTPUT_ALIASES_CONSTANT,
+    OUTPUT_ALIASES_INPUT,
+    OUTPUT_RETURNED_TWICE,
+    SPLAT_OUTPUT_BROADCAST,
+    ZERO_SIZED_OUTPUT,
+)
 
 # The attribute that makes a composite one the pass names inside (the pass reads both
 # spellings, as it does `FusionKind`/`fusion_kind`).
@@ -206,103 +214,6 @@ def _composite_missing(analysis: ChunkAnalysis, output: Output) -> bool:
 
 def _composite_location(analysis: ChunkAnalysis, output: Output) -> tuple[tuple[int, int], str]:
     return output.use.span, f"returned as output {output.slot}"
-
-
-# -- the rules the cases raise ----------------------------------------------------------------
-
-
-OUTPUT_ALIASES_INPUT = Rule(
-    code="TL001",
-    name="output-aliases-input",
-    severity=Severity.WARNING,
-    summary="An operand of @main's return is a block argument (an input of the module).",
-    why="TensorizerLegalization needs every output to be a distinct, writable buffer with a "
-    "name. A returned input aliases the caller's buffer, so the pass inserts an identity "
-    "`mhlo.copy` and names the copy.",
-    example="func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
-    "  return %arg0 : tensor<4xf32>\n}",
-    fixed="func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
-    "  %output0_copy = mhlo.copy %arg0 : tensor<4xf32>\n"
-    "  return %output0_copy : tensor<4xf32>\n}",
-    fix="insert `mhlo.copy` of the input before the return and return the copy.",
-)
-
-
-OUTPUT_ALIASES_CONSTANT = Rule(
-    code="TL002",
-    name="output-aliases-constant",
-    severity=Severity.WARNING,
-    summary="An operand of @main's return is produced by a constant op.",
-    why="Constants are read-only; an output must be a writable buffer, so the pass inserts "
-    "an identity `mhlo.copy` of the constant and names the copy. (In the StableHLO "
-    "variant a splat `stablehlo.constant` is first rewritten into a broadcast: see TL007.)",
-    example="%cst = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\nreturn %cst : tensor<2xf32>",
-    fixed="%cst = mhlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
-    "%output0_copy = mhlo.copy %cst : tensor<2xf32>\n"
-    "return %output0_copy : tensor<2xf32>",
-    fix="insert `mhlo.copy` of the constant before the return and return the copy.",
-)
-
-
-OUTPUT_RETURNED_TWICE = Rule(
-    code="TL003",
-    name="output-returned-twice",
-    severity=Severity.WARNING,
-    summary="One SSA value is returned at two or more slots of @main's return.",
-    why="The pass names the producing op's result once per slot: the second name overwrites "
-    "the first in the same `neuron.symName` slot and two outputs share one buffer. "
-    "`passlint legalize` prints exactly that (the value named twice, no copy); the copy "
-    "is passlint's own fix, beyond the pass: it gives every later slot a buffer and a "
-    "name of its own.",
-    example="%0 = stablehlo.sine %arg0 : tensor<4xf32>\n"
-    "return %0, %0 : tensor<4xf32>, tensor<4xf32>",
-    fixed="%0 = stablehlo.sine %arg0 : tensor<4xf32>\n"
-    "%output1_copy = mhlo.copy %0 : tensor<4xf32>\n"
-    "return %0, %output1_copy : tensor<4xf32>, tensor<4xf32>",
-    fix="copy the value for every slot after the first (passlint's advice; the pass inserts "
-    "no such copy).",
-)
-
-
-ZERO_SIZED_OUTPUT = Rule(
-    code="TL006",
-    name="zero-sized-output",
-    severity=Severity.INFORMATION,
-    summary="An output of @main has a tensor type with zero elements.",
-    why="MHLO leaves a returned zero-element input un-copied, so the output still aliases the "
-    "input (reported as a warning there); the StableHLO variant replaces zero-element "
-    "values with an `AwsNeuronZeroSizedOp` custom call that carries `neuron.actual_shape`.",
-    example="func.func @main(%arg0: tensor<0x4xf32>) -> tensor<0x4xf32> {\n"
-    "  return %arg0 : tensor<0x4xf32>\n}",
-)
-
-
-SPLAT_OUTPUT_BROADCAST = Rule(
-    code="TL007",
-    name="splat-output-broadcast",
-    severity=Severity.INFORMATION,
-    summary="An output of @main is a splat `stablehlo.constant` (StableHLO variant).",
-    why="Stage A of the StableHLO variant rewrites every splat constant into a scalar "
-    "constant and a `stablehlo.broadcast_in_dim`; the broadcast is a compute op, so the "
-    "output is named in place instead of copied.",
-    example="%cst = stablehlo.constant dense<0.0> : tensor<4x4xf32>\nreturn %cst : tensor<4x4xf32>",
-)
-
-
-COMPOSITE_DECOMPOSITION_MISSING = Rule(
-    code="TL009",
-    name="composite-decomposition-missing",
-    severity=Severity.ERROR,
-    summary="A returned `stablehlo.composite` carrying `CompositeKind` (or `composite_kind`) "
-    "names a decomposition function the module lacks.",
-    why="The pass names the output of a composite with Neuron's `CompositeKind` attribute "
-    "(also spelled `composite_kind`) inside its decomposition; without that function "
-    "there is nothing to name and the pass fails. (A composite without `CompositeKind`, "
-    "as jax writes them, is named in place.)",
-    example='%0 = stablehlo.composite "my.op" %arg0 {CompositeKind = "FusedComposite", '
-    "decomposition = @my.op} : "
-    "(tensor<4xf32>) -> tensor<4xf32>\nreturn %0 : tensor<4xf32>",
-)
 
 
 # -- the table ---------------------------------------------------------------------------------
@@ -490,9 +401,6 @@ CASES: tuple[Case, ...] = (
         inlay="named",
     ),
 )
-
-# The rules of the table, in its order (each once), for the catalog.
-CASE_RULES: tuple[Rule, ...] = tuple(dict.fromkeys(case.rule for case in CASES if case.rule))
 
 
 def classify(

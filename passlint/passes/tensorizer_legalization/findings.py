@@ -1,7 +1,7 @@
 """TensorizerLegalization's findings: one per output whose case raises a rule, with the
 byte-minimal copy fix for the cases the pass copies, and the module-level TL004 (output
-names) and TL005 (no @main), declared beside their checks; ``TL_RULES``, the pass's rules
-for the catalog. ``quick_check`` gives them from @main's outline alone."""
+names) and TL005 (no @main); the rules are declared in ``rules``. ``quick_check`` gives them
+from @main's outline alone."""
 
 from __future__ import annotations
 
@@ -11,20 +11,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from passlint.analysis.findings import Finding, Fix, Location, Severity, TextEdit
+from passlint.analysis.findings import Finding, Fix, Location, TextEdit
 from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult
 from passlint.analysis.mlir.main_outline import outline_main, used_names
 from passlint.analysis.mlir.outline_reads import Reads
-from passlint.analysis.rules import Rule, by_code
 from passlint.analysis.source import SourceText, line_break, line_start
 from passlint.passes.tensorizer_legalization.analysis import analyze_chunk
-from passlint.passes.tensorizer_legalization.cases import (
-    CASE_RULES,
-    CASES,
-    COMPOSITE_DECOMPOSITION_MISSING,
-)
+from passlint.passes.tensorizer_legalization.cases import CASES
 from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis, Output, Variant
+from passlint.passes.tensorizer_legalization.rules import (
+    COMPOSITE_DECOMPOSITION_MISSING,
+    MISSING_MAIN,
+    OUTPUT_NAMES_MISMATCH,
+)
 
 if TYPE_CHECKING:
     from passlint.analysis.mlir.memo import MlirMemo
@@ -63,18 +63,6 @@ def check(path: str, analyses: Iterable[ChunkAnalysis], source: SourceText) -> l
     for analysis in analyses:
         findings.extend(chunk_findings(path, analysis, source))
     return findings
-
-
-MISSING_MAIN = Rule(
-    code="TL005",
-    name="missing-main",
-    severity=Severity.ERROR,
-    summary="The module has no `func.func @main`.",
-    why="TensorizerLegalization legalizes the outputs of @main and aborts without one. Lit "
-    "tests and libraries legitimately have no main, so this rule is opt-in.",
-    example="module {\n  func.func @helper() { return }\n}",
-    opt_in=True,
-)
 
 
 def chunk_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> list[Finding]:
@@ -139,18 +127,6 @@ def _output_finding(
         related,
         _copy_fix(path, analysis, output, source, place) if case.copies else None,
     )
-
-
-OUTPUT_NAMES_MISMATCH = Rule(
-    code="TL004",
-    name="output-names-mismatch",
-    severity=Severity.ERROR,
-    summary="@main's `output_names` does not have exactly one distinct string per returned value.",
-    why="The pass indexes `output_names` by return slot: a shorter list reads past its end, "
-    "a longer one names outputs that do not exist, and duplicates give two buffers one name.",
-    example='func.func @main(...) attributes {output_names = ["a"]} {\n'
-    "  return %0, %1 : tensor<4xf32>, tensor<4xf32>\n}",
-)
 
 
 def _names_findings(path: str, analysis: ChunkAnalysis, source: SourceText) -> list[Finding]:
@@ -274,11 +250,6 @@ def copy_statement(
         return f'{result} = "mhlo.copy"({operand}){attributes} : ({type_text}) -> {type_text}'
     return f"{result} = mhlo.copy {operand}{attributes} : {type_text}"
 
-
-# The pass's rules, by code (the catalog's order): the case table's and the module-level ones.
-TL_RULES = by_code(
-    *sorted((*CASE_RULES, OUTPUT_NAMES_MISMATCH, MISSING_MAIN), key=lambda rule: rule.code)
-)
 
 # The codes a quick answer can give: the cases @main's outline settles, and TL004.
 QUICK_CODES = frozenset(

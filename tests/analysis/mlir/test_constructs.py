@@ -16,7 +16,7 @@ from passlint import pipeline
 from passlint.analysis.mlir.main_outline import outline_main
 from passlint.analysis.mlir.parser import parse_file, split_chunks
 from passlint.analysis.mlir.types import ShapedType
-from passlint.passes.tensorizer_legalization import legalize_text
+from passlint.passes.tensorizer_legalization.apply import legalize_text
 
 # Fixture -> the codes of its findings, in order, with the 1-based line and column of each.
 EXPECTED: dict[str, list[tuple[str, int, int]]] = {

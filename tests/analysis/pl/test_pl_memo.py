@@ -9,8 +9,8 @@ from pathlib import Path
 from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.pl.model import Module
 from passlint.analysis.pl.resolve import load_module
-from passlint.passes.materialize_valid_shape_symbols import check_text
 from passlint.passes.materialize_valid_shape_symbols.cache import UnitMemo
+from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 
 PACKAGE = Path(__file__).resolve().parents[3] / "passlint"
 DATA = Path(__file__).resolve().parents[2] / "data" / "pl"

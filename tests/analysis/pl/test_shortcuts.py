@@ -13,7 +13,7 @@ from passlint.analysis.pl import frontend
 from passlint.analysis.pl.frontend import build_module, parse_text
 from passlint.analysis.pl.model import Module
 from passlint.analysis.pl.pieces import PieceMemo, parse_pieces
-from passlint.passes.materialize_valid_shape_symbols import check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 
 HEADER = "import pypto.language as pl\nfrom pypto.language import submit, load as ld\n\n"
 
