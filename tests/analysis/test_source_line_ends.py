@@ -75,7 +75,7 @@ PL_KERNEL = (
     "\n"
     "\n"
     "@pl.function(type=pl.FunctionType.InCore)\n"
-    "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]):\n"
+    "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID], layout=pl.TensorLayout.ND)]):\n"
     "    return x\n"
 )
 

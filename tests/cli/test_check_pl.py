@@ -74,8 +74,14 @@ def test_folder_with_cross_file_kernel_and_non_pl_files(tmp_path: Path) -> None:
 def test_clean_folder_and_cases_folder(tmp_path: Path) -> None:
     shutil.copytree(DATA / "clean", tmp_path / "clean")
     result = run(tmp_path, "clean")
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.startswith("All checks passed")
+    # nothing for the pass; but three views without a layout, which Python rejects (VS009)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert [line.split(" ")[:2] for line in result.stdout.splitlines()] == [
+        ["clean/physical_dims.py:13:62:", "VS009"],
+        ["clean/physical_dims.py:14:38:", "VS009"],
+        ["clean/scalar_params.py:17:71:", "VS009"],
+        ["Found", "3"],
+    ]
     shutil.copy(DATA / "valid_shape_cases.py", tmp_path)
     result = run(tmp_path, "--format", "json", "valid_shape_cases.py")
     codes = [f["code"] for f in json.loads(result.stdout)["findings"]]
@@ -113,11 +119,51 @@ def test_a_fix_that_leaves_work_by_hand_is_reported_and_never_applied(tmp_path: 
     (tmp_path / "m.py").write_text(KERNEL_USED_AS_VALUE)
     result = run(tmp_path, "--output-format", "json", "m.py")
     assert result.returncode == 1, result.stderr
-    (finding,) = json.loads(result.stdout)["findings"]
+    layout, finding = json.loads(result.stdout)["findings"]
+    assert layout["code"] == "VS009"  # the view has no layout
     assert finding["code"] == "VS001"
     assert finding["fix"]["preferred"] is False
     assert finding["fix"]["title"].endswith("edit by hand: m.py:12:12 (k)")
     fixed = run(tmp_path, "--fix", "m.py")
     assert fixed.returncode == 1
-    assert (tmp_path / "m.py").read_text() == KERNEL_USED_AS_VALUE
+    # only the layout (VS009) is added
+    assert (tmp_path / "m.py").read_text() == KERNEL_USED_AS_VALUE.replace(
+        "valid_shape=[R, V])", "valid_shape=[R, V], layout=pl.TensorLayout.ND)"
+    )
     assert "fixable" not in fixed.stdout
+
+
+LAYOUTLESS_PROGRAM = """\
+import pypto.language as pl
+
+Q, BLK, VALID = pl.dynamic("Q"), pl.dynamic("BLK"), pl.dynamic("VALID")
+
+
+@pl.program
+class Prog:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kernel(self, sij: pl.Tensor[[Q, BLK], pl.FP32, pl.TensorView(valid_shape=[Q, VALID])]):
+        return sij
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, sij: pl.Tensor[[Q, BLK], pl.FP32], valid_len: pl.Scalar[pl.INDEX]):
+        part = pl.slice(sij, [16, 128], [0, 0], valid_shape=[16, valid_len])
+        return self.kernel(part)
+"""
+
+
+def test_fix_applies_the_layout_and_the_vs001_fix_together(tmp_path: Path) -> None:
+    (tmp_path / "prog.py").write_text(LAYOUTLESS_PROGRAM)
+    found = run(tmp_path, "--output-format", "json", "prog.py")
+    codes = [f["code"] for f in json.loads(found.stdout)["findings"]]
+    assert codes == ["VS009", "VS001"], found.stdout
+    fixed = run(tmp_path, "--fix", "prog.py")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert fixed.stdout.startswith("Fixed 2 findings.\nAll checks passed")
+    assert (tmp_path / "prog.py").read_text() == LAYOUTLESS_PROGRAM.replace(
+        "def kernel(self, sij: pl.Tensor[[Q, BLK], pl.FP32, pl.TensorView(valid_shape=[Q, VALID])]",
+        "def kernel(self, VALID: pl.Scalar[pl.INDEX], sij: pl.Tensor[[Q, BLK], pl.FP32, "
+        "pl.TensorView(valid_shape=[Q, VALID], layout=pl.TensorLayout.ND)]",
+    ).replace("self.kernel(part)", "self.kernel(valid_len, part)")
+    again = run(tmp_path, "--fix", "prog.py")
+    assert again.stdout.startswith("All checks passed")

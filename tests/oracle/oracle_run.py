@@ -183,5 +183,7 @@ def check_fixes(
     )
     if result.unfixed:
         verdict += "; left unfixed by passlint (its finding says why): " + ", ".join(result.unfixed)
+    if result.known:
+        verdict += "; known divergences (not counted): " + "; ".join(result.known)
     SUMMARIES.append(f"{title} after --fix ({len(copy.changed)} files changed): {verdict}.")
     return copy.changed, text

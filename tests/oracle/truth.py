@@ -21,7 +21,10 @@ CODE_OF_KIND = {
     "omitted-argument": "VS004",
     "late-scalar": "VS005",
     "unknown-shape-variable": "VS008",
+    "missing-layout": "VS009",
 }
+# Those Python raises itself while it defines the program (harness/record.py: RAISED_BY_PYTHON).
+RAISED_BY_PYTHON = frozenset({"missing-layout"})
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ class Rejection:
     file: str
     line: int  # where pypto's message points
     kind: str
-    stage: str  # pass | parser | pass after outlining
+    stage: str  # pass | parser | pass after outlining | python
     message: str
     program: str | None
     program_line: int | None
@@ -146,6 +149,12 @@ def from_document(document: dict[str, Any]) -> Truth:
                 _variant(variant, of, rel, None, None)
         for error in section.get("python_errors", []):
             of(rel).python_errors.append((error["line"], error["message"]))
+            if error.get("kind") in RAISED_BY_PYTHON and error["line"] is not None:
+                rejection = Rejection(
+                    rel, error["line"], error["kind"], "python", error["message"], None, None
+                )
+                if rejection not in of(rel).rejections:
+                    of(rel).rejections.append(rejection)
         for error in section["parser_errors"]:
             if error["kind"] not in CODE_OF_KIND:
                 of(rel).other_parser_errors.append((error["function_line"], error["function"]))

@@ -42,8 +42,21 @@ def fix_text(text: str, code: str, path: str = "k.py") -> str:
     ast.parse(fixed)
     again = check_text(path, fixed, None)
     assert [f for f in again if f.code == code] == []
-    assert all(f.fix is None for f in again)
+    # what is left to fix: the views these tests write without a layout (VS009)
+    assert [f.code for f in again if f.fix is not None] == ["VS009"] * layoutless(fixed)
     return fixed
+
+
+def layoutless(text: str) -> int:
+    """The ``TensorView(valid_shape=...)`` calls of the text without a ``layout=``."""
+    return sum(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "TensorView"
+        and {"valid_shape"} <= {k.arg for k in node.keywords}
+        and "layout" not in {k.arg for k in node.keywords}
+        for node in ast.walk(ast.parse(text))
+    )
 
 
 def test_softmax_prepare_fix_is_byte_for_byte(tmp_path: Path) -> None:
@@ -100,7 +113,9 @@ def test_call_forms_fix(tmp_path: Path) -> None:
     shutil.copy(DATA / "forms" / "call_forms.py", path)
     texts = apply_first_fix(check_text(str(path), path.read_text(), None), "VS001")
     assert texts == {"call_forms.py": (DATA / "forms" / "call_forms.fixed.py").read_text()}
-    assert check_text(str(path), path.read_text(), None) == []
+    # its two views have no layout: pypto rejects the file at definition (VS009)
+    left = check_text(str(path), path.read_text(), None)
+    assert [(f.code, f.range.start.line + 1) for f in left] == [("VS009", 14), ("VS009", 14)]
 
 
 HEADER = 'import pypto.language as pl\nV = pl.dynamic("V")\n\n'

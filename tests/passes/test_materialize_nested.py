@@ -98,7 +98,7 @@ def test_programs_at_any_depth_are_analysed(shape: str) -> None:
     body = textwrap.indent(program, " " * indent)
     text = HEAD + template.format(body=body.rstrip("\n")) + "\n"
     codes = [f.code for f in check_text("m.py", text, None)]
-    assert codes == ["VS001"], text
+    assert codes == ["VS009", "VS001"], text  # VIEW has no layout (VS009)
 
 
 def test_a_function_decorator_in_a_plain_class_body_is_not_a_kernel() -> None:
@@ -147,7 +147,13 @@ def test_a_builder_local_symbol_shadows_the_global_and_re_assignment_counts() ->
         """
     )
     findings = check_text("m.py", text, None)
-    assert where(findings) == [("VS001", 15, 84, 15, 85)]
+    assert where(findings) == [  # and the views without a layout (VS009)
+        ("VS009", 8, 45, 8, 78),
+        ("VS009", 15, 54, 15, 87),
+        ("VS001", 15, 84, 15, 85),
+        ("VS009", 15, 121, 15, 154),
+    ]
+    findings = findings[2:3]
     assert findings[0].message.startswith(
         "Kernel 'late' cannot bind 'LOCAL_V' (Python name 'V') and 'W';"
     )
@@ -173,8 +179,8 @@ def test_a_class_body_does_not_enclose_its_methods() -> None:
         """
     )
     findings = check_text("m.py", text, None)
-    assert [f.code for f in findings] == ["VS001"]
-    assert "cannot bind 'V'" in findings[0].message
+    assert [f.code for f in findings] == ["VS009", "VS001"]  # VIEW has no layout (VS009)
+    assert "cannot bind 'V'" in findings[1].message
 
 
 def test_a_module_level_kernel_reads_the_globals_bound_before_it() -> None:
@@ -187,7 +193,7 @@ def test_a_module_level_kernel_reads_the_globals_bound_before_it() -> None:
         V = 4
         """
     )
-    assert [f.code for f in check_text("m.py", text, None)] == ["VS001"]
+    assert [f.code for f in check_text("m.py", text, None)] == ["VS009", "VS001"]  # VS009: VIEW
 
 
 @pytest.mark.parametrize(
@@ -216,7 +222,7 @@ def test_aliases_of_pypto_language(imports: str) -> None:
         """
         )
     )
-    assert [f.code for f in check_text("m.py", text, None)] == ["VS001"]
+    assert [f.code for f in check_text("m.py", text, None)] == ["VS009", "VS001"]  # VS009: VIEW
 
 
 def test_names_imported_from_pypto_language_and_distributed_tensors() -> None:
@@ -242,7 +248,8 @@ def test_names_imported_from_pypto_language_and_distributed_tensors() -> None:
                     return out
         """
     )
-    [finding] = check_text("m.py", text, None)
+    layout, finding = check_text("m.py", text, None)
+    assert where([layout]) == [("VS009", 12, 58, 12, 99)]  # no layout
     assert where([finding]) == [("VS001", 12, 85, 12, 86)]
     assert finding.message.startswith(
         "Kernel 'kernel' cannot bind 'REMOTE_N' (Python name 'n'); add it as a leading parameter."
@@ -279,7 +286,11 @@ def test_submit_in_manual_scope_with_keywords_gets_the_extent_before_the_argumen
     )
     assert fixed(text) == text.replace(
         "def k(self, x", "def k(self, V: pl.Scalar[pl.INDEX], x"
-    ).replace("(self.k, part", "(self.k, n, part").replace("(self.k, src", "(self.k, 64, src")
+    ).replace("(self.k, part", "(self.k, n, part").replace(
+        "(self.k, src", "(self.k, 64, src"
+    ).replace(
+        "valid_shape=[R, V])", "valid_shape=[R, V], layout=pl.TensorLayout.ND)"
+    )  # and VIEW's layout (VS009)
 
 
 def test_an_imported_kernel_called_under_an_alias_from_a_nested_program(tmp_path: Path) -> None:
@@ -306,7 +317,8 @@ def test_an_imported_kernel_called_under_an_alias_from_a_nested_program(tmp_path
     )
     workspace = Workspace([tmp_path])
     path = tmp_path / "kernels.py"
-    [finding] = check_text(str(path), path.read_text(), workspace)
+    layout, finding = check_text(str(path), path.read_text(), workspace)
+    assert layout.code == "VS009"  # VIEW has no layout
     assert finding.fix is not None and finding.fix.preferred
     assert [(Path(e.path).name, e.range.start.line, e.new_text) for e in finding.fix.edits] == [
         ("kernels.py", 5, "V: pl.Scalar[pl.INDEX], "),
@@ -327,7 +339,7 @@ def test_other_function_types_never_get_vs001(kind: str) -> None:
 @pytest.mark.parametrize("kind", ["InCore", "AIC", "AIV", "Spmd"])
 def test_every_device_kernel_type_gets_vs001(kind: str) -> None:
     text = HEAD + f"@pl.function(type=pl.FunctionType.{kind})\ndef f(x: {VIEW}):\n    return x\n"
-    assert [f.code for f in check_text("m.py", text, None)] == ["VS001"]
+    assert [f.code for f in check_text("m.py", text, None)] == ["VS009", "VS001"]  # VS009: VIEW
 
 
 # -- binding rules (point 4) -------------------------------------------------------------------
@@ -337,7 +349,7 @@ def test_an_earlier_parameter_of_any_dtype_binds_an_inline_entry_of_its_name() -
     # pypto type_resolver.py:1886 (a valid_shape name is looked up in the parameters first);
     # checked with the real pass: `V: pl.Scalar[pl.FP32]` before the annotation binds it
     text = HEAD + f"{IN_CORE}\ndef k(V: pl.Scalar[pl.FP32], x: {VIEW}):\n    return x\n"
-    assert check_text("m.py", text, None) == []
+    assert [f.code for f in check_text("m.py", text, None)] == ["VS009"]  # VIEW has no layout
 
 
 def test_a_view_variable_symbol_is_taken_over_by_no_parameter() -> None:
@@ -359,7 +371,12 @@ def test_a_view_variable_symbol_is_taken_over_by_no_parameter() -> None:
         """
     )
     findings = check_text("m.py", text, None)
-    assert where(findings) == [("VS001", 6, 61, 6, 65), ("VS001", 10, 63, 10, 67)]
+    assert where(findings) == [
+        ("VS009", 3, 7, 3, 40),  # SEEN has no layout
+        ("VS001", 6, 61, 6, 65),
+        ("VS001", 10, 63, 10, 67),
+    ]
+    findings = findings[1:]
     for finding in findings:
         assert finding.fix is None
         assert finding.message.endswith(
@@ -384,7 +401,8 @@ def test_two_bindings_of_one_string_are_two_symbols_and_cannot_both_be_added() -
     summary = analyze_module("m.py", text, None).kernels[0]
     assert [(s.symbol, s.name) for s in summary.unbound] == [("V", "V"), ("V", "V2")]
     findings = check_text("m.py", text, None)
-    assert [f.code for f in findings] == ["VS001"]
+    assert [f.code for f in findings] == ["VS009", "VS001", "VS009"]  # two views, no layout
+    findings = findings[1:2]
     assert findings[0].message.startswith("Kernel 'k' cannot bind 'V' and 'V' (Python name 'V2');")
     assert all(f.fix is not None and f.fix.preferred for f in findings)
 
@@ -407,7 +425,7 @@ def test_a_physical_dimension_binds_the_symbol_under_any_python_name() -> None:
                 return x
         """
     )
-    assert check_text("m.py", text, None) == []
+    assert [f.code for f in check_text("m.py", text, None)] == ["VS009", "VS009"]  # VIEW
 
 
 # -- a fix is complete or not preferred (point 5) -----------------------------------------------
@@ -424,7 +442,8 @@ def test_a_kernel_used_as_a_value_gets_a_fix_that_is_not_preferred() -> None:
             return make(k)
         """
     )
-    [finding] = check_text("m.py", text, None)
+    layout, finding = check_text("m.py", text, None)
+    assert layout.code == "VS009"  # VIEW has no layout
     assert finding.fix is not None and not finding.fix.preferred
     assert finding.fix.title == (
         "Add leading parameter V to 'k' and pass the extent at 0 call sites; "
@@ -447,7 +466,11 @@ def test_check_fix_never_applies_a_fix_that_is_not_preferred(tmp_path: Path) -> 
     outcome = compute_fixes(
         [str(path)], Job(Settings(), [str(tmp_path)], {}), check_files, [str(tmp_path)]
     )
-    assert outcome.applied == 0 and outcome.changed == []
+    # only VIEW's layout (VS009) is added: VS001's fix leaves work by hand
+    assert outcome.applied == 1
+    assert outcome.fixed[str(path)] == text.replace(
+        "valid_shape=[R, V])", "valid_shape=[R, V], layout=pl.TensorLayout.ND)"
+    )
 
 
 # -- kernels outlined from pl.at scopes (point 7) ----------------------------------------------
@@ -508,7 +531,8 @@ def test_a_late_scalar_of_another_dtype_is_no_vs005_and_leaves_the_symbol_unboun
             return x
         """
     )
-    [finding] = check_text("m.py", text, None)
+    layout, finding = check_text("m.py", text, None)
+    assert where([layout]) == [("VS009", 4, 37, 4, 73)]  # no layout
     assert where([finding]) == [("VS001", 4, 67, 4, 71)]
     assert finding.fix is None
     assert finding.message.endswith(
@@ -516,7 +540,7 @@ def test_a_late_scalar_of_another_dtype_is_no_vs005_and_leaves_the_symbol_unboun
         "another parameter of the kernel."
     )
     late_index = text.replace("pl.Scalar[pl.FP32]", "pl.Scalar[pl.INDEX]")
-    assert [f.code for f in check_text("m.py", late_index, None)] == ["VS005"]
+    assert [f.code for f in check_text("m.py", late_index, None)] == ["VS009", "VS005"]
 
 
 def test_a_late_scalar_after_a_physical_dimension_or_a_view_variable_is_vs005() -> None:
@@ -537,7 +561,12 @@ def test_a_late_scalar_after_a_physical_dimension_or_a_view_variable_is_vs005() 
         """
     )
     findings = check_text("m.py", text, None)
-    assert where(findings) == [("VS005", 6, 44, 6, 66), ("VS005", 10, 49, 10, 71)]
+    assert where(findings) == [
+        ("VS009", 3, 8, 3, 41),  # VIEWV has no layout
+        ("VS005", 6, 44, 6, 66),
+        ("VS005", 10, 49, 10, 71),
+    ]
+    findings = findings[1:]
     assert findings[0].fix is not None
     assert findings[1].fix is None
     assert findings[1].message.startswith(

@@ -202,12 +202,20 @@ def test_softmax_prepare_and_cross_file() -> None:
 
 
 @pytest.mark.parametrize(
-    "name",
-    ["constant_valid_shapes.py", "scalar_params.py", "physical_dims.py", "jit_code.py"],
+    ("name", "layoutless"),
+    [
+        ("constant_valid_shapes.py", []),
+        ("scalar_params.py", [17]),
+        ("physical_dims.py", [13, 14]),
+        ("jit_code.py", []),
+    ],
 )
-def test_no_finding_at_all(name: str) -> None:
+def test_no_finding_at_all(name: str, layoutless: list[int]) -> None:
+    """Nothing for the pass; but views written without a layout, which Python rejects
+    (VS009), on the lines ``layoutless``."""
     path = DATA / "clean" / name
-    assert check(path, Workspace([path.parent])) == []
+    found = check(path, Workspace([path.parent]))
+    assert [(f.code, f.range.start.line + 1) for f in found] == [("VS009", n) for n in layoutless]
 
 
 @pytest.mark.parametrize(
@@ -221,12 +229,20 @@ def test_no_finding_at_all(name: str) -> None:
     ],
 )
 def test_already_materialized_sources_produce_nothing(path: Path) -> None:
-    assert check(path, Workspace([path.parent])) == []
+    found = check(path, Workspace([path.parent]))
+    # call_forms.fixed.py's two views of 'k' have no layout, which Python rejects (VS009)
+    layoutless = [14, 14] if path.name == "call_forms.fixed.py" else []
+    assert [(f.code, f.range.start.line + 1) for f in found] == [("VS009", n) for n in layoutless]
 
 
 def test_vs006_and_compound_inside_a_call() -> None:
     findings = check(DATA / "forms" / "undefined.py")
-    assert spans(findings) == [("VS006", 7, 66, 7, 75), ("VS002", 7, 77, 7, 89)]
+    assert spans(findings) == [
+        ("VS009", 7, 39, 7, 91),
+        ("VS006", 7, 66, 7, 75),
+        ("VS002", 7, 77, 7, 89),
+    ]
+    findings = findings[1:]
     assert findings[0].message == (
         "The valid_shape of 'x' reads undefined 'UNDEFINED'; define it. Python raises NameError "
         "when kernel 'k' is defined: 'UNDEFINED' is no `pl.dynamic` symbol, int constant or "
@@ -236,8 +252,8 @@ def test_vs006_and_compound_inside_a_call() -> None:
 
 
 def test_nested_kernel_and_local_symbol() -> None:
-    [finding] = check(DATA / "forms" / "nested.py")
-    assert spans([finding]) == [("VS001", 9, 70, 9, 71)]
+    layout, finding = check(DATA / "forms" / "nested.py")
+    assert spans([layout, finding]) == [("VS009", 9, 43, 9, 73), ("VS001", 9, 70, 9, 71)]
     assert finding.fix is not None
     assert [e.new_text for e in finding.fix.edits] == ["R: pl.Scalar[pl.INDEX], ", "n, "]
 
@@ -258,7 +274,8 @@ def test_unresolvable_call_lists_the_call_and_offers_a_fix_that_is_not_preferred
             return k(a)
         """
     )
-    [finding] = check_text("u.py", text, None)
+    layout, finding = check_text("u.py", text, None)
+    assert layout.code == "VS009"  # its view has no layout
     assert finding.fix is not None and not finding.fix.preferred
     assert finding.fix.title == (
         "Add leading parameter V to 'k' and pass the extent at 0 call sites; "
@@ -287,7 +304,7 @@ def test_analysis_never_executes_the_file(tmp_path: Path, monkeypatch: pytest.Mo
     marker = tmp_path / "marker.txt"
     monkeypatch.setenv("PASSLINT_MARKER", str(marker))
     findings = check(DATA / "side_effect.py", Workspace([DATA]))
-    assert [f.code for f in findings] == ["VS001"]
+    assert [f.code for f in findings] == ["VS009", "VS001"]
     assert not marker.exists()
 
 

@@ -33,13 +33,13 @@ VALID = pl.dynamic("VALID")
 
 
 @pl.function(type=pl.FunctionType.InCore)
-def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]):
+def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID], layout=pl.TensorLayout.ND)]):
     return x
 
 
 @pl.function(type=pl.FunctionType.InCore)
-def k_outside(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[S_FILE, S_DIR])],
-              y: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[S_UP, S_ABS])]):
+def k_outside(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[S_FILE, S_DIR], layout=pl.TensorLayout.ND)],
+              y: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[S_UP, S_ABS], layout=pl.TensorLayout.ND)]):
     return x
 """
 

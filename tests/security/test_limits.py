@@ -117,7 +117,7 @@ def test_deep_mlir_nesting_message() -> None:
 def kernel(entry: str) -> str:
     return PL_HEADER + (
         "@pl.function(type=pl.FunctionType.InCore)\n"
-        f"def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, {entry}])]):\n"
+        f"def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, {entry}], layout=pl.TensorLayout.ND)]):\n"
         "    return x\n"
     )
 

@@ -30,7 +30,7 @@ HEAD = 'import pypto.language as pl\n\nV = pl.dynamic("V")\n'
 KERNEL = """
 
 @pl.function(type=pl.FunctionType.InCore)
-def k{i}(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]):
+def k{i}(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V], layout=pl.TensorLayout.ND)]):
     return x
 
 
@@ -66,7 +66,7 @@ def many_call_sites(n: int) -> str:
 def long_parameter_list(n: int) -> str:
     dynamics = "".join(f'V{j} = pl.dynamic("V{j}")\n' for j in range(n))
     params = ",\n    ".join(
-        f"x{j}: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V{j}])]"
+        f"x{j}: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V{j}], layout=pl.TensorLayout.ND)]"
         for j in range(n)
     )
     return (
@@ -79,7 +79,7 @@ def long_parameter_list(n: int) -> str:
 def long_parameter_line(n: int) -> str:
     """Parameters that bind nothing, on one line, before the one that reads a symbol."""
     params = ", ".join(f"x{j}: pl.Tensor[[16, 128], pl.FP32]" for j in range(n))
-    view = "y: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]"
+    view = "y: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V], layout=pl.TensorLayout.ND)]"
     return (
         HEAD
         + f"\n\n@pl.function(type=pl.FunctionType.InCore)\ndef k({params}, {view}):\n    return y\n"
@@ -89,7 +89,7 @@ def long_parameter_line(n: int) -> str:
 def many_dynamic_symbols(n: int) -> str:
     dynamics = "".join(f'V{j} = pl.dynamic("V{j}")\n' for j in range(n))
     entries = ", ".join(f"V{j}" for j in range(n))
-    tensor = f"pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[{entries}])]"
+    tensor = f"pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[{entries}], layout=pl.TensorLayout.ND)]"
     return (
         HEAD
         + dynamics
@@ -102,7 +102,7 @@ def unbound_symbols_called(n: int) -> str:
     symbols = [f"S{i}" for i in range(n)]
     dynamics = "".join(f'{s} = pl.dynamic("{s}")\n' for s in symbols)
     shape = ", ".join("8" for _ in symbols)
-    tensor = f"pl.Tensor[[{shape}], pl.FP32, pl.TensorView(valid_shape=[{', '.join(symbols)}])]"
+    tensor = f"pl.Tensor[[{shape}], pl.FP32, pl.TensorView(valid_shape=[{', '.join(symbols)}], layout=pl.TensorLayout.ND)]"
     return (
         HEAD
         + dynamics
@@ -117,7 +117,7 @@ def sliced_inputs_called(n: int) -> str:
     slices of tensors of static shape (OptimizeOrchTensors' strides decided per input)."""
     dynamics = "".join(f'V{j} = pl.dynamic("V{j}")\n' for j in range(n))
     params = ", ".join(
-        f"x{j}: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V{j}])]"
+        f"x{j}: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V{j}], layout=pl.TensorLayout.ND)]"
         for j in range(n)
     )
     slices = "".join(
@@ -217,7 +217,7 @@ def many_methods(n: int) -> str:
     """A program of many kernels, each called by its orchestration (``self.k(...)``)."""
     kernels = "".join(
         f"    @pl.function(type=pl.FunctionType.InCore)\n"
-        f"    def k{j}(self, x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]):\n"
+        f"    def k{j}(self, x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V], layout=pl.TensorLayout.ND)]):\n"
         "        return x\n\n"
         for j in range(n)
     )

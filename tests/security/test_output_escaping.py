@@ -274,7 +274,7 @@ def test_pl_messages_quote_dynamic_names_escaped(tmp_path: Path) -> None:
         "import pypto.language as pl\n\n"
         'V = pl.dynamic("\\x1b[2J\\u202e")\n\n\n'
         "@pl.function(type=pl.FunctionType.InCore)\n"
-        "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]):\n"
+        "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V], layout=pl.TensorLayout.ND)]):\n"
         "    return x\n"
     )
     folder = _folder(tmp_path, "k.py", source)

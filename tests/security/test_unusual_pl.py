@@ -27,7 +27,7 @@ VALID = pl.dynamic("VALID")
 
 @pl.function(type=pl.FunctionType.InCore)
 def k(
-    x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])],
+    x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID], layout=pl.TensorLayout.ND)],
     out: pl.Out[pl.Tensor[[16, 128], pl.FP32]],
 ):
     return out
@@ -117,7 +117,7 @@ LATE = pl.dynamic("LATE")
 
 @pl.function(type=pl.FunctionType.AIV)
 def kernel(
-    x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, LATE])],
+    x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, LATE], layout=pl.TensorLayout.ND)],
     LATE: pl.Scalar[pl.INDEX],
 ):
     return x
@@ -130,10 +130,10 @@ def test_moving_a_parameter_keeps_the_line_ending(ending: str) -> None:
     vs005 = only(check_text("k.py", text, None), "VS005")
     assert vs005.range == span(8, 4, 29)
     expected = MOVE.replace(
-        "    x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, LATE])],\n"
+        "    x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, LATE], layout=pl.TensorLayout.ND)],\n"
         "    LATE: pl.Scalar[pl.INDEX],\n",
         "    LATE: pl.Scalar[pl.INDEX],\n"
-        "    x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, LATE])],\n",
+        "    x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, LATE], layout=pl.TensorLayout.ND)],\n",
     )
     assert fixed(text, vs005) == expected.replace("\n", ending)
 
@@ -145,7 +145,7 @@ V = pl.dynamic("V")
 
 
 @pl.function(type=pl.FunctionType.Orchestration)
-def main(x: pl.Tensor[[16, 64], pl.FP32, pl.TensorView(valid_shape=[16, V])]):
+def main(x: pl.Tensor[[16, 64], pl.FP32, pl.TensorView(valid_shape=[16, V], layout=pl.TensorLayout.ND)]):
     with pl.at(level=pl.Level.CORE_GROUP, name_hint="fused"):
         t = pl.load(x, [0, 0], [16, 64])
     return t
@@ -286,7 +286,7 @@ def test_the_batch_screen_finds_what_the_analysis_finds(name: str, tmp_path: Pat
 HUGE = int("f" * 5000, 16)  # 6,021 decimal digits: str() refuses it
 HEX = f"{HUGE:#x}"
 DECIMAL = "9" * 4200  # as long as CPython allows; 13,952 bits: written in hex
-KERNEL_X = "pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]"
+KERNEL_X = "pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID], layout=pl.TensorLayout.ND)]"
 CALL_ARG = "pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n])"
 
 
@@ -338,7 +338,7 @@ def test_huge_hex_literals_are_integers_like_any_other(text: str, expected: str)
 
 
 def test_huge_extents_that_disagree_are_quoted_short() -> None:
-    kernel_y = "pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]"
+    kernel_y = "pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID], layout=pl.TensorLayout.ND)]"
     text = (
         KERNELS.replace("    out: pl.Out[", f"    y: {kernel_y},\n    out: pl.Out[")
         .replace(
@@ -376,7 +376,7 @@ def test_messages_quote_a_short_excerpt_of_long_names() -> None:
     kernel, name, symbol, param = "k" * LONG, "V" * LONG, "S" * LONG, "p" * LONG
     text = (
         KERNELS.replace('VALID = pl.dynamic("VALID")', f'{name} = pl.dynamic("{symbol}")')
-        .replace("VALID])", f"{name}])")
+        .replace("VALID],", f"{name}],")
         .replace("def k(", f"def {kernel}(")
         .replace("return k(", f"return {kernel}(")
         .replace("    x: pl.Tensor", f"    {param}: pl.Tensor")
@@ -405,7 +405,7 @@ def test_editor_features_on_huge_literals_answer() -> None:
     text = with_call(f"src[0:16, 1:{HEX}]")
     model = build_pl_model("k.py", text, None)
     assert model is not None
-    for needle in ("VALID])", "k(\n", "x:", "src[", HEX[:10]):
+    for needle in ("VALID],", "k(\n", "x:", "src[", HEX[:10]):
         offset = text.index(needle) + 1
         found = pl_hover(model, offset)
         assert found is None or len(found[0]) < 2_000 + len(HEX)
@@ -543,7 +543,7 @@ def test_unicode_names_have_character_columns(tmp_path: Path) -> None:
     )
     (vs001,) = analysed(text, tmp_path)
     line = SourceText(text).line_text(7)
-    assert vs001.range == span(7, line.index("VALIDÉ])"), line.index("VALIDÉ])") + 6)
+    assert vs001.range == span(7, line.index("VALIDÉ],"), line.index("VALIDÉ],") + 6)
     assert vs001.related[1].range == Range(at(15, 11), at(18, 5))
     assert fixed(text, vs001).count("VALIDÉ: pl.Scalar[pl.INDEX],\n") == 1
 

@@ -71,9 +71,10 @@ from passlint.analysis.pl.resolve import (
     ROther,
 )
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols.rules import UNBOUND_VALID_SHAPE_SYMBOL
+from passlint.passes.materialize_valid_shape_symbols import missing_layout
 from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary, OutlinedKernel
 from passlint.passes.materialize_valid_shape_symbols.rebinding import NameReads
+from passlint.passes.materialize_valid_shape_symbols.rules import UNBOUND_VALID_SHAPE_SYMBOL
 from passlint.passes.materialize_valid_shape_symbols.run import Run
 
 Bindings = dict[tuple[int, str], Resolved]
@@ -487,9 +488,13 @@ class UnitLines:
 def findings(module: Module, workspace: Workspace | None, memo: PlMemo | None) -> list[Finding]:
     """The module's findings, parametrized tests analysed per case."""
     units = Units(module, workspace, memo)
+    base = Run(module, workspace, memo=memo)
+    found = missing_layout.findings(module, base.resolver)  # VS009: no case changes it
     if not units.units:
-        return Run(module, workspace, memo=memo).findings()
-    found = Run(module, workspace, memo=memo).findings(lambda f: units.owner(f) is None)
+        found += base.findings()
+        found.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))
+        return found
+    found += base.findings(lambda f: units.owner(f) is None)
     per_unit: dict[int, list[list[Finding]]] = {id(u): [] for u in units.units.values()}
     lines = units.lines()
     for index, run in units.runs(workspace):

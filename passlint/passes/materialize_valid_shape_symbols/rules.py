@@ -1,9 +1,9 @@
-"""The rules of MaterializeValidShapeSymbols (VS001-VS008) and of its reading of the source
+"""The rules of MaterializeValidShapeSymbols (VS001-VS009) and of its reading of the source
 (E002, a file that is not Python), one declaration each: code, name, severity, the
 explanation `passlint rule CODE` prints and the screen's tests that let its findings through
 (``screened``), in the catalog's order. ``findings`` raises each by name, with its message
-and fix; ``dry_run`` raises E002. The module imports nothing of the pass, so the catalog
-reads it without loading the pl front end."""
+and fix (VS009: ``missing_layout``); ``dry_run`` raises E002. The module imports nothing of
+the pass, so the catalog reads it without loading the pl front end."""
 
 from __future__ import annotations
 
@@ -42,11 +42,12 @@ UNBOUND_VALID_SHAPE_SYMBOL = Rule(
     "more than 64 cases, or with values that are not literals, is analysed as if it were "
     "not parametrized.",
     example="@pl.function(type=pl.FunctionType.InCore)\n"
-    "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID])]): ...\n"
+    "def k(x: pl.Tensor[[16, 128], pl.FP32, "
+    "pl.TensorView(valid_shape=[16, VALID], layout=pl.TensorLayout.ND)]): ...\n"
     "...\nk(pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))",
     fixed="@pl.function(type=pl.FunctionType.InCore)\n"
     "def k(VALID: pl.Scalar[pl.INDEX], x: pl.Tensor[[16, 128], pl.FP32, "
-    "pl.TensorView(valid_shape=[16, VALID])]): ...\n"
+    "pl.TensorView(valid_shape=[16, VALID], layout=pl.TensorLayout.ND)]): ...\n"
     "...\nk(n, pl.slice(src, [16, 128], [0, 0], valid_shape=[16, n]))",
     fix="add the symbol as a leading scalar parameter and pass the extent at every call site.",
     screened=(Precondition.HEADER,),
@@ -60,7 +61,7 @@ COMPOUND_ONLY_VALID_SHAPE_SYMBOL = Rule(
     summary="An unbound symbol appears only inside compound valid_shape entries (`VALID * 2`).",
     why="The pass can only read a symbol's value from an entry that is exactly the symbol; "
     "a compound-only symbol has no value and the pass raises an error.",
-    example="pl.TensorView(valid_shape=[Q, V2 * 2])",
+    example="pl.TensorView(valid_shape=[Q, V2 * 2], layout=pl.TensorLayout.ND)",
     screened=(Precondition.HEADER,),
 )
 
@@ -98,10 +99,11 @@ SCALAR_PARAM_AFTER_USE = Rule(
     why="The pypto DSL parser rejects a parameter that shadows a dynamic symbol an earlier "
     "parameter's annotation already uses.",
     example="def kernel(self, x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, "
-    "V])],\n"
+    "V], layout=pl.TensorLayout.ND)],\n"
     "           V: pl.Scalar[pl.INDEX]): ...",
     fixed="def kernel(self, V: pl.Scalar[pl.INDEX],\n"
-    "           x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]): ...",
+    "           x: pl.Tensor[[16, 128], pl.FP32, "
+    "pl.TensorView(valid_shape=[16, V], layout=pl.TensorLayout.ND)]): ...",
     fix="move the scalar parameter in front of the first parameter that reads it.",
     screened=(Precondition.HEADER,),
 )
@@ -118,7 +120,7 @@ UNDEFINED_VALID_SHAPE_NAME = Rule(
     "evaluate the annotation (`from __future__ import annotations`) or finds the name in "
     "the program's class body, pypto's parser makes a symbol of that name instead, which "
     "the pass adds as a parameter (VS001).",
-    example="pl.TensorView(valid_shape=[16, UNDEFINED])",
+    example="pl.TensorView(valid_shape=[16, UNDEFINED], layout=pl.TensorLayout.ND)",
     screened=(Precondition.HEADER,),
 )
 
@@ -171,6 +173,33 @@ UNKNOWN_SHAPE_VARIABLE = Rule(
 )
 
 
+# What pypto's TensorView factory raises without a layout (``pypto/ir/type.py``).
+RAISED = "layout is required when stride, valid_shape, or pad is provided"
+
+TENSOR_VIEW_MISSING_LAYOUT = Rule(
+    code="VS009",
+    name="tensor-view-missing-layout",
+    severity=Severity.ERROR,
+    summary="A `pl.TensorView(...)` that a device kernel's parameter reads gives `valid_shape` "
+    "but no `layout` (or `layout=None`), and Python builds it: in the kernel's annotation "
+    "when its `def` runs, or in the assignment of a TensorView variable.",
+    why="The `pl.TensorView` of pypto requires a layout whenever it is given a valid_shape: Python "
+    f"raises `ValueError: {RAISED}` when the program is defined, before pypto's parser or "
+    "the pass sees it, and no program is built. With `from __future__ import annotations` "
+    "an inline view is read by pypto's parser instead, which gives it layout ND, so it is "
+    "not reported; a TensorView variable is always built by Python. One finding per "
+    "`pl.TensorView` call, on the call (for a variable, its assignment: where Python raises).",
+    example="@pl.function(type=pl.FunctionType.InCore)\n"
+    "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, 64])]): ...",
+    fixed="@pl.function(type=pl.FunctionType.InCore)\n"
+    "def k(x: pl.Tensor[[16, 128], pl.FP32, "
+    "pl.TensorView(valid_shape=[16, 64], layout=pl.TensorLayout.ND)]): ...",
+    fix="add `layout=pl.TensorLayout.ND` (or replace `layout=None` by it), the layout pypto's "
+    "parser gives the same view under postponed annotations; DN or NZ is the author's choice.",
+    screened=(Precondition.HEADER,),
+)
+
+
 PYTHON_SYNTAX_ERROR = Rule(
     code="E002",
     name="python-syntax-error",
@@ -190,4 +219,5 @@ VS_RULES = by_code(
     UNDEFINED_VALID_SHAPE_NAME,
     OUTLINED_SCOPE_GAINS_VALID_SHAPE_PARAMETER,
     UNKNOWN_SHAPE_VARIABLE,
+    TENSOR_VIEW_MISSING_LAYOUT,
 )

@@ -104,8 +104,12 @@ def test_each_name_shape_costs_linear_time(shape: str) -> None:
     def run(text: str) -> object:
         return check_text("k.py", text, None, MEMO)
 
-    findings = check_text("k.py", make(n), None)
-    assert [f.code for f in findings] == ["VS001"] * found
+    text = make(n)
+    findings = check_text("k.py", text, None)
+    # each kernel's view has no layout (VS009), which pypto's parser supplies when postponed
+    layoutless = 0 if "from __future__ import annotations" in text else text.count("TensorView(")
+    assert [f.code for f in findings if f.code != "VS009"] == ["VS001"] * found
+    assert [f.code for f in findings if f.code == "VS009"] == ["VS009"] * layoutless
     linear_time.assert_doubling_linear(make, run, n, before=MEMO.clear)
 
 
@@ -114,10 +118,11 @@ def test_a_branching_helper_called_often_costs_linear_time_within_the_step_budge
     # step budget (provenance.py: BASE_STEPS, STEPS_PER_CHARACTER) the later calls are left
     # unknown -- silence -- so the cost stays linear.
     small = check_text("k.py", branching_helper_called_often(20), None)
-    assert [f.code for f in small] == ["VS001"] * 20
+    assert [f.code for f in small] == ["VS009", "VS001"] * 20  # VS009: views without a layout
     n = 400
     found = check_text("k.py", branching_helper_called_often(n), None)
-    assert 0 < len(found) < n
+    assert len([f for f in found if f.code == "VS009"]) == n
+    assert 0 < len([f for f in found if f.code == "VS001"]) < n
 
     def run(text: str) -> object:
         return check_text("k.py", text, None, MEMO)

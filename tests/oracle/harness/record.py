@@ -40,6 +40,7 @@ KINDS = (
     ("this call supplies different extents", "conflicting-extents"),
     ("which an earlier parameter's type annotation already uses", "late-scalar"),
     ("Unknown shape variable", "unknown-shape-variable"),
+    ("layout is required when stride, valid_shape, or pad is provided", "missing-layout"),
 )
 _BINDINGS = re.compile(r"has conflicting bindings .* at argument \d+ (valid|physical) shape")
 
@@ -55,6 +56,9 @@ def kind_of(message: str) -> str:
 
 
 _COMPARED = {kind for _, kind in KINDS} | {"conflicting-extents"}
+# The kinds Python itself raises while it defines the program (not pypto's parser through it,
+# which its parser errors record): a rejection where Python stopped running the file.
+RAISED_BY_PYTHON = frozenset({"missing-layout"})
 
 
 def python_files(paths: list[str]) -> list[str]:
@@ -204,7 +208,8 @@ class TruthBuilder:
             return
         section = self.section(rel)
         if kind == "python-error":
-            error = {"line": event["line"], "message": self.clean(event["message"])}
+            message = self.clean(event["message"])
+            error = {"line": event["line"], "message": message, "kind": kind_of(message)}
             _count(section["python_errors"], json.dumps(error, sort_keys=True), error)
             return
         if kind == "parser-error":
@@ -438,6 +443,11 @@ def summary(files: dict[str, Any], elsewhere: Counter[str]) -> dict[str, Any]:
             where = {"program": None, "program_file": rel, "program_line": None}
             for variant in function["variants"]:
                 _note(variant, where, changed, rejected)
+        for error in section["python_errors"]:
+            if error["kind"] in RAISED_BY_PYTHON:
+                rejected.setdefault(
+                    (rel, error["line"] or 0), {**error, "file": rel, "stage": "python"}
+                )
         for error in section["parser_errors"]:
             if error["kind"] in _COMPARED:
                 rejected.setdefault(
