@@ -10,5 +10,9 @@ methods (``memo.MlirMemo``), so a parse without a memo imports none of them:
   classes, and its parse tree by its kinds;
 - ``statement_memo``: the IR of region statements repeated verbatim, relocated to a copy;
 - ``type_counts``: a generic op's function type counts by template;
-- ``main_headers``: @main's header op, for ``main_outline``.
+- ``main_headers``: @main's header op, for ``main_outline``;
+- ``main_outline``: @main's outline, the TensorizerLegalization pass's quick path (its
+  ``quick_check``): a first answer from @main's header, return and what the return reads,
+  found without parsing the rest of the module; it reads line shapes (``lines``) and keeps
+  @main's header in the memo when it is given one.
 """
