@@ -5,6 +5,8 @@ specification; these modules give the same IR faster, reached only through the m
 methods (``memo.MlirMemo``), so a parse without a memo imports none of them:
 
 - ``lines``: line shapes, the tokens of lines seen twice;
+- ``line_scanner``: the statement scanner over a chunk's lines, which cuts tokens line by
+  line and takes lines of a simple shape, and statements the memo keeps, whole;
 - ``line_operations``: the op of a one-line statement from its line's shape;
 - ``templates``: a statement's template by its text, kinds and words, kinds and word
   classes, and its parse tree by its kinds;
