@@ -12,6 +12,7 @@ The output is ASCII (``\\u`` escapes), so valid UTF-8 whatever the terminal's en
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 
 from passlint.analysis.findings import Finding, Range
@@ -36,6 +37,17 @@ def path_to_json(path: str) -> dict[str, str]:
     return {"path": readable_name(path), "raw_path": percent_encoded(path)}
 
 
+def edit_path(path: str, finding_path: str) -> str:
+    """The file of a fix's edit named as its finding's file is: the pass names the other files
+    of the workspace a fix edits by their real paths, in full; when the finding's path is
+    relative to the working folder (as the user named it), an edit's is too, if its file is
+    below that folder (as ``--diff`` shows it)."""
+    if os.path.isabs(finding_path) or not os.path.isabs(path):
+        return path
+    relative = os.path.relpath(path)
+    return path if relative.startswith(os.pardir) else relative
+
+
 def finding_to_json(finding: Finding) -> dict[str, object]:
     fix = None
     if finding.fix is not None:
@@ -44,7 +56,7 @@ def finding_to_json(finding: Finding) -> dict[str, object]:
             "preferred": finding.fix.preferred,
             "edits": [
                 {
-                    **path_to_json(edit.path),
+                    **path_to_json(edit_path(edit.path, finding.path)),
                     "range": json_range(edit.range),
                     "new_text": edit.new_text,
                 }

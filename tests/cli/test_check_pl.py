@@ -63,8 +63,17 @@ def test_folder_with_cross_file_kernel_and_non_pl_files(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stderr
     findings = json.loads(result.stdout)["findings"]
     assert [(Path(f["path"]).name, f["code"]) for f in findings] == [("kernels.py", "VS001")]
-    edited = sorted(Path(e["path"]).name for e in findings[0]["fix"]["edits"])
-    assert edited == ["kernels.py", "program.py", "program.py"]
+    # every edit's file named as the finding's is (the other file's, found through the
+    # workspace, too): relative to the working folder, or in full when the path given is
+    edited = [e["path"] for e in findings[0]["fix"]["edits"]]
+    assert edited == ["proj/kernels.py", "proj/program.py", "proj/program.py"]
+    absolute = json.loads(run(tmp_path, "--format", "json", str(folder)).stdout)["findings"]
+    real = os.path.realpath(folder)
+    assert [e["path"] for e in absolute[0]["fix"]["edits"]] == [
+        f"{real}/kernels.py",
+        f"{real}/program.py",
+        f"{real}/program.py",
+    ]
     text = run(tmp_path, "proj")
     assert text.returncode == 1
     assert text.stdout.splitlines()[-1].startswith("Found 1 finding")
@@ -74,12 +83,13 @@ def test_folder_with_cross_file_kernel_and_non_pl_files(tmp_path: Path) -> None:
 def test_clean_folder_and_cases_folder(tmp_path: Path) -> None:
     shutil.copytree(DATA / "clean", tmp_path / "clean")
     result = run(tmp_path, "clean")
-    # nothing for the pass; but three views without a layout, which Python rejects (VS009)
+    # nothing for the pass; but two views without a layout, which Python rejects (VS009),
+    # and a valid_shape reading a parameter, where Python raises NameError first (VS006)
     assert result.returncode == 1, result.stdout + result.stderr
     assert [line.split(" ")[:2] for line in result.stdout.splitlines()] == [
         ["clean/physical_dims.py:13:62:", "VS009"],
         ["clean/physical_dims.py:14:38:", "VS009"],
-        ["clean/scalar_params.py:17:71:", "VS009"],
+        ["clean/scalar_params.py:17:98:", "VS006"],
         ["Found", "3"],
     ]
     shutil.copy(DATA / "valid_shape_cases.py", tmp_path)

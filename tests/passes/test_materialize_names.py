@@ -160,6 +160,53 @@ def test_a_class_body_name_after_the_method_is_a_name_error() -> None:
     assert [f.code for f in check_text("k.py", text, None)] == ["VS006"]
 
 
+# A parameter is a name to pypto's parser (type_resolver.py: `_resolve_shape_dim` and
+# `_parse_tileview_expr` look at the earlier parameters), but without postponed annotations
+# Python evaluates the annotations when the `def` runs, where no parameter is bound: the real
+# pass never runs (the oracle: "NameError: name 'n' is not defined", clean/scalar_params.py).
+BY_PARAM = """\
+{future}import pypto.language as pl
+
+
+@pl.function(type=pl.FunctionType.InCore)
+def k(n: pl.Scalar[pl.INDEX], x: pl.Tensor[[{shape}, 128], pl.FP32, {view}]):
+    return x
+"""
+LAYOUT_ND = "layout=pl.TensorLayout.ND"
+
+
+def test_a_valid_shape_entry_naming_a_parameter_is_a_name_error_python_raises() -> None:
+    text = BY_PARAM.format(
+        future="", shape="16", view=f"pl.TensorView(valid_shape=[n, 128], {LAYOUT_ND})"
+    )
+    (finding,) = check_text("k.py", text, None)
+    assert spans([finding]) == [("VS006", 4, 90, 4, 91)]
+    assert finding.message == (
+        "The valid_shape of 'x' reads undefined 'n'; define it. Python raises NameError when "
+        "kernel 'k' is defined: it evaluates the annotation there, where no parameter is a "
+        'name yet (define `n = pl.dynamic("n")` above it, or add `from __future__ import '
+        "annotations` so that pypto's parser reads parameter 'n')."
+    )
+    # the view has no layout either, but Python stops at `n` before it builds the view
+    layoutless = BY_PARAM.format(future="", shape="16", view="pl.TensorView(valid_shape=[n, 128])")
+    assert [f.code for f in check_text("k.py", layoutless, None)] == ["VS006"]
+
+
+def test_a_physical_shape_naming_a_parameter_is_a_name_error_python_raises() -> None:
+    text = BY_PARAM.format(future="", shape="n", view="pl.TensorView()")
+    (finding,) = check_text("k.py", text, None)
+    assert spans([finding]) == [("VS008", 4, 44, 4, 45)]
+    assert "Python raises NameError when kernel 'k' is defined" in finding.message
+
+
+def test_with_postponed_annotations_the_parser_reads_the_parameter() -> None:
+    future = "from __future__ import annotations\n"
+    for shape, view in (("16", "pl.TensorView(valid_shape=[n, 128])"), ("n", "pl.TensorView()")):
+        assert (
+            check_text("k.py", BY_PARAM.format(future=future, shape=shape, view=view), None) == []
+        )
+
+
 # -- symbols made by helpers ---------------------------------------------------------------
 
 

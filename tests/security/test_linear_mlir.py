@@ -21,7 +21,7 @@ from linear_time import assert_doubling_linear
 from passlint import pipeline
 from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Fix, Position, Range, TextEdit
-from passlint.analysis.mlir import main_outline
+from passlint.analysis.mlir.fast import main_outline
 from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.source import SourceText
 from passlint.memo import Memo

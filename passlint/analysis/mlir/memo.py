@@ -10,7 +10,9 @@ methods, and which give the same IR (each ``fast`` module's docstring says why):
   kinds and word classes (``by_classes``), and by the statement's own text (``by_text``):
   ``fast.templates``;
 - line shapes (``shapes``) and the tokens of lines seen twice (``cut_lines``):
-  ``fast.lines``, and the ops of one-line statements: ``fast.line_operations``;
+  ``fast.lines``; the scanner over them, which takes lines of a simple shape and kept
+  statements whole: ``fast.line_scanner``; and the ops of one-line statements:
+  ``fast.line_operations``;
 - the IR of region statements repeated verbatim (``kept``): ``fast.statement_memo``;
 - the type counts of a generic op's function type, by template (``counts``):
   ``fast.type_counts``;
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from passlint.analysis.mlir.fast import (
     line_operations,
+    line_scanner,
     main_headers,
     statement_memo,
     templates,
@@ -44,9 +47,9 @@ if TYPE_CHECKING:
     from passlint.analysis.mlir.fast.lines import LineShape
     from passlint.analysis.mlir.fast.main_headers import Headers, Key, Stamp
     from passlint.analysis.mlir.fast.statement_memo import Candidate, Entry
-    from passlint.analysis.mlir.ir import Operation
+    from passlint.analysis.mlir.ir import Operation, SyntaxIssue
     from passlint.analysis.mlir.lexer import Tok
-    from passlint.analysis.mlir.structure import LineStatement, MemoStatement
+    from passlint.analysis.mlir.structure import LineStatement, MemoStatement, Statement
 
 Kinds = tuple[str, ...]
 
@@ -77,6 +80,10 @@ class MlirMemo:
     def line_table(self, text: str, start: int, end: int) -> LineTable:
         """The lines of the chunk ``text[start:end]`` with their shapes."""
         return LineTable(text, start, end, self)
+
+    def scan_lines(self, text: str, lines: LineTable) -> tuple[list[Statement], list[SyntaxIssue]]:
+        """The chunk's statements, scanned over its lines (``fast.line_scanner``)."""
+        return line_scanner.scan_lines(text, lines, self)
 
     def candidate(self, lines: LineTable, line: int) -> Candidate | None:
         """The statement that may be a kept one's copy, whose first line is ``line``."""

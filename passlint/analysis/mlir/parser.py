@@ -168,8 +168,8 @@ def parse_chunk(
     @main's outline parses alone)."""
     end = len(text) if end is None else end
     lines = None if memo is None else memo.line_table(text, start, end)
-    if lines is not None and lines.ok:
-        statements, structure_errors = scan(text, [], lines, memo=memo)
+    if memo is not None and lines is not None and lines.ok:
+        statements, structure_errors = memo.scan_lines(text, lines)
     else:  # (without the line table, or when its lines do not add up: cut every token)
         statements, structure_errors = scan(text, tokenize(text, start, end), end=end)
     chunk = Chunk(start, end)

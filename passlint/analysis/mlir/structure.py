@@ -22,13 +22,12 @@ from typing import TYPE_CHECKING, Literal
 
 from passlint.analysis import codes
 from passlint.analysis.mlir.ir import SyntaxIssue
-from passlint.analysis.mlir.lexer import ELEMENTS_MIN, Tok
+from passlint.analysis.mlir.lexer import Tok
 from passlint.analysis.mlir.syntax_rules import is_op_name
 
 if TYPE_CHECKING:
-    from passlint.analysis.mlir.fast.lines import LineShape, LineTable
+    from passlint.analysis.mlir.fast.lines import LineShape
     from passlint.analysis.mlir.fast.statement_memo import Candidate, Entry
-    from passlint.analysis.mlir.memo import MlirMemo
 
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LANGLE": "RANGLE", "LBRACE": "RBRACE"}
 _CLOSERS = frozenset(_OPENERS.values())
@@ -42,7 +41,7 @@ _OPEN_ENDED = frozenset(
     ("COLON", "COMMA", "EQUAL", "ARROW", "LPAR", "LSQB", "LANGLE", "LBRACE", "PUNCT", "NL")
 )
 _TAKES_OP_NAME = frozenset(("applies",))
-_DICT_KEY_FOLLOWERS = frozenset(("EQUAL", "COMMA", "RBRACE"))
+DICT_KEY_FOLLOWERS = frozenset(("EQUAL", "COMMA", "RBRACE"))
 _RESULT_KINDS = frozenset(("VALUE_ID", "COLON", "INT", "COMMA", "EQUAL"))
 # Deeper nesting is reported as E001 instead of being followed: the builder, the resolver and
 # the statement parser walk regions and brackets recursively, and real IR nests a few levels.
@@ -209,109 +208,47 @@ def statement_start(text: str, toks: list[Tok], index: int, has: Callable[[int],
     return "after-op" if has(i) and toks[i].kind == "LPAR" else "never"
 
 
-class _Scanner:
-    """Statements from tokens; with a LineTable, tokens are cut line by line on demand and
-    lines of a simple shape become LineStatements without being tokenized at all."""
+class Scanner:
+    """Statements from tokens, every token of the chunk cut beforehand (the reference
+    scanner). Its hooks (``_has``, ``_take_line``, ``_remember``, ``_next_line_starts_statement``,
+    ``_region_by_next_line``, ``_end_of_input``) answer as if no line were known; the line
+    scanner of the fast paths (``fast.line_scanner``) overrides them to cut tokens line by
+    line on demand and to take lines of a simple shape, and statements a memo keeps, whole."""
 
-    def __init__(
-        self,
-        text: str,
-        toks: list[Tok],
-        lines: LineTable | None = None,
-        end: int | None = None,
-        memo: MlirMemo | None = None,
-    ) -> None:
+    def __init__(self, text: str, toks: list[Tok], end: int | None = None) -> None:
         self.text = text
-        self.memo = memo  # (its kept statements are taken as MemoStatements)
         self.toks = toks
-        self.lines = lines
         self.end = len(text) if end is None else end  # of the chunk being scanned
-        self.line_end = 0  # end of the text of the last LineStatement taken
-        self.next_line = 0  # first line not yet tokenized (when lines are given)
+        self.line_end = 0  # end of the text of the last statement taken whole from its lines
         self.pos = 0
         self.depth = 0  # regions open around the statement being scanned
         self.errors: list[SyntaxIssue] = []
 
     def _has(self, index: int) -> bool:
-        """Is there a token at ``index``? Tokenizes further lines as needed: in one go, the
-        lines up to the next one that may be taken uncut (``LineShape.cut_with_previous``: a
-        one-line operation's shape, a statement_memo candidate's first line), but for the
-        blank lines before it (so the scanner reads that line's shape past them, and may take
-        it as a LineStatement or a kept copy, untokenized)."""
-        toks = self.toks
-        if index < len(toks):
-            return True
-        lines = self.lines
-        if lines is not None:
-            count, shapes = lines.count, lines.shapes
-            while index >= len(toks) and self.next_line < count:
-                # (blank lines hold no token: passed once, not again at each of them)
-                first = last = lines.filled(self.next_line)
-                if first == count:
-                    self.next_line = count
-                    break
-                while last + 1 < count and shapes[last + 1].cut_with_previous:
-                    last += 1
-                while last > first and shapes[last].blank:
-                    last -= 1
-                self.next_line = last + 1
-                lines.tokens(first, last, toks)
-                if last + 1 < count:
-                    toks.append(lines.line_break(last))
-        return index < len(toks)
+        """Is there a token at ``index``?"""
+        return index < len(self.toks)
 
-    def _next_line_starts_statement(self, out: list[Tok], head: _Head) -> bool:
-        """At a newline that ends the tokens cut so far: does the next non-blank line's shape
-        say a statement starts there, after the statement ``out``? (Answered without
-        tokenizing that line; False when only its tokens can tell: the scanner cuts them and
-        ``_begins_statement`` answers.)"""
-        if self.lines is None or self.pos + 1 < len(self.toks):
-            return False
-        shape = self._next_shape()
-        if shape is None:
-            return True
-        if shape.start is None or head.read(out).listing:
-            return False
-        return begins_after(shape.start, ending(self.text, out[-1]))
+    def _take_line(self) -> tuple[Statement | None, Candidate | None]:
+        """At a line start: the statement taken whole there without cutting its tokens, or
+        else the memo's candidate the statement cut there may be kept as (the reference
+        scanner takes none and keeps none)."""
+        return None, None
 
-    def _next_shape(self) -> LineShape | None:
-        """The shape of the first non-blank line not cut into tokens yet (None: none)."""
-        lines = self.lines
-        assert lines is not None
-        line = lines.filled(self.next_line)
-        return lines.shapes[line] if line < lines.count else None
+    def _remember(self, statement: StatementSyntax, seen: Candidate) -> None:
+        """Mark ``statement``, cut whole where the candidate ``seen`` stands, for the memo."""
+
+    def _next_line_starts_statement(self, out: list[Tok], head: StatementHead) -> bool:
+        """At a newline that ends the tokens cut so far: does the next line say, without
+        being cut, that a statement starts there? (False: its tokens tell.)"""
+        return False
+
+    def _region_by_next_line(self, index: int) -> bool | None:
+        """``_is_region_brace`` for a ``{`` that ends its line, read from the next line
+        without cutting it (None: its tokens tell)."""
+        return None
 
     def _end_of_input(self) -> int:
-        return self.lines.end if self.lines is not None else self.end
-
-    def _fresh_line(self) -> int | None:
-        """The first non-blank line not cut into tokens yet, when the scanner stands at a
-        line start (no token cut ahead); None otherwise, or at the end."""
-        lines = self.lines
-        if lines is None or self.pos < len(self.toks):
-            return None
-        line = lines.filled(self.next_line)
-        return line if line < lines.count else None
-
-    def _line_statement(self, line: int) -> LineStatement | None:
-        """Line ``line`` (``_fresh_line``) as a LineStatement, when it has a simple shape and
-        the line after it does not continue it."""
-        lines = self.lines
-        assert lines is not None
-        shape = lines.shapes[line]
-        if shape.template is None:
-            return None
-        after = lines.filled(line + 1)
-        if after < lines.count:
-            start = lines.shapes[after].start
-            if start is None or not begins_after(start, shape.end):
-                return None
-        begin, end = lines.text_span(line)
-        if shape.short_only and end - begin >= ELEMENTS_MIN:
-            return None
-        self.next_line = line + 1
-        self.line_end = end
-        return LineStatement(begin, end, shape)
+        return self.end
 
     # -- helpers -------------------------------------------------------------------------
     def _peek_significant(self, index: int) -> int:
@@ -351,38 +288,14 @@ class _Scanner:
             # What follows the word, on whichever line (`"func.func"` then `() <{...}>`).
             following = self._peek_significant(after)
             has_following = self._has(following)
-            if has_following and toks[following].kind in _DICT_KEY_FOLLOWERS:
+            if has_following and toks[following].kind in DICT_KEY_FOLLOWERS:
                 return False
             if kind == "STRING":
                 return has_following and toks[following].kind == "LPAR"
             return not same_line or not has_after or toks[after].kind != "NL"
         return False
 
-    def _region_by_next_line(self, index: int) -> bool | None:
-        """``_is_region_brace`` for a ``{`` that ends its line, read from the shape of the
-        next line without cutting its tokens (so the region's first statement can be taken
-        from its line shape too); None when the shape does not settle it."""
-        toks = self.toks
-        if self.lines is None or index + 2 != len(toks) or toks[index + 1].kind != "NL":
-            return None
-        shape = self._next_shape()
-        if shape is None or not shape.head:
-            return None
-        kind = shape.head[0]
-        if kind in ("VALUE_ID", "CARET_ID", "RBRACE"):
-            return True  # (a `}` on a later line: an empty region)
-        if kind not in ("BARE_ID", "STRING"):
-            return False
-        if kind == "BARE_ID" and shape.first_word == "return":
-            return True
-        if len(shape.head) < 2:
-            return None
-        after = shape.head[1]
-        if after in _DICT_KEY_FOLLOWERS:
-            return False
-        return after == "LPAR" if kind == "STRING" else True
-
-    def _begins_statement(self, index: int, out: list[Tok], head: _Head) -> bool:
+    def _begins_statement(self, index: int, out: list[Tok], head: StatementHead) -> bool:
         """Does a statement start at token ``index``, after the statement cut so far?"""
         if head.read(out).listing:
             return False
@@ -429,23 +342,10 @@ class _Scanner:
         while True:
             while self.pos < len(toks) and toks[self.pos].kind == "NL":
                 self.pos += 1
-            line = self._fresh_line()
-            fast = None if line is None else self._line_statement(line)
-            if fast is not None:
-                statements.append(fast)
+            taken, seen = self._take_line()
+            if taken is not None:
+                statements.append(taken)
                 continue
-            memo = self.memo
-            seen = None if line is None or memo is None else self._candidate(line)
-            if seen is not None and memo is not None:
-                kept = memo.kept
-                entry = kept.get(seen.key)
-                if entry is not None and self._fits(entry.depth, seen.last_line):
-                    statements.append(MemoStatement(seen.start, seen.end, entry))
-                    self.next_line = seen.last_line + 1
-                    self.line_end = seen.end
-                    continue
-                if entry is not None or not kept.sighted(seen.key):
-                    seen = None  # (kept already, or seen for the first time)
             self.pos = self._peek_significant(self.pos)
             if not self._has(self.pos):
                 return statements
@@ -470,34 +370,9 @@ class _Scanner:
             errors = len(self.errors)
             statement = self._scan_statement()
             if statement is not None:
-                if seen is not None and _spans(statement, seen) and len(self.errors) == errors:
-                    statement.memo_key = seen.key
+                if seen is not None and len(self.errors) == errors:
+                    self._remember(statement, seen)
                 statements.append(statement)
-
-    def _candidate(self, line: int) -> Candidate | None:
-        """The statement_memo candidate at line ``line`` (``_fresh_line``), when a statement
-        starts there."""
-        lines = self.lines
-        assert lines is not None
-        if lines.shapes[line].start not in ("always", "after-op"):
-            return None
-        assert self.memo is not None
-        return self.memo.candidate(lines, line)
-
-    def _fits(self, depth: int, last_line: int) -> bool:
-        """May a kept statement nesting ``depth`` regions, ending on ``last_line``, stand
-        here: its regions nest no deeper than allowed, and it ends there (the next line that
-        is not blank starts a statement after a region, as ``_next_line_starts_statement``
-        reads it, or there is none)?"""
-        lines = self.lines
-        assert lines is not None
-        if self.depth + depth > MAX_REGION_DEPTH:
-            return False
-        after = lines.filled(last_line + 1)
-        if after >= lines.count:
-            return True
-        start = lines.shapes[after].start
-        return start is not None and begins_after(start, "op")  # (a REGION ends it: "op")
 
     def _scan_resources(self) -> StatementSyntax:
         toks = self.toks
@@ -525,7 +400,7 @@ class _Scanner:
         out: list[Tok] = []
         regions: list[RegionSyntax] = []
         stack: list[int] = []  # indices (into toks) of open brackets
-        head = _Head()
+        head = StatementHead()
         is_label = toks[self.pos].kind == "CARET_ID"
         broken = False  # errors in the statement's own tokens (not in its regions)
         crossed_line = False  # a newline since the last token taken (for recovery only)
@@ -715,16 +590,11 @@ class _Scanner:
             self.pos += 1
 
 
-def _spans(statement: StatementSyntax, seen: Candidate) -> bool:
-    """Is ``statement`` the whole candidate ``seen``, scanned without a broken bracket?"""
-    return not statement.broken and statement.start == seen.start and statement.end == seen.end
-
-
 _RESULT_LIST = frozenset(("VALUE_ID", "COLON", "INT", "COMMA"))
 
 
 @dataclass(slots=True)
-class _Head:
+class StatementHead:
     """How the statement cut so far begins, read as its tokens come: the scanner asks at
     every token, and reading the statement from its start each time made a long result list
     (``%0 %0 %0 ...``) cost quadratic time. ``read`` only reads the tokens added since."""
@@ -739,7 +609,7 @@ class _Head:
     settled: bool = False  # (both are known for good)
     seen: int = 0  # the tokens read
 
-    def read(self, out: list[Tok]) -> _Head:
+    def read(self, out: list[Tok]) -> StatementHead:
         """These answers for ``out``, which only grew since the last read."""
         while not self.settled and self.seen < len(out):
             kind = out[self.seen].kind
@@ -753,19 +623,12 @@ class _Head:
 
 
 def scan(
-    text: str,
-    toks: list[Tok],
-    lines: LineTable | None = None,
-    end: int | None = None,
-    memo: MlirMemo | None = None,
+    text: str, toks: list[Tok], end: int | None = None
 ) -> tuple[list[Statement], list[SyntaxIssue]]:
-    """Top-level statements of a chunk and the structural errors found on the way.
-
-    With ``lines`` (and ``toks`` empty), tokens are cut line by line as the scanner goes and
-    one-line statements of a simple shape come back as LineStatements. ``end`` is where the
-    chunk ends (default: the end of ``text``): an unclosed region or section ends there.
-    With ``memo`` (and ``lines``), a statement kept in it comes back as a MemoStatement.
-    """
-    scanner = _Scanner(text, toks, lines, end, memo)
+    """Top-level statements of a chunk, from its tokens ``toks``, and the structural errors
+    found on the way. ``end`` is where the chunk ends (default: the end of ``text``): an
+    unclosed region or section ends there. (With a memo, the parser scans the chunk's lines
+    instead: ``fast.line_scanner``.)"""
+    scanner = Scanner(text, toks, end)
     statements = scanner.scan_body(closing=False)
     return statements, scanner.errors

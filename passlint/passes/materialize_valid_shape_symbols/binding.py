@@ -7,7 +7,9 @@ the way pypto's parser reads the annotations (``type_resolver.py``, ``ast_parser
   holds first (``_try_resolve_int``), else an earlier parameter, else what the frame holds
   (``_parse_tileview_expr``).
 * Bound: every name in any tensor parameter's physical shape, and every non-tensor parameter.
-* A valid_shape entry naming an earlier parameter (of any dtype) is that parameter: bound.
+* A valid_shape entry naming an earlier parameter (of any dtype) is that parameter: bound;
+  but without postponed annotations Python evaluates the entry first, where it is defined,
+  and a name only a parameter binds raises NameError there (VS006; a physical shape's: VS008).
   A ``X: pl.Scalar[pl.INDEX]`` parameter also takes over the ``pl.dynamic`` held by the
   Python name ``X`` (``_bind_dynvar_to_scalar_param``), so later annotations read it; after
   a parameter whose annotation read ``X``, the parser rejects it (VS005).
@@ -67,6 +69,16 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
             return RParam(late[name])
         return framed
 
+    def python_raises(name: str) -> bool:
+        """Does Python raise NameError on ``name`` when the kernel's ``def`` runs? Without
+        postponed annotations it evaluates them there, before pypto's parser reads any
+        parameter: a name nothing binds in the frame or the class body around is unknown."""
+        return (
+            not module.postponed
+            and in_frame(name) is None
+            and not resolver.in_class_body(name, kernel)
+        )
+
     bound: dict[str, Binding] = {}
     unknown: dict[str, UnknownShapeName] = {}
     for param in kernel.params:
@@ -76,7 +88,8 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
             for name in names_below(entry):
                 resolved = in_frame(name.id)  # the frame first, then earlier parameters
                 earlier = kernel.param(name.id)
-                if resolved is None and (earlier is None or earlier.index >= param.index):
+                usable = earlier is not None and earlier.index < param.index
+                if resolved is None and (not usable or python_raises(name.id)):
                     if name.id not in unknown:  # pypto stops at the first: one per name
                         unknown[name.id] = _unknown(param, name, module, kernel, resolver)
                     continue
@@ -94,6 +107,8 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
             for name in names_below(entry):
                 if own:
                     resolved = earlier_first(name.id, param.index)
+                    if isinstance(resolved, RParam) and python_raises(name.id):
+                        resolved = None  # (an earlier parameter is no name where Python looks)
                 else:
                     resolved = resolver.resolve(name.id, view_module, None)
                     if isinstance(resolved, RDynamic) and resolved.dynamic.name in late:

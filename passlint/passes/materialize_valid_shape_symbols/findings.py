@@ -466,11 +466,18 @@ def undefined(analysis: KernelAnalysis, item: UndefinedName) -> Finding:
         f"A valid_shape entry reads undefined '{name}'; define it.",
         "A valid_shape entry reads an undefined name; define it.",
     )
-    message = (
-        f"{first} Python raises NameError when kernel '{q(kernel.name)}' is defined: '{name}' "
-        f'is no `pl.dynamic` symbol, int constant or parameter (e.g. `{name} = pl.dynamic("'
-        f'{name}")`).'
-    )
+    if kernel.param(item.name) is None:
+        why = (
+            f"'{name}' is no `pl.dynamic` symbol, int constant or parameter (e.g. `{name} = "
+            f'pl.dynamic("{name}")`).'
+        )
+    else:  # (pypto's parser would read the parameter, but Python evaluates the entry first)
+        why = (
+            "it evaluates the annotation there, where no parameter is a name yet (define "
+            f'`{name} = pl.dynamic("{name}")` above it, or add `from __future__ import '
+            f"annotations` so that pypto's parser reads parameter '{name}')."
+        )
+    message = f"{first} Python raises NameError when kernel '{q(kernel.name)}' is defined: {why}"
     return _finding(UNDEFINED_VALID_SHAPE_NAME, module, item.node, message)
 
 

@@ -21,6 +21,7 @@ from passlint.analysis.findings import Finding, Fix, TextEdit
 from passlint.analysis.pl.excerpt import excerpt as q
 from passlint.analysis.pl.model import Function, Module, Param, TensorView
 from passlint.analysis.pl.resolve import Resolver, RView
+from passlint.analysis.pl.walk import names_below
 from passlint.passes.materialize_valid_shape_symbols.rules import RAISED, TENSOR_VIEW_MISSING_LAYOUT
 
 
@@ -57,7 +58,9 @@ def missing_layouts(kernel: Function, module: Module, resolver: Resolver) -> lis
         if tensor is None:
             continue
         if tensor.view is not None:
-            if not module.postponed:  # postponed: pypto's parser reads it, layout ND
+            # postponed: pypto's parser reads it, layout ND; an argument that reads a name
+            # unbound where the kernel is defined raises NameError first (VS006 says so)
+            if not module.postponed and _arguments_evaluate(tensor.view, kernel, module, resolver):
                 found += _lacking(kernel, param, tensor.view, module, None)
         elif isinstance(tensor.view_ref, ast.Name):
             name = tensor.view_ref.id
@@ -65,6 +68,20 @@ def missing_layouts(kernel: Function, module: Module, resolver: Resolver) -> lis
             if isinstance(held, RView):
                 found += _lacking(kernel, param, held.view, held.module, name)
     return found
+
+
+def _arguments_evaluate(
+    view: TensorView, kernel: Function, module: Module, resolver: Resolver
+) -> bool:
+    """Does Python evaluate every argument of the inline view where the kernel is defined,
+    each name it reads bound in the frame or the class body around (so that it calls the
+    factory)?"""
+    return all(
+        resolver.resolve_in_definition(name.id, module, kernel) is not None
+        or resolver.in_class_body(name.id, kernel)
+        for keyword in view.node.keywords
+        for name in names_below(keyword.value)
+    )
 
 
 def _lacking(

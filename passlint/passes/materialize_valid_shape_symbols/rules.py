@@ -113,13 +113,16 @@ UNDEFINED_VALID_SHAPE_NAME = Rule(
     code="VS006",
     name="undefined-valid-shape-name",
     severity=Severity.ERROR,
-    summary="A valid_shape entry names something that is neither a `pl.dynamic` symbol, an int "
-    "constant, nor a parameter where Python evaluates it: in the kernel's annotations when "
-    "its `def` runs, or in the assignment of a TensorView variable.",
-    why="Python raises NameError before pypto's parser sees the kernel. Where Python does not "
-    "evaluate the annotation (`from __future__ import annotations`) or finds the name in "
-    "the program's class body, pypto's parser makes a symbol of that name instead, which "
-    "the pass adds as a parameter (VS001).",
+    summary="A valid_shape entry names something that is neither a `pl.dynamic` symbol nor an "
+    "int constant where Python evaluates it: in the kernel's annotations when its `def` runs, "
+    "or in the assignment of a TensorView variable.",
+    why="Python raises NameError before pypto's parser sees the kernel. A parameter of the "
+    "kernel is no name there either: pypto's parser would read an earlier parameter, but "
+    "Python evaluates the annotation first, where the kernel is defined. Where Python does "
+    "not evaluate the annotation (`from __future__ import annotations`) or finds the name in "
+    "the program's class body, pypto's parser reads it instead: an earlier parameter is that "
+    "parameter, and a name nothing defines becomes a symbol of that name, which the pass adds "
+    "as a parameter (VS001).",
     example="pl.TensorView(valid_shape=[16, UNDEFINED], layout=pl.TensorLayout.ND)",
     screened=(Precondition.HEADER,),
 )
@@ -187,7 +190,9 @@ TENSOR_VIEW_MISSING_LAYOUT = Rule(
     f"raises `ValueError: {RAISED}` when the program is defined, before pypto's parser or "
     "the pass sees it, and no program is built. With `from __future__ import annotations` "
     "an inline view is read by pypto's parser instead, which gives it layout ND, so it is "
-    "not reported; a TensorView variable is always built by Python. One finding per "
+    "not reported; a TensorView variable is always built by Python. An inline view whose "
+    "arguments read a name Python cannot find there is not built either: Python raises "
+    "NameError first (VS006). One finding per "
     "`pl.TensorView` call, on the call (for a variable, its assignment: where Python raises).",
     example="@pl.function(type=pl.FunctionType.InCore)\n"
     "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, 64])]): ...",

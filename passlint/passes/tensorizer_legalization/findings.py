@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from passlint.analysis.findings import Finding, Fix, Location, TextEdit
 from passlint.analysis.mlir.excerpt import excerpt
+from passlint.analysis.mlir.fast.main_outline import outline_main, used_names
 from passlint.analysis.mlir.ir import BlockArgument, Operation, OpResult
-from passlint.analysis.mlir.main_outline import outline_main, used_names
 from passlint.analysis.mlir.outline_reads import Reads
 from passlint.analysis.source import SourceText, line_break, line_start
 from passlint.passes.tensorizer_legalization.analysis import analyze_chunk

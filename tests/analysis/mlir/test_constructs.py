@@ -13,7 +13,7 @@ import pytest
 from mlir_testing import CONSTRUCTS, lc
 
 from passlint import pipeline
-from passlint.analysis.mlir.main_outline import outline_main
+from passlint.analysis.mlir.fast.main_outline import outline_main
 from passlint.analysis.mlir.parser import parse_file, split_chunks
 from passlint.analysis.mlir.types import ShapedType
 from passlint.passes.tensorizer_legalization.apply import legalize_text

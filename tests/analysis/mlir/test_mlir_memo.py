@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ir_dump import dump
 
-from passlint.analysis.mlir.main_outline import outline_main
+from passlint.analysis.mlir.fast.main_outline import outline_main
 from passlint.analysis.mlir.memo import MlirMemo
 from passlint.analysis.mlir.parser import parse_file
 

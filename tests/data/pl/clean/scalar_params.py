@@ -1,5 +1,5 @@
-# No finding: the symbol is provided by a scalar parameter declared before its use, either
-# under the pl.dynamic's Python name (re-pointing it) or as a plain scalar parameter name.
+# A scalar parameter declared before its use under the pl.dynamic's Python name re-points it
+# (no finding); read as a plain parameter name, Python raises NameError first (VS006).
 import pypto.language as pl
 
 VALID = pl.dynamic("VALID")
