@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from passlint.analysis.edits import OverlappingEditsError, apply_edits, edits_by_path
 from passlint.analysis.findings import Fix
+from passlint.discovery import relative_to
 from passlint.filesystem import is_inside, read_regular
 from passlint.runner import FileResult, Job
 from passlint.writes import WriteOutcome, why_not_writable, write_texts
@@ -145,8 +146,7 @@ def _shown(real: str, shown: dict[str, str]) -> str:
     given, else relative to the working folder when below it, else in full."""
     if real in shown:
         return shown[real]
-    relative = os.path.relpath(real)
-    return real if relative.startswith(os.pardir) else relative
+    return relative_to(real, os.curdir)
 
 
 def _read(real: str, limit: int) -> str | None:

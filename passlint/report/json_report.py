@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from passlint.analysis.findings import Finding, Range
 from passlint.catalog import RULES
+from passlint.discovery import relative_to
 from passlint.report.escape import is_undecodable, percent_encoded, readable_name
 
 JSON_VERSION = 1
@@ -44,8 +45,7 @@ def edit_path(path: str, finding_path: str) -> str:
     below that folder (as ``--diff`` shows it)."""
     if os.path.isabs(finding_path) or not os.path.isabs(path):
         return path
-    relative = os.path.relpath(path)
-    return path if relative.startswith(os.pardir) else relative
+    return relative_to(path, os.curdir)
 
 
 def finding_to_json(finding: Finding) -> dict[str, object]:

@@ -80,6 +80,20 @@ def test_folder_with_cross_file_kernel_and_non_pl_files(tmp_path: Path) -> None:
     assert "2 files" in text.stdout.splitlines()[-1]
 
 
+def test_a_folder_named_with_two_dots_is_below_the_working_folder(tmp_path: Path) -> None:
+    """``..proj`` is a folder here, not the parent: JSON and ``--diff`` name its files
+    relative to the working folder, as they name a finding's file."""
+    shutil.copytree(DATA / "cross_file", tmp_path / "..proj")
+    findings = json.loads(run(tmp_path, "--format", "json", "..proj").stdout)["findings"]
+    assert [e["path"] for e in findings[0]["fix"]["edits"]] == [
+        "..proj/kernels.py",
+        "..proj/program.py",
+        "..proj/program.py",
+    ]
+    diff = run(tmp_path, "--diff", "..proj").stdout
+    assert "--- a/..proj/program.py\n+++ b/..proj/program.py\n" in diff
+
+
 def test_clean_folder_and_cases_folder(tmp_path: Path) -> None:
     shutil.copytree(DATA / "clean", tmp_path / "clean")
     result = run(tmp_path, "clean")
