@@ -264,6 +264,14 @@ class Resolver:
         span = module.positions.span(first)
         return RDynamic(Dynamic(module.path, name.id, name.id, span, "parser"))
 
+    def python_finds(self, name: str, module: Module, kernel: Function) -> bool:
+        """Does Python find ``name`` where it evaluates ``kernel``'s annotations when its
+        ``def`` runs (no postponed annotations): bound in the frame around the kernel, or in
+        the body of its program class before it? Otherwise it raises NameError there."""
+        if self.resolve_in_definition(name, module, kernel) is not None:
+            return True
+        return self.in_class_body(name, kernel)
+
     def in_class_body(self, name: str, kernel: Function) -> bool:
         """Is ``name`` bound in the body of the program class of ``kernel`` before it?"""
         owner = kernel.owner

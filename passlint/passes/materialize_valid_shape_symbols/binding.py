@@ -73,11 +73,7 @@ def analyze_kernel(kernel: Function, module: Module, resolver: Resolver) -> Kern
         """Does Python raise NameError on ``name`` when the kernel's ``def`` runs? Without
         postponed annotations it evaluates them there, before pypto's parser reads any
         parameter: a name nothing binds in the frame or the class body around is unknown."""
-        return (
-            not module.postponed
-            and in_frame(name) is None
-            and not resolver.in_class_body(name, kernel)
-        )
+        return not module.postponed and not resolver.python_finds(name, module, kernel)
 
     bound: dict[str, Binding] = {}
     unknown: dict[str, UnknownShapeName] = {}

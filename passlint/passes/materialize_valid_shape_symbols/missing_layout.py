@@ -73,12 +73,10 @@ def missing_layouts(kernel: Function, module: Module, resolver: Resolver) -> lis
 def _arguments_evaluate(
     view: TensorView, kernel: Function, module: Module, resolver: Resolver
 ) -> bool:
-    """Does Python evaluate every argument of the inline view where the kernel is defined,
-    each name it reads bound in the frame or the class body around (so that it calls the
-    factory)?"""
+    """Does Python evaluate every argument of the inline view where the kernel is defined
+    (every name it reads found there), so that it calls the factory?"""
     return all(
-        resolver.resolve_in_definition(name.id, module, kernel) is not None
-        or resolver.in_class_body(name.id, kernel)
+        resolver.python_finds(name.id, module, kernel)
         for keyword in view.node.keywords
         for name in names_below(keyword.value)
     )
