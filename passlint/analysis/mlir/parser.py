@@ -167,8 +167,7 @@ def parse_chunk(
     whole chunk, so undefined values, aliases and blocks are errors (not for the pieces
     @main's outline parses alone)."""
     end = len(text) if end is None else end
-    lines = None if memo is None else memo.line_table(text, start, end)
-    if memo is not None and lines is not None and lines.ok:
+    if memo is not None and (lines := memo.line_table(text, start, end)).ok:
         statements, structure_errors = memo.scan_lines(text, lines)
     else:  # (without the line table, or when its lines do not add up: cut every token)
         statements, structure_errors = scan(text, tokenize(text, start, end), end=end)
