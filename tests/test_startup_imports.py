@@ -1,14 +1,17 @@
 """A `passlint check` of one language's files loads only that language's front end and pass:
-the catalog reads every rule from modules that import nothing of the passes, and each side
+the catalog reads every rule from modules that import nothing of the passes' analyses, and each side
 of the run's memo is made with its front end. Loading the other side cost 0.09 s of CPU per
 run (half the start-up of a check of a small file)."""
 
 from __future__ import annotations
 
 import json
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
+
+from passlint.passes.materialize_valid_shape_symbols import checks
 
 # In a subprocess: the modules of the package a `passlint check FILE` run has imported.
 _LOADED = (
@@ -19,9 +22,20 @@ _LOADED = (
 )
 
 PL_SIDE = ("passlint.analysis.pl.", "passlint.passes.materialize_valid_shape_symbols.")
+# The pl pass's rules, its standalone checks (declared with their detectors, which import
+# only these light helpers of the front end at run time) and nothing else of its side.
 PL_RULES = (
+    "passlint.analysis.pl",
+    "passlint.analysis.pl.excerpt",
+    "passlint.analysis.pl.walk",
     "passlint.passes.materialize_valid_shape_symbols.rules",
     "passlint.passes.materialize_valid_shape_symbols.preconditions",
+    "passlint.passes.materialize_valid_shape_symbols.check",
+    "passlint.passes.materialize_valid_shape_symbols.checks",
+    *(
+        f"passlint.passes.materialize_valid_shape_symbols.checks.{check.name}"
+        for check in pkgutil.iter_modules(checks.__path__)
+    ),
 )
 MLIR_SIDE = ("passlint.analysis.mlir.", "passlint.passes.tensorizer_legalization.", "lark")
 MLIR_RULES = (

@@ -11,8 +11,10 @@ from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Finding
 from passlint.analysis.workspace import Workspace
 from passlint.catalog import RULES
+from passlint.passes.materialize_valid_shape_symbols.checks.missing_layout import (
+    TENSOR_VIEW_MISSING_LAYOUT,
+)
 from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
-from passlint.passes.materialize_valid_shape_symbols.rules import TENSOR_VIEW_MISSING_LAYOUT
 
 HEAD = textwrap.dedent(
     """\

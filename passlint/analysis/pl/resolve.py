@@ -230,6 +230,12 @@ class Resolver:
             self._frames[key] = found
         return found
 
+    def view_in_definition(self, name: str, module: Module, function: Function) -> RView | None:
+        """The ``pl.TensorView`` variable ``name`` is where ``function`` is defined, if it is
+        one (``resolve_in_definition``)."""
+        held = self.resolve_in_definition(name, module, function)
+        return held if isinstance(held, RView) else None
+
     def _captured(self, name: str, frame: Function) -> bool:
         """With postponed annotations, does the frame whose globals and locals pypto's
         parser copies (``decorator.py``: ``closure_vars``) hold ``name`` of its own function

@@ -71,7 +71,7 @@ from passlint.analysis.pl.resolve import (
     ROther,
 )
 from passlint.analysis.workspace import Workspace
-from passlint.passes.materialize_valid_shape_symbols import missing_layout
+from passlint.passes.materialize_valid_shape_symbols.checks import CHECKS
 from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary, OutlinedKernel
 from passlint.passes.materialize_valid_shape_symbols.rebinding import NameReads
 from passlint.passes.materialize_valid_shape_symbols.rules import UNBOUND_VALID_SHAPE_SYMBOL
@@ -489,7 +489,7 @@ def findings(module: Module, workspace: Workspace | None, memo: PlMemo | None) -
     """The module's findings, parametrized tests analysed per case."""
     units = Units(module, workspace, memo)
     base = Run(module, workspace, memo=memo)
-    found = missing_layout.findings(module, base.resolver)  # VS009: no case changes it
+    found = [f for check in CHECKS for f in check.findings(module, base.resolver)]
     if not units.units:
         found += base.findings()
         found.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))

@@ -1,14 +1,16 @@
-"""The rules of MaterializeValidShapeSymbols (VS001-VS009) and of its reading of the source
-(E002, a file that is not Python), one declaration each: code, name, severity, the
-explanation `passlint rule CODE` prints and the screen's tests that let its findings through
-(``screened``), in the catalog's order. ``findings`` raises each by name, with its message
-and fix (VS009: ``missing_layout``); ``dry_run`` raises E002. The module imports nothing of
-the pass, so the catalog reads it without loading the pl front end."""
+"""The rules of MaterializeValidShapeSymbols and of its reading of the source (E002, a file
+that is not Python): the dry run's own (VS001-VS008), one declaration each (code, name,
+severity, the explanation `passlint rule CODE` prints and the screen's tests that let its
+findings through, ``screened``), which ``findings`` raises by name with their messages and
+fixes, and ``dry_run`` raises E002; then the standalone checks' rules, each declared in its
+own file of ``checks`` with its detector. Nothing here or there loads the pl front end, so
+the catalog reads the rules of a run over .mlir files cheaply."""
 
 from __future__ import annotations
 
 from passlint.analysis.findings import Severity
 from passlint.analysis.rules import Rule, by_code
+from passlint.passes.materialize_valid_shape_symbols.checks import CHECKS
 from passlint.passes.materialize_valid_shape_symbols.preconditions import Precondition
 
 UNBOUND_VALID_SHAPE_SYMBOL = Rule(
@@ -176,35 +178,6 @@ UNKNOWN_SHAPE_VARIABLE = Rule(
 )
 
 
-# What pypto's TensorView factory raises without a layout (``pypto/ir/type.py``).
-RAISED = "layout is required when stride, valid_shape, or pad is provided"
-
-TENSOR_VIEW_MISSING_LAYOUT = Rule(
-    code="VS009",
-    name="tensor-view-missing-layout",
-    severity=Severity.ERROR,
-    summary="A `pl.TensorView(...)` that a device kernel's parameter reads gives `valid_shape` "
-    "but no `layout` (or `layout=None`), and Python builds it: in the kernel's annotation "
-    "when its `def` runs, or in the assignment of a TensorView variable.",
-    why="The `pl.TensorView` of pypto requires a layout whenever it is given a valid_shape: Python "
-    f"raises `ValueError: {RAISED}` when the program is defined, before pypto's parser or "
-    "the pass sees it, and no program is built. With `from __future__ import annotations` "
-    "an inline view is read by pypto's parser instead, which gives it layout ND, so it is "
-    "not reported; a TensorView variable is always built by Python. An inline view whose "
-    "arguments read a name Python cannot find there is not built either: Python raises "
-    "NameError first (VS006). One finding per "
-    "`pl.TensorView` call, on the call (for a variable, its assignment: where Python raises).",
-    example="@pl.function(type=pl.FunctionType.InCore)\n"
-    "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, 64])]): ...",
-    fixed="@pl.function(type=pl.FunctionType.InCore)\n"
-    "def k(x: pl.Tensor[[16, 128], pl.FP32, "
-    "pl.TensorView(valid_shape=[16, 64], layout=pl.TensorLayout.ND)]): ...",
-    fix="add `layout=pl.TensorLayout.ND` (or replace `layout=None` by it), the layout pypto's "
-    "parser gives the same view under postponed annotations; DN or NZ is the author's choice.",
-    screened=(Precondition.HEADER,),
-)
-
-
 PYTHON_SYNTAX_ERROR = Rule(
     code="E002",
     name="python-syntax-error",
@@ -224,5 +197,5 @@ VS_RULES = by_code(
     UNDEFINED_VALID_SHAPE_NAME,
     OUTLINED_SCOPE_GAINS_VALID_SHAPE_PARAMETER,
     UNKNOWN_SHAPE_VARIABLE,
-    TENSOR_VIEW_MISSING_LAYOUT,
+    *(check.rule for check in CHECKS),
 )

@@ -24,7 +24,8 @@ A file has no finding when it parses and has none of what every finding needs:
   CPython's parser (without building the tree) with less stack than the analysis has.
 
 ``SCREENED`` names, for each rule of the pass, the points that let its findings through: each
-rule's ``screened`` (``Precondition``, declared beside its check in ``findings``).
+rule's ``screened`` (``Precondition``, declared with the rule: in ``rules``, or in its
+check's own file in ``checks``).
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def _preconditions(rule: Rule) -> tuple[Precondition, ...]:
 
 
 # The tests that let a file with each finding of the pass through (any one of them): each VS
-# rule declares its own beside its check (``Rule.screened``, in ``findings``); a rule without
+# rule declares its own with the rule (``Rule.screened``); a rule without
 # them is not screened for, and a test fails (it compares these codes with the catalog's VS
 # rules, and every finding of the test data with its tests). A call's finding (VS003, VS004)
 # has its kernel in the file itself or in a file it imports. E002 is the front end's.

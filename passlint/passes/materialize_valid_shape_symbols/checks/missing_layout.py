@@ -7,22 +7,54 @@ valid_shape and ``layout`` None. Python calls it for a view written in a device 
 parameter annotation when the kernel's ``def`` runs, unless the module postpones its
 annotations (``from __future__ import annotations``: pypto's parser then reads the view from
 the syntax and gives it layout ND), and for a view held in a variable when the assignment
-runs, postponed or not. The detector and its finding live here (the rule is declared in
-``rules``); views with only a stride or a pad, and views outside device kernels' parameters,
-are not looked at (the screen's header test does not let them through).
+runs, postponed or not. Views with only a stride or a pad, and views outside device
+kernels' parameters, are not looked at (the screen's header test does not let them through).
 """
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from passlint.analysis.findings import Finding, Fix, TextEdit
+from passlint.analysis.findings import Finding, Fix, Severity, TextEdit
 from passlint.analysis.pl.excerpt import excerpt as q
-from passlint.analysis.pl.model import Function, Module, Param, TensorView
-from passlint.analysis.pl.resolve import Resolver, RView
 from passlint.analysis.pl.walk import names_below
-from passlint.passes.materialize_valid_shape_symbols.rules import RAISED, TENSOR_VIEW_MISSING_LAYOUT
+from passlint.analysis.rules import Rule
+from passlint.passes.materialize_valid_shape_symbols.check import Check
+from passlint.passes.materialize_valid_shape_symbols.preconditions import Precondition
+
+if TYPE_CHECKING:
+    from passlint.analysis.pl.model import Function, Module, Param, TensorView
+    from passlint.analysis.pl.resolve import Resolver
+
+# What pypto's TensorView factory raises without a layout (``pypto/ir/type.py``).
+RAISED = "layout is required when stride, valid_shape, or pad is provided"
+
+TENSOR_VIEW_MISSING_LAYOUT = Rule(
+    code="VS009",
+    name="tensor-view-missing-layout",
+    severity=Severity.ERROR,
+    summary="A `pl.TensorView(...)` that a device kernel's parameter reads gives `valid_shape` "
+    "but no `layout` (or `layout=None`), and Python builds it: in the kernel's annotation "
+    "when its `def` runs, or in the assignment of a TensorView variable.",
+    why="The `pl.TensorView` of pypto requires a layout whenever it is given a valid_shape: Python "
+    f"raises `ValueError: {RAISED}` when the program is defined, before pypto's parser or "
+    "the pass sees it, and no program is built. With `from __future__ import annotations` "
+    "an inline view is read by pypto's parser instead, which gives it layout ND, so it is "
+    "not reported; a TensorView variable is always built by Python. An inline view whose "
+    "arguments read a name Python cannot find there is not built either: Python raises "
+    "NameError first (VS006). One finding per "
+    "`pl.TensorView` call, on the call (for a variable, its assignment: where Python raises).",
+    example="@pl.function(type=pl.FunctionType.InCore)\n"
+    "def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, 64])]): ...",
+    fixed="@pl.function(type=pl.FunctionType.InCore)\n"
+    "def k(x: pl.Tensor[[16, 128], pl.FP32, "
+    "pl.TensorView(valid_shape=[16, 64], layout=pl.TensorLayout.ND)]): ...",
+    fix="add `layout=pl.TensorLayout.ND` (or replace `layout=None` by it), the layout pypto's "
+    "parser gives the same view under postponed annotations; DN or NZ is the author's choice.",
+    screened=(Precondition.HEADER,),
+)
 
 
 @dataclass(frozen=True)
@@ -64,8 +96,8 @@ def missing_layouts(kernel: Function, module: Module, resolver: Resolver) -> lis
                 found += _lacking(kernel, param, tensor.view, module, None)
         elif isinstance(tensor.view_ref, ast.Name):
             name = tensor.view_ref.id
-            held = resolver.resolve_in_definition(name, module, kernel)
-            if isinstance(held, RView):
+            held = resolver.view_in_definition(name, module, kernel)
+            if held is not None:
                 found += _lacking(kernel, param, held.view, held.module, name)
     return found
 
@@ -137,3 +169,6 @@ def missing_layout(item: MissingLayout) -> Finding:
     fix = Fix(f"Add layout={layout} to the TensorView", (edit,))
     rule = TENSOR_VIEW_MISSING_LAYOUT
     return Finding(rule.code, rule.severity, module.path, pos.range(call), message, (), fix)
+
+
+CHECK = Check(TENSOR_VIEW_MISSING_LAYOUT, findings)
