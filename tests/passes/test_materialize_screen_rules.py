@@ -1,8 +1,9 @@
 """The batch screen knows every rule of the pass (issue 28, point 4): ``SCREENED``, built from
 the preconditions each VS rule declares (``Rule.screened``), has a line for each VS rule of
-the catalog with at least one (a rule added without them fails here, instead of being
-skipped in a batch of 64+ files), and for every finding of the test data the preconditions
-its line names let the file through."""
+the catalog, with at least one precondition or (a standalone check's) a test of the text of
+its own in ``OWN_TESTS`` (a rule added with neither fails here, instead of being skipped in a
+batch of 64+ files), and for every finding of the test data the tests its rule names let the
+file through."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from passlint.catalog import RULES
 from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 from passlint.passes.materialize_valid_shape_symbols.rules import PYTHON_SYNTAX_ERROR
 from passlint.passes.materialize_valid_shape_symbols.screen import (
+    OWN_TESTS,
     SCREENED,
     Precondition,
     lets_through,
+    lets_through_findings_of,
     may_have_findings,
 )
 
@@ -28,12 +31,12 @@ def test_the_screen_has_a_line_for_every_vs_rule_of_the_catalog() -> None:
     vs_rules = {code for code in RULES if code.startswith("VS")}
     assert vs_rules  # the catalog has the pass's rules
     assert set(SCREENED) == vs_rules | {PYTHON_SYNTAX_ERROR.code}
-    assert all(SCREENED.values())  # each names at least one precondition
+    assert all(tests or code in OWN_TESTS for code, tests in SCREENED.items())
     assert all(SCREENED[code] == RULES[code].screened for code in vs_rules)
 
 
-def test_only_the_vs_rules_declare_screen_preconditions() -> None:
-    assert {code for code, rule in RULES.items() if rule.screened} == {
+def test_only_the_vs_rules_declare_screen_tests() -> None:
+    assert {code for code, rule in RULES.items() if rule.screened} | set(OWN_TESTS) == {
         code for code in RULES if code.startswith("VS")
     }
 
@@ -65,7 +68,7 @@ def test_the_screen_lets_every_file_with_a_finding_through_by_its_rules_precondi
     workspace = Workspace([DATA], screen=True)
     assert may_have_findings(str(path), text, workspace)
     for code in sorted(FOUND[path]):
-        assert any(lets_through(p, str(path), text, workspace) for p in SCREENED[code]), code
+        assert lets_through_findings_of(code, str(path), text, workspace), code
 
 
 def test_a_text_with_no_finding_is_let_through_by_no_precondition() -> None:
@@ -73,4 +76,5 @@ def test_a_text_with_no_finding_is_let_through_by_no_precondition() -> None:
     workspace = Workspace([DATA], screen=True)
     path = str(DATA / "not_there.py")
     assert not any(lets_through(p, path, text, workspace) for p in Precondition)
+    assert not any(test(text) for test in OWN_TESTS.values())
     assert not may_have_findings(path, text, workspace)

@@ -21,7 +21,10 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Check:
     """``rule``, and ``findings``: its findings in one module, whose names ``resolver``
-    resolves."""
+    resolves. ``may_find``: a test of a file's text, true of every file it has findings in,
+    by which the batch screen lets those through; None when the rule's ``screened``
+    preconditions do."""
 
     rule: Rule
     findings: Callable[[Module, Resolver], list[Finding]]
+    may_find: Callable[[str], bool] | None = None

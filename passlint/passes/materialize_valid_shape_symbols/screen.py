@@ -25,7 +25,8 @@ A file has no finding when it parses and has none of what every finding needs:
 
 ``SCREENED`` names, for each rule of the pass, the points that let its findings through: each
 rule's ``screened`` (``Precondition``, declared with the rule: in ``rules``, or in its
-check's own file in ``checks``).
+check's own file in ``checks``). A standalone check may bring a test of the text of its own
+instead (``Check.may_find``, in ``OWN_TESTS``), which lets a file through as those points do.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import re
 import symtable
 import sys
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import FrameType
 from typing import Final
@@ -52,6 +53,7 @@ from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.rules import Rule
 from passlint.analysis.source import has_lone_cr
 from passlint.analysis.workspace import Workspace
+from passlint.passes.materialize_valid_shape_symbols.checks import CHECKS
 from passlint.passes.materialize_valid_shape_symbols.preconditions import Precondition
 from passlint.passes.materialize_valid_shape_symbols.rules import PYTHON_SYNTAX_ERROR, VS_RULES
 
@@ -90,12 +92,27 @@ SCREENED: Final[Mapping[str, tuple[Precondition, ...]]] = {
     PYTHON_SYNTAX_ERROR.code: (Precondition.SYNTAX,),
 }
 _TESTS = tuple(test for test in Precondition if any(test in tests for tests in SCREENED.values()))
+# The standalone checks' own tests of the text, by rule code.
+OWN_TESTS: Final[Mapping[str, Callable[[str], bool]]] = {
+    check.rule.code: check.may_find for check in CHECKS if check.may_find is not None
+}
 
 
 def may_have_findings(path: str, text: str, workspace: Workspace) -> bool:
     """Whether the pass may report anything for the pl source ``text`` (False: it reports
-    nothing, as its full analysis would): whether any test of ``SCREENED`` lets it through."""
-    return any(lets_through(test, path, text, workspace) for test in _TESTS)
+    nothing, as its full analysis would): whether any test of ``SCREENED`` or of
+    ``OWN_TESTS`` lets it through."""
+    return any(lets_through(test, path, text, workspace) for test in _TESTS) or any(
+        test(text) for test in OWN_TESTS.values()
+    )
+
+
+def lets_through_findings_of(code: str, path: str, text: str, workspace: Workspace) -> bool:
+    """Whether the screen lets ``text`` through by a test that rule ``code`` names."""
+    own = OWN_TESTS.get(code)
+    return (own is not None and own(text)) or any(
+        lets_through(test, path, text, workspace) for test in SCREENED[code]
+    )
 
 
 def lets_through(test: Precondition, path: str, text: str, workspace: Workspace) -> bool:
