@@ -22,6 +22,7 @@ CODE_OF_KIND = {
     "late-scalar": "VS005",
     "unknown-shape-variable": "VS008",
     "missing-layout": "VS009",
+    "positional-view": "VS010",
 }
 # Those Python raises itself while it defines the program (harness/record.py: RAISED_BY_PYTHON).
 RAISED_BY_PYTHON = frozenset({"missing-layout"})

@@ -68,6 +68,20 @@ def test_positional_arguments_are_reported_on_them(postponed: bool) -> None:
     )
 
 
+def test_where_python_builds_the_view_without_a_layout_the_message_says_it_raises_first() -> None:
+    text = _program("pl.TensorView([128, 1])", postponed=False)
+    (finding,) = _vs010(text)
+    assert _at(text, finding) == "[128, 1]"
+    assert finding.message == (
+        "The TensorView of 'x' has positional arguments; name each one. Python raises "
+        "`ValueError: layout is required when stride, valid_shape, or pad is provided` when it "
+        "defines 'kernel' (its factory reads them as stride, layout, valid_shape and pad, in "
+        "that order, which leaves no layout); pypto's parser rejects positional arguments too."
+    )
+    # postponed, Python never calls the factory: the parser's error is the one
+    assert "ParserTypeError" in _vs010(_program("pl.TensorView([128, 1])"))[0].message
+
+
 def test_positional_arguments_before_keywords_are_reported_on_the_positional_ones() -> None:
     text = _program("pl.TensorView([128, 1], valid_shape=[16, VALID], layout=pl.TensorLayout.ND)")
     (finding,) = _vs010(text)

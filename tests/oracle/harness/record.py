@@ -41,6 +41,7 @@ KINDS = (
     ("which an earlier parameter's type annotation already uses", "late-scalar"),
     ("Unknown shape variable", "unknown-shape-variable"),
     ("layout is required when stride, valid_shape, or pad is provided", "missing-layout"),
+    ("pl.TensorView() does not accept positional arguments", "positional-view"),
 )
 _BINDINGS = re.compile(r"has conflicting bindings .* at argument \d+ (valid|physical) shape")
 

@@ -128,10 +128,11 @@ def _needs_layout(view: TensorView) -> bool:
         return False
     given = {k.arg: k.value for k in call.keywords}
     shape, layout = given.get("valid_shape"), given.get("layout")
-    return shape is not None and not _is_none(shape) and (layout is None or _is_none(layout))
+    return shape is not None and not is_none(shape) and (layout is None or is_none(layout))
 
 
-def _is_none(node: ast.expr) -> bool:
+def is_none(node: ast.expr) -> bool:
+    """Is the argument written as ``None``?"""
     return isinstance(node, ast.Constant) and node.value is None
 
 

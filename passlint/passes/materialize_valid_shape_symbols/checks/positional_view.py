@@ -14,6 +14,7 @@ functions are not looked at.
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,10 @@ from passlint.analysis.findings import Finding, Severity
 from passlint.analysis.pl.excerpt import excerpt as q
 from passlint.analysis.rules import Rule
 from passlint.passes.materialize_valid_shape_symbols.check import Check
+from passlint.passes.materialize_valid_shape_symbols.checks.missing_layout import (
+    RAISED as LAYOUT_REQUIRED,
+)
+from passlint.passes.materialize_valid_shape_symbols.checks.missing_layout import is_none
 
 if TYPE_CHECKING:
     from passlint.analysis.pl.model import Function, Module, Param, TensorView
@@ -72,13 +77,33 @@ def _positional(module: Module, function: Function, param: Param, view: TensorVi
     first = f"The TensorView of '{q(param.name)}' has positional arguments; name each one."
     if len(first) > 100:
         first = "This TensorView has positional arguments; name each one."
-    message = (
-        f"{first} pypto's parser raises `ParserTypeError: {RAISED}` when it reads "
-        f"'{q(function.name)}', so no program is built; Python's factory would read them "
-        "as stride, layout, valid_shape and pad, in that order."
-    )
+    if not module.postponed and _factory_raises(view.node):
+        then = (
+            f"Python raises `ValueError: {LAYOUT_REQUIRED}` when it defines '{q(function.name)}' "
+            "(its factory reads them as stride, layout, valid_shape and pad, in that order, "
+            "which leaves no layout); pypto's parser rejects positional arguments too."
+        )
+    else:
+        then = (
+            f"pypto's parser raises `ParserTypeError: {RAISED}` when it reads "
+            f"'{q(function.name)}', so no program is built; Python's factory would read them "
+            "as stride, layout, valid_shape and pad, in that order."
+        )
     rule = TENSOR_VIEW_POSITIONAL_ARGUMENTS
+    message = f"{first} {then}"
     return Finding(rule.code, rule.severity, module.path, pos.source.range(start, end), message)
+
+
+def _factory_raises(call: ast.Call) -> bool:
+    """Does pypto's factory, called as written, get a stride, valid_shape or pad and no
+    layout (positions: stride, layout, valid_shape, pad)?"""
+    given = dict(zip(_FACTORY_ORDER, call.args, strict=False))
+    given.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+    present = {name for name, value in given.items() if not is_none(value)}
+    return "layout" not in present and bool(present & {"stride", "valid_shape", "pad"})
+
+
+_FACTORY_ORDER = ("stride", "layout", "valid_shape", "pad")
 
 
 # ``TensorView(`` followed by something other than ``)``, ``*`` or a keyword's ``NAME=``.
