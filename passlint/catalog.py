@@ -21,7 +21,8 @@ FILE_TOO_LARGE = Rule(
     code="PL001",
     name="file-too-large",
     severity=Severity.INFORMATION,
-    summary="The file is larger than `max-file-size` (default 64 MB), so it was not analysed.",
+    summary="The file is larger than `max-file-size` (by default 1 GiB for a .mlir file, "
+    "64 MiB for a Python file), so it was not analysed.",
     why="Analysing a file takes time and memory in proportion to its size; above the limit "
     "passlint reports this one finding instead of running the passes, so an editor stays "
     "responsive. Raise `max-file-size` in `[tool.passlint]` (or the editor's passlint "

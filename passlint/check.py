@@ -74,7 +74,7 @@ def run_check(args: argparse.Namespace) -> int:
     projects = {roots.project_root(path, config) for path in paths} - {None}
     boundary = Boundary((*named, *sorted(p for p in projects if p is not None)))
     if stdin:
-        text, problem = _read_stdin(settings.max_file_size)
+        text, problem = _read_stdin(settings.size_limit(args.stdin_filename))
         if text is None:
             say(f"{args.stdin_filename} (standard input): {problem}")
             return EXIT_ERROR
@@ -95,7 +95,7 @@ def run_check(args: argparse.Namespace) -> int:
         errors += len(found.errors)
         files = found.files
         if args.show_files:
-            shown = [path for path in files if is_checked_source(path, settings.max_file_size)]
+            shown = [path for path in files if is_checked_source(path, settings.size_limit(path))]
             write_report(sys.stdout, render_files(shown))
             return EXIT_ERROR if errors else EXIT_CLEAN
         if not files and not errors and not args.quiet:
@@ -108,7 +108,11 @@ def run_check(args: argparse.Namespace) -> int:
         progress = Progress(len(batch), sys.stderr, enabled=not args.quiet, delay=progress_delay)
         try:
             return check_files(
-                batch, batch_job, on_result=lambda _: progress.advance(), max_workers=args.jobs
+                batch,
+                batch_job,
+                on_result=lambda _: progress.advance(),
+                max_workers=args.jobs,
+                on_read=progress.reading,
             )
         finally:
             progress.close()

@@ -22,7 +22,7 @@ from passlint.config import (
     parse_per_file_ignores,
 )
 from passlint.console import EXIT_CLEAN, EXIT_ERROR, say
-from passlint.filesystem import DEFAULT_MAX_FILE_SIZE, Refused, read_regular
+from passlint.filesystem import MLIR_MAX_FILE_SIZE, Refused, read_regular
 from passlint.report import FORMATS
 
 FAIL_ON = ("error", "warning", "information", "hint")
@@ -286,7 +286,7 @@ def _legalize(args: argparse.Namespace) -> int:
     from passlint.report.text import render_finding
 
     try:
-        data = read_regular(args.file, DEFAULT_MAX_FILE_SIZE)
+        data = read_regular(args.file, MLIR_MAX_FILE_SIZE)
     except Refused as refused:
         say(f"cannot read {args.file}: {refused.reason}")
         return EXIT_ERROR

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from passlint.analysis.findings import Severity
 from passlint.catalog import RULES, default_selected
 from passlint.discovery import ExcludeMatcher
-from passlint.filesystem import DEFAULT_MAX_FILE_SIZE, METADATA_LIMIT, TooLarge, read_regular
+from passlint.filesystem import METADATA_LIMIT, TooLarge, default_size_limit, read_regular
 
 Pipeline = Literal["auto", "mhlo", "stablehlo"]
 PIPELINES: tuple[Pipeline, ...] = ("auto", "mhlo", "stablehlo")
@@ -49,7 +49,7 @@ class Settings:
     pipeline: Pipeline = "auto"
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
-    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    max_file_size: int | None = None  # None: each language's default (``size_limit``)
 
     def __post_init__(self) -> None:
         per_file = (code for _, codes in self.per_file_ignores for code in codes)
@@ -99,6 +99,11 @@ class Settings:
         if not codes:
             return self
         return replace(self, file_ignore=tuple(dict.fromkeys(codes)))
+
+    def size_limit(self, path: str) -> int:
+        """The largest file at ``path`` that is analysed (in bytes): ``max_file_size``, else
+        the default of the file's language (``filesystem.default_size_limit``)."""
+        return default_size_limit(path) if self.max_file_size is None else self.max_file_size
 
     def severity_of(self, code: str, default: Severity) -> Severity:
         return self.severity.get(code, default)
@@ -153,7 +158,7 @@ def settings_from_mapping(
             pipeline=str(table.get("pipeline", "auto")),  # type: ignore[arg-type]
             exclude=_strings(table.get("exclude", DEFAULT_EXCLUDE), "exclude"),
             extend_exclude=_strings(table.get("extend-exclude", ()), "extend-exclude"),
-            max_file_size=_size(table.get("max-file-size", DEFAULT_MAX_FILE_SIZE)),
+            max_file_size=_size(table["max-file-size"]) if "max-file-size" in table else None,
             per_file_ignores=_per_file(table.get("per-file-ignores", {}), "per-file-ignores")
             + _per_file(table.get("extend-per-file-ignores", {}), "extend-per-file-ignores"),
             root=root,

@@ -16,8 +16,18 @@ import os
 import stat
 from collections.abc import Iterable
 
-# How large a source file may be (the ``max-file-size`` setting's default).
-DEFAULT_MAX_FILE_SIZE = 64 * 1024 * 1024
+# How large a source file may be (the ``max-file-size`` setting's default, by language): a
+# .mlir file, a gigabyte, as the dumps of large models are (the streaming reader checks them
+# in bounded memory); a Python file, whose syntax tree takes many times its size, 64 MiB.
+MLIR_MAX_FILE_SIZE = 1024 * 1024 * 1024
+PYTHON_MAX_FILE_SIZE = 64 * 1024 * 1024
+
+
+def default_size_limit(path: str) -> int:
+    """The largest file at ``path`` analysed by default (``max-file-size`` unset)."""
+    return PYTHON_MAX_FILE_SIZE if path.endswith(".py") else MLIR_MAX_FILE_SIZE
+
+
 # A file read for its settings or rules (a configuration file, a .gitignore) is small; one
 # that is not is refused rather than read whole.
 METADATA_LIMIT = 4 * 1024 * 1024
@@ -84,6 +94,8 @@ def read_regular(path: str, limit: int, *, follow: bool = True) -> bytes:
             before.st_ino,
         ):
             raise Refused(path, "changed while it was opened")
+        if now.st_size > limit:  # (refused unread: reading a limit's worth takes a while)
+            raise TooLarge(path, limit, now.st_size)
         # What the size says in one read (a regular file's size is true unless it grows
         # while read), then on in pieces until the end, never past the limit.
         chunks = [os.read(handle, min(now.st_size, limit) + 1)]
@@ -98,6 +110,86 @@ def read_regular(path: str, limit: int, *, follow: bool = True) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(handle)
+
+
+class FileBytes:
+    """A regular file's bytes, read where they are asked for (``len``, slices and ``find``
+    as of ``bytes``), so a large file is never held whole.
+
+    Positional reads, not a memory map: a map of a file that another program truncates
+    meanwhile kills the process at the next read (SIGBUS); a read gives fewer bytes, and
+    ``OSError`` says the file changed. ``close`` (or the ``with`` block) ends the reading."""
+
+    def __init__(self, handle: int, path: str) -> None:
+        self.handle = handle
+        self.path = path
+        self.stat = os.fstat(handle)
+        self.size = self.stat.st_size
+
+    def __enter__(self) -> FileBytes:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.handle >= 0:
+            os.close(self.handle)
+            self.handle = -1
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, where: slice) -> bytes:
+        start, stop, _ = where.indices(self.size)
+        if stop <= start:
+            return b""
+        data = os.pread(self.handle, stop - start, start)
+        while len(data) < stop - start:
+            more = os.pread(self.handle, stop - start - len(data), start + len(data))
+            if not more:
+                raise Refused(self.path, "changed while it was read")
+            data += more
+        return data
+
+    def find(self, sub: bytes, start: int = 0, end: int | None = None) -> int:
+        """The first offset of ``sub`` in ``[start, end)``, read a piece at a time; -1."""
+        end = self.size if end is None else min(end, self.size)
+        while start < end:
+            stop = min(end, start + _CHUNK)
+            found = self[start : min(end, stop + len(sub) - 1)].find(sub)
+            if found >= 0:
+                return start + found
+            start = stop
+        return -1
+
+    def unchanged(self) -> bool:
+        """Is the file as it was when opened (its size and modification time)?"""
+        now = os.fstat(self.handle)
+        return (now.st_size, now.st_mtime_ns) == (self.size, self.stat.st_mtime_ns)
+
+
+def open_regular(path: str, limit: int) -> FileBytes:
+    """The regular file at ``path`` to read where needed (``FileBytes``), checked as
+    ``read_regular`` checks what it reads: ``Refused``, ``TooLarge`` beyond ``limit`` bytes,
+    ``OSError``."""
+    before = os.stat(path)
+    if not stat.S_ISREG(before.st_mode):
+        raise Refused(path, f"{kind_of(before.st_mode)}, not a regular file")
+    handle = os.open(path, _OPEN_FLAGS)
+    try:
+        opened = FileBytes(handle, path)
+    except BaseException:
+        os.close(handle)
+        raise
+    now = opened.stat
+    if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (before.st_dev, before.st_ino):
+        opened.close()
+        raise Refused(path, "changed while it was opened")
+    if now.st_size > limit:
+        opened.close()
+        raise TooLarge(path, limit, now.st_size)
+    return opened
 
 
 def is_regular(path: str) -> bool:
@@ -134,6 +226,15 @@ class Boundary:
             where = "" if real == os.path.abspath(shown) else f" (it resolves to {real})"
             raise Refused(shown, f"outside the workspace{where}")
         return real
+
+    def open(self, path: str | os.PathLike[str], limit: int) -> FileBytes:
+        """A regular file inside the roots, to read where needed (see ``open_regular``)."""
+        real = self.real(path)
+        try:
+            return open_regular(real, limit)
+        except Refused as refused:
+            refused.path = os.fspath(path)  # as the caller named it
+            raise
 
     def read(self, path: str | os.PathLike[str], limit: int) -> bytes:
         """The bytes of a regular file inside the roots (see ``read_regular``)."""

@@ -85,7 +85,7 @@ def compute_fixes(
         for real, edits in grouped.items():
             current = overlay.get(real)
             if current is None:
-                current = _read(real, job.settings.max_file_size)
+                current = _read(real, job.settings.size_limit(real))
                 if current is None:
                     outcome.refused.append(f"{_shown(real, shown)}: cannot read it to apply a fix")
                     continue

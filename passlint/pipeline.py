@@ -16,6 +16,10 @@ from passlint.catalog import FILE_TOO_LARGE
 from passlint.config import Settings
 from passlint.suppression import postprocess
 
+# Documents from this size on are read by the streaming reader (``streaming``): their IR, at
+# about 13 bytes a byte, would pass a few hundred megabytes.
+STREAM_MIN = 16 * 1024 * 1024
+
 if TYPE_CHECKING:  # a pass is imported when a document of its language comes
     from passlint.analysis.mlir.ir import ParsedFile
     from passlint.memo import Memo
@@ -74,11 +78,19 @@ def analyze_document(
     workspace: Workspace | None = None,
     memo: Memo | None = None,
 ) -> DocumentAnalysis:
-    """``analyze``, keeping the parse of a .mlir document."""
+    """``analyze``, keeping the parse of a .mlir document (but one of ``STREAM_MIN`` bytes
+    or more, read by the streaming reader: ``streaming``; it keeps no IR)."""
     settings = (settings or Settings()).for_file(path)
     language = language_of(path, text)
-    if language is not None and (size := oversize(text, settings.max_file_size)) is not None:
+    if language is not None and (size := oversize(text, settings.size_limit(path))) is not None:
         return DocumentAnalysis(_too_large(path, size, settings))
+    if language == "mlir" and memo is not None and len(text) >= STREAM_MIN:
+        from passlint.streaming import analyze_text
+
+        with collector_paused():
+            streamed = analyze_text(path, text, settings, memo)
+        if streamed is not None:
+            return DocumentAnalysis(streamed.findings)
     if language == "mlir":
         raw, parsed, tensorizer = _mlir_findings(path, text, settings, memo)
         findings = postprocess(raw, SourceText(text), settings, path)
@@ -107,7 +119,7 @@ def _too_large(path: str, size: int, settings: Settings) -> list[Finding]:
         return []
     message = (
         "File not analysed: it is larger than `max-file-size`; raise that setting to analyse it. "
-        f"It has {size} bytes and the limit is {settings.max_file_size}."
+        f"It has {size} bytes and the limit is {settings.size_limit(path)}."
     )
     start = Position(0, 0)
     return [

@@ -37,9 +37,20 @@ class Progress:
         self.started = clock()
         self.drawn = False
         self.last_draw = float("-inf")
+        self.part: tuple[int, int] | None = None  # bytes read of the file being read
 
     def advance(self, count: int = 1) -> None:
         self.done += count
+        self.part = None
+        self._draw()
+
+    def reading(self, done: int, total: int) -> None:
+        """``done`` of the ``total`` bytes of the file being read are read (a large file is
+        shown by its bytes, so one file that takes a while moves the bar too)."""
+        self.part = (done, total)
+        self._draw()
+
+    def _draw(self) -> None:
         if not self.enabled:
             return
         now = self.clock()
@@ -48,9 +59,15 @@ class Progress:
         if now - self.last_draw < _REDRAW and self.done < self.total:
             return
         self.last_draw = now
-        filled = _WIDTH * self.done // self.total
+        fraction = self.done / self.total
+        text = f"{self.done}/{self.total} files"
+        if self.part is not None and self.part[1] > 0:
+            done, total = self.part
+            fraction += done / total / self.total
+            text += f" ({done // 1_000_000}/{total // 1_000_000} MB)"
+        filled = min(_WIDTH, int(_WIDTH * fraction))
         bar = "#" * filled + "-" * (_WIDTH - filled)
-        self.stream.write(f"\r[{bar}] {self.done}/{self.total} files")
+        self.stream.write(f"\r\x1b[2K[{bar}] {text}")
         self.stream.flush()
         self.drawn = True
 

@@ -56,7 +56,7 @@ def quick_analyze(
     what it read alone (the same answer, found without reading the whole text again).
     ``run_memo``: what the run keeps between documents (None: @main's outline read from scratch)."""
     settings = (settings or Settings()).for_file(path)
-    if language_of(path, text) != "mlir" or oversize(text, settings.max_file_size) is not None:
+    if language_of(path, text) != "mlir" or oversize(text, settings.size_limit(path)) is not None:
         return None
     if memo is not None and (kept := memo.recall(path, text, settings)) is not None:
         if kept.suppressions:

@@ -65,17 +65,33 @@ def read_source(
         data = boundary.read(path, max_size)
     except TooLarge as large:
         return None, None, f"skipped: {large.size} bytes is more than max-file-size ({max_size})"
-    except Refused as refused:
-        return None, f"{refused.reason}; not checked", None
     except OSError as error:
-        return None, f"cannot read: {error.strerror or error}", None
+        return None, _unreadable(error), None
     if path.endswith(".py") and not imports_pl(data):
         return None, None, None
     try:
         return data.decode("utf-8"), None, None
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        return None, f"not UTF-8 (invalid byte at line {line}); not checked", None
+        return None, _not_utf8(data.count(b"\n", 0, error.start) + 1), None
+
+
+def _unreadable(error: OSError) -> str:
+    """Why a file could not be read: refused (not a regular file, outside the workspace,
+    changed meanwhile), or the system's reason."""
+    if isinstance(error, Refused):
+        return f"{error.reason}; not checked"
+    return f"cannot read: {error.strerror or error}"
+
+
+def _not_utf8(line: int) -> str:
+    return f"not UTF-8 (invalid byte at line {line}); not checked"
+
+
+def _internal(error: Exception) -> str:
+    """What a bug of passlint's that raised ``error`` says (the other files go on)."""
+    if isinstance(error, RecursionError):
+        return "internal error: nesting too deep to analyse"
+    return f"internal error: {type(error).__name__}: {error}"
 
 
 def is_checked_source(path: str, max_size: int) -> bool:
@@ -102,11 +118,8 @@ def check_text(
     try:
         with settled:
             result.findings = pipeline.analyze(path, text, job.settings, workspace, memo)
-    except RecursionError:
-        result.error = "internal error: nesting too deep to analyse"
-        return result
     except Exception as error:  # a pass bug must not stop the other files
-        result.error = f"internal error: {type(error).__name__}: {error}"
+        result.error = _internal(error)
         return result
     if result.findings:
         lines = split_lines(text)
@@ -117,18 +130,71 @@ def check_text(
     return result
 
 
-def check_path(path: str, job: Job, workspace: Workspace, memo: Memo | None = None) -> FileResult:
-    """Read and analyse one file (the overlay's text first, if it has the file)."""
+def check_path(
+    path: str,
+    job: Job,
+    workspace: Workspace,
+    memo: Memo | None = None,
+    on_read: Callable[[int, int], None] | None = None,
+    helper: bool = False,
+) -> FileResult:
+    """Read and analyse one file (the overlay's text first, if it has the file); a large
+    .mlir file by the streaming reader, whose reading ``on_read`` follows (bytes read, of
+    how many) and which may fork a ``helper`` process."""
     text = job.overlay.get(os.path.realpath(path))
+    if text is None and memo is not None and path.endswith(".mlir"):
+        streamed = check_streamed(path, job, workspace, memo, on_read, helper)
+        if streamed is not None:
+            return streamed
     if text is None:
-        text, error, note = read_source(path, workspace.files.boundary, job.settings.max_file_size)
+        limit = job.settings.size_limit(path)
+        text, error, note = read_source(path, workspace.files.boundary, limit)
         if text is None:
             return FileResult(path, error=error, note=note)
     return check_text(path, text, job, workspace, memo)
 
 
+def check_streamed(
+    path: str,
+    job: Job,
+    workspace: Workspace,
+    memo: Memo,
+    on_read: Callable[[int, int], None] | None = None,
+    helper: bool = False,
+) -> FileResult | None:
+    """A .mlir file of ``pipeline.STREAM_MIN`` bytes or more, analysed by the streaming
+    reader; None for a smaller one, and when it must be read whole
+    (``streaming.analyze_streamed``) or cannot be opened (``read_source`` then says why)."""
+    from passlint.analysis.mlir.stream.scan import Unreadable
+    from passlint.streaming import analyze_streamed
+
+    limit = job.settings.size_limit(path)
+    try:
+        if not pipeline.STREAM_MIN <= os.stat(path).st_size <= limit:
+            return None
+        opened = workspace.files.boundary.open(path, limit)
+    except OSError:
+        return None
+    total = len(opened)
+    progress = None if on_read is None else (lambda done: on_read(done, total))
+    with opened, collector.settled():
+        try:
+            streamed = analyze_streamed(path, opened, job.settings, memo, progress, helper)
+            if streamed is not None and not opened.unchanged():
+                raise Refused(path, "changed while it was read")
+        except Unreadable as error:
+            return FileResult(path, error=_not_utf8(error.line))
+        except OSError as error:
+            return FileResult(path, error=_unreadable(error))
+        except Exception as error:  # a pass bug must not stop the other files
+            return FileResult(path, checked=True, error=_internal(error))
+    if streamed is None:
+        return None
+    return FileResult(path, streamed.findings, checked=True, lines=streamed.lines)
+
+
 def make_workspace(job: Job) -> Workspace:
-    files = DiskFiles(job.roots, job.settings.max_file_size)
+    files = DiskFiles(job.roots, job.settings.size_limit(".py"))
     workspace = Workspace(job.roots, files, screen=job.screen)
     for path, text in job.overlay.items():
         workspace.set_overlay(path, text)
@@ -160,11 +226,16 @@ def worker_count(paths: Sequence[str], limit: int = 0) -> int:
     return min(count, limit) if limit else count
 
 
-def _worker_count(paths: Sequence[str]) -> int:
+def _cpus() -> int:
+    """The processors this process may run on."""
     try:
-        cpus = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
+        return os.cpu_count() or 1
+
+
+def _worker_count(paths: Sequence[str]) -> int:
+    cpus = _cpus()
     if cpus < 2 or len(paths) < 2:
         return 1
     if len(paths) < PARALLEL_MIN_FILES:
@@ -183,10 +254,12 @@ def check_files(
     on_result: Callable[[FileResult], None] | None = None,
     workers: int | None = None,
     max_workers: int = 0,
+    on_read: Callable[[int, int], None] | None = None,
 ) -> list[FileResult]:
-    """Results for ``paths``, in order; ``on_result`` is called as each one arrives.
-    ``workers`` forces the number of worker processes; else it is chosen, at most
-    ``max_workers`` when that is not 0."""
+    """Results for ``paths``, in order; ``on_result`` is called as each one arrives, and
+    ``on_read`` as a large file is read in this process (``check_path``). ``workers`` forces
+    the number of worker processes; else it is chosen, at most ``max_workers`` when that is
+    not 0."""
     workers = worker_count(paths, max_workers) if workers is None else workers
     results: list[FileResult] = []
     if sum(path.endswith(".py") for path in paths) >= SCREEN_MIN_FILES:
@@ -198,8 +271,9 @@ def check_files(
         prepare(workspace)  # once, shared by the workers
     if workers <= 1:
         memo = Memo()  # the run's
+        helper = _cpus() > 1  # (a large file's reading may use a second core)
         for path in paths:
-            results.append(check_path(path, job, workspace, memo))
+            results.append(check_path(path, job, workspace, memo, on_read, helper))
             if on_result:
                 on_result(results[-1])
         return results

@@ -1,6 +1,8 @@
 """Options of the whole test suite: ``--check-roundtrip PATH`` (repeatable) also runs the
 jaxlib round trip of ``tests/passes/test_legalize_roundtrip.py`` over every ``.mlir`` file
-under PATH (a user's modules, a corpus), beside the shipped fixtures."""
+under PATH (a user's modules, a corpus), beside the shipped fixtures; ``--stream-corpus
+PATH`` compares the streaming reader with the whole parse there
+(``tests/analysis/mlir/test_stream.py``)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,14 @@ import pytest
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--stream-corpus",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="compare the streaming reader with the whole parse on every .mlir file under "
+        "PATH (tests/analysis/mlir/test_stream.py; a file or a folder; repeatable)",
+    )
     parser.addoption(
         "--check-roundtrip",
         action="append",

@@ -17,7 +17,13 @@ PACKAGE = Path(passlint.__file__).parent
 # Top down: the faces (what people and editors talk to), the pipeline that runs the passes
 # on a document, the passes, and analysis/ (front ends, IR, rule catalog) at the bottom.
 FACES = ("passlint.server", "passlint.cli", "passlint.check", "passlint.runner", "passlint.report")
-PIPELINE = ("passlint.pipeline", "passlint.suppression", "passlint.quick", "passlint.memo")
+PIPELINE = (
+    "passlint.pipeline",
+    "passlint.suppression",
+    "passlint.quick",
+    "passlint.streaming",
+    "passlint.memo",
+)
 PASSES = ("passlint.passes",)
 
 # What each layer must not import (a module, or anything below a package).

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from passlint.filesystem import (
-    DEFAULT_MAX_FILE_SIZE,
+    PYTHON_MAX_FILE_SIZE,
     Boundary,
     IsLink,
     Refused,
@@ -43,7 +43,7 @@ class DiskFiles:
     with the reason, for a pass that must know whether it has seen every file."""
 
     def __init__(
-        self, roots: Iterable[str | os.PathLike[str]] = (), limit: int = DEFAULT_MAX_FILE_SIZE
+        self, roots: Iterable[str | os.PathLike[str]] = (), limit: int = PYTHON_MAX_FILE_SIZE
     ) -> None:
         self.boundary = Boundary(roots)
         self.roots = [Path(root) for root in self.boundary.roots]

@@ -34,7 +34,10 @@ def render_settings(
         ("pipeline", settings.pipeline),
         ("exclude", list(settings.exclude)),
         ("extend-exclude", list(settings.extend_exclude)),
-        ("max-file-size", settings.max_file_size),
+        (
+            "max-file-size",
+            settings.max_file_size or "default (1 GiB for .mlir files, 64 MiB for .py files)",
+        ),
         ("output-format", flags["format"]),
         ("fail-on", flags["fail_on"]),
         ("jobs", flags["jobs"] or "auto"),

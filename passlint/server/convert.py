@@ -22,8 +22,7 @@ from passlint.analysis import codes
 from passlint.analysis.findings import Finding, Position, Range, Severity, TextEdit
 from passlint.analysis.source import SourceText
 from passlint.catalog import RULES
-from passlint.config import Settings
-from passlint.filesystem import read_regular
+from passlint.filesystem import default_size_limit, read_regular
 
 SOURCE = "passlint"
 INTERNAL_ERROR_CODE = codes.PL002  # internal-error, in the rule catalog
@@ -31,7 +30,6 @@ Json = dict[str, Any]  # JSON data, as lsprotocol's converter writes an LSP type
 _ENCODER = json.JSONEncoder(separators=(",", ":"))
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _TAGS = {"unnecessary": 1, "deprecated": 2}  # LSP's DiagnosticTag
-DISK_LIMIT = Settings().max_file_size  # bytes read of a file that is not open
 
 
 class Files(Protocol):
@@ -47,12 +45,13 @@ class Files(Protocol):
 @dataclass
 class SnapshotFiles:
     """A ``Files`` view frozen at one moment: open documents by path, disk for the rest
-    (regular files only, at most ``limit`` bytes of each: ``filesystem``)."""
+    (regular files only, at most ``limit`` bytes of each, by default as ``max-file-size``
+    has it: ``filesystem``)."""
 
     texts: Mapping[str, str]
     uris: Mapping[str, str]
     versions: Mapping[str, int]
-    limit: int = DISK_LIMIT
+    limit: int | None = None
     _sources: dict[str, SourceText | None] = field(default_factory=dict)
 
     def source(self, path: str) -> SourceText | None:
@@ -60,7 +59,8 @@ class SnapshotFiles:
             text = self.texts.get(path)
             if text is None:
                 try:
-                    text = read_regular(path, self.limit).decode("utf-8")
+                    limit = self.limit or default_size_limit(path)
+                    text = read_regular(path, limit).decode("utf-8")
                 except (OSError, UnicodeDecodeError):
                     text = None
             self._sources[path] = None if text is None else SourceText(text)

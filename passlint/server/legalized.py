@@ -28,7 +28,7 @@ async def legalized_module(
     if document is None or not document.path.endswith(".mlir"):
         raise JsonRpcInvalidParams(message=f"{shown(uri)} is not an open .mlir document")
     settings = session.settings.settings_for(document.path)
-    if (size := pipeline.oversize(document.text, settings.max_file_size)) is not None:
+    if (size := pipeline.oversize(document.text, settings.size_limit(document.path))) is not None:
         raise JsonRpcRequestFailed(f"not legalized: {size} bytes is more than max-file-size")
     variant = settings.pipeline  # (the MHLO or StableHLO pass)
     loop = asyncio.get_running_loop()

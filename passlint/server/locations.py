@@ -23,7 +23,7 @@ from pygls.uris import from_fs_path
 
 from passlint.analysis.pl.excerpt import excerpt
 from passlint.analysis.source import split_lines
-from passlint.filesystem import Boundary, is_regular
+from passlint.filesystem import PYTHON_MAX_FILE_SIZE, Boundary, is_regular
 from passlint.server.quoting import code as quoted
 from passlint.server.session.roots import folder_of
 from passlint.server.uris import document_path
@@ -365,6 +365,7 @@ def hover(session: Session, uri: str, view: MlirView, offset: int) -> tuple[str,
         return None
     path = document_path(uri)
     boundary = Boundary(session.roots.for_path(path))
-    limit = session.settings.settings_for(path).max_file_size
+    # (a location names a program's source: read as large as a Python file may be)
+    limit = session.settings.settings_for(path).max_file_size or PYTHON_MAX_FILE_SIZE
     text = hover_text(found[0], boundary, folder_of(path), limit)
     return None if text is None else (text, found[1])

@@ -56,9 +56,26 @@ def test_progress_waits_for_a_moment_then_draws_and_erases() -> None:
     assert stream.getvalue() == ""  # a quick run prints nothing
     now[0] = 1.0
     progress.advance()
-    assert stream.getvalue() == "\r[###############---------------] 2/4 files"
+    assert stream.getvalue() == "\r\x1b[2K[###############---------------] 2/4 files"
     progress.close()
     assert stream.getvalue().endswith("\r\x1b[2K")
+
+
+def test_progress_of_a_large_file_moves_with_its_bytes() -> None:
+    """One file that takes a while moves the bar as it is read (each redraw clears the line:
+    its text may get shorter)."""
+    now = [1.0]
+    stream = _Terminal()
+    progress = Progress(2, stream, delay=0.5, clock=lambda: now[0])
+    progress.advance()
+    now[0] = 1.5
+    progress.reading(150_000_000, 200_000_000)
+    assert stream.getvalue().endswith(
+        "\r\x1b[2K[##########################----] 1/2 files (150/200 MB)"
+    )
+    now[0] = 2.0
+    progress.advance()
+    assert stream.getvalue().endswith("\r\x1b[2K[##############################] 2/2 files")
 
 
 def test_progress_never_draws_off_a_terminal_or_when_quiet() -> None:

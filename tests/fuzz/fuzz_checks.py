@@ -33,6 +33,7 @@ from passlint.server.convert import ClientFeatures, SnapshotFiles, to_diagnostic
 from passlint.server.mlir_index import build_index
 from passlint.server.models import PlModel, build_pl_model
 from passlint.server.views import MlirView, Shift
+from passlint.streaming import analyze_streamed
 
 # CPU seconds per analysis of an input under 100 KB (CPU, not wall-clock time: other work on
 # a shared machine must not fail the bound).
@@ -149,8 +150,8 @@ def check_document(target: str, path: str, files: dict[str, str], root: str) -> 
 
 
 def check_mlir_front_end(target: str, text: str) -> None:
-    """The line-shape fast path and the token path give the same IR; the quick answer and
-    the apply mode do not raise either."""
+    """The line-shape fast path and the token path give the same IR, the streaming reader the
+    whole parse's findings; the quick answer and the apply mode do not raise either."""
     fast = timed(target, text, lambda: parse_file(text, MlirMemo()))
     slow = timed(target, text, lambda: parse_file(text))
     assert dump(fast) == dump(slow)
@@ -160,6 +161,12 @@ def check_mlir_front_end(target: str, text: str) -> None:
     )
     if quick is not None:
         assert_findings_valid(quick, {"q.mlir": text})
+    streamed = timed(
+        target, text, lambda: analyze_streamed("q.mlir", text.encode(), EVERYTHING, MLIR_RUN)
+    )
+    if streamed is not None:  # the streaming reader, where it takes the text, is the whole parse
+        whole = pipeline.analyze("q.mlir", text, EVERYTHING, memo=MLIR_RUN)
+        assert streamed.findings == whole
     from passlint.passes.tensorizer_legalization.apply import legalize_text
 
     timed(target, text, lambda: legalize_text(text))

@@ -32,11 +32,17 @@ def analyze(path: str, text: str, settings: Settings | None = None, bound: float
 # -- file size ---------------------------------------------------------------------------------
 
 
-def test_file_above_the_default_limit_gives_one_information_finding() -> None:
-    assert Settings().max_file_size == 64 * MB
+def test_file_above_the_limit_gives_one_information_finding() -> None:
+    """The default admits the dumps of large models (a gigabyte of .mlir, which the streaming
+    reader checks in bounded memory) and Python files up to 64 MiB (a syntax tree takes many
+    times its text); a file above the limit is not analysed."""
+    assert Settings().max_file_size is None
+    assert Settings().size_limit("m.mlir") == 1024 * MB
+    assert Settings().size_limit("k.py") == 64 * MB
+    assert Settings(max_file_size=5).size_limit("k.py") == 5
     text = MAIN + "// " + "x" * (64 * MB) + "\n"
     started = time.monotonic()
-    (finding,) = pipeline.analyze("big.mlir", text)
+    (finding,) = pipeline.analyze("big.mlir", text, Settings(max_file_size=64 * MB))
     assert time.monotonic() - started < 1.0  # not analysed
     assert (finding.code, finding.severity) == ("PL001", Severity.INFORMATION)
     assert RULES["PL001"].name == "file-too-large"
@@ -46,7 +52,7 @@ def test_file_above_the_default_limit_gives_one_information_finding() -> None:
     )
     assert (finding.range.start.line, finding.range.start.column) == (0, 0)
     assert finding.fix is None
-    assert quick_analyze("big.mlir", text) is None
+    assert quick_analyze("big.mlir", text, Settings(max_file_size=64 * MB)) is None
 
 
 def test_configured_limit_counts_utf8_bytes_and_applies_to_both_languages() -> None:

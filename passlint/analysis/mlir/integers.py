@@ -39,6 +39,14 @@ _INTEGER_TYPES = re.compile(
 _RUN = re.compile(r"[0-9]+")
 
 
+def candidate_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The lines of ``text[start:end]`` on which ``out_of_range`` may find something."""
+    return [
+        *lines_with(_LONG_DIMENSION, text, start, end),
+        *lines_with(_WIDE_INTEGER, text, start, end),
+    ]
+
+
 def out_of_range(text: str, start: int, end: int) -> list[SyntaxIssue]:
     """The dimensions and integer widths of ``text[start:end]`` MLIR rejects."""
     issues: list[SyntaxIssue] = []

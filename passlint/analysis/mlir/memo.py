@@ -35,7 +35,7 @@ from passlint.analysis.mlir.fast import (
     templates,
     type_counts,
 )
-from passlint.analysis.mlir.fast.lines import LineTable
+from passlint.analysis.mlir.fast.lines import LineTable, shape_of
 from passlint.analysis.mlir.seen_twice import SeenTwice
 from passlint.analysis.mlir.template import StatementError, Template
 
@@ -80,6 +80,10 @@ class MlirMemo:
     def line_table(self, text: str, start: int, end: int) -> LineTable:
         """The lines of the chunk ``text[start:end]`` with their shapes."""
         return LineTable(text, start, end, self)
+
+    def shape(self, key: str) -> LineShape:
+        """The shape of the normalized line ``key`` (``fast.lines.shape_of``), kept."""
+        return shape_of(key, self)
 
     def scan_lines(self, text: str, lines: LineTable) -> tuple[list[Statement], list[SyntaxIssue]]:
         """The chunk's statements, scanned over its lines (``fast.line_scanner``)."""

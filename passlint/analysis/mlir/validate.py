@@ -46,6 +46,7 @@ from passlint.analysis.source import lines_with
 if TYPE_CHECKING:
     from passlint.analysis.mlir.fast.statement_memo import Entry
     from passlint.analysis.mlir.memo import MlirMemo
+    from passlint.analysis.mlir.template import Template
 # Strings and comments are skipped; ``#name`` / ``!name`` not followed by ``<`` and without a
 # dot is an alias (``#stablehlo<...>``, ``#sdy.sharding<...>`` are dialect attributes).
 _ALIAS_USE = re.compile(
@@ -314,46 +315,59 @@ class _Checker:
 
     # -- aliases -----------------------------------------------------------------------------
     def aliases(self, chunk: Chunk) -> None:
-        text = self.text
-        for line_start, line_end in _alias_lines(text, chunk.start, chunk.end):
-            self._line_aliases(text, line_start, line_end, chunk)
+        self.issues += alias_issues(self.text, chunk.start, chunk.end, chunk)
 
-    def _line_aliases(self, text: str, start: int, end: int, chunk: Chunk) -> None:
-        """Uses of aliases never defined, and of aliases defined further down: only an op's
-        location may name a location alias defined later (``chunk.alias_values`` holds the
-        others), an alias's definition none."""
-        defined = chunk.aliases
-        deferred = chunk.alias_values if _DEFINES_ALIAS.match(text, start) is None else None
-        for match in _ALIAS_USE.finditer(text, start, end):
-            name = match.group("alias")
-            if name is None:
-                continue
-            quoted = excerpt(name)
-            start, end = match.span("alias")
-            definition = defined.get(name)
-            later = definition is not None and definition[0] > start
-            if later and (deferred is None or name in deferred):
-                message = (
-                    f"Alias `{quoted}` is used before its definition; move `{quoted} = ...` "
-                    "above its first use. MLIR reads it as an undefined symbol alias id."
-                )
-                self.issues.append(SyntaxIssue(start, end, message, code=codes.E007))
-                continue
-            if definition is not None:
-                continue
-            after = text[end : end + 16].lstrip()
-            if after.startswith("=") and not after.startswith("=="):
-                continue  # its definition (a broken one, or one the builder did not record)
-            if text[max(start - 4, 0) : start] == "loc(":
-                message = (
-                    f"Operation location alias `{quoted}` was never defined; define it, as "
-                    f'`{quoted} = loc("file":1:1)`.'
-                )
-            else:
-                message = (
-                    f"Undefined symbol alias id `{quoted}`; define `{quoted} = ...` in the module."
-                )
-            self.issues.append(SyntaxIssue(start, end, message, code=codes.E007))
+
+def alias_issues(
+    text: str, start: int, end: int, chunk: Chunk, order: int | None = None
+) -> list[SyntaxIssue]:
+    """The alias uses of ``text[start:end]`` in ``chunk`` that are never defined, or defined
+    further down where that is not allowed. ``order``: where in the chunk's text the range
+    stands, when it is not there itself (a hole of the streaming reader: its placeholder)."""
+    issues: list[SyntaxIssue] = []
+    for line_start, line_end in _alias_lines(text, start, end):
+        _line_aliases(text, line_start, line_end, chunk, order, issues)
+    return issues
+
+
+def _line_aliases(
+    text: str, start: int, end: int, chunk: Chunk, order: int | None, issues: list[SyntaxIssue]
+) -> None:
+    """Uses of aliases never defined, and of aliases defined further down: only an op's
+    location may name a location alias defined later (``chunk.alias_values`` holds the
+    others), an alias's definition none."""
+    defined = chunk.aliases
+    deferred = chunk.alias_values if _DEFINES_ALIAS.match(text, start) is None else None
+    for match in _ALIAS_USE.finditer(text, start, end):
+        name = match.group("alias")
+        if name is None:
+            continue
+        quoted = excerpt(name)
+        start, end = match.span("alias")
+        definition = defined.get(name)
+        later = definition is not None and definition[0] > (start if order is None else order)
+        if later and (deferred is None or name in deferred):
+            message = (
+                f"Alias `{quoted}` is used before its definition; move `{quoted} = ...` "
+                "above its first use. MLIR reads it as an undefined symbol alias id."
+            )
+            issues.append(SyntaxIssue(start, end, message, code=codes.E007))
+            continue
+        if definition is not None:
+            continue
+        after = text[end : end + 16].lstrip()
+        if after.startswith("=") and not after.startswith("=="):
+            continue  # its definition (a broken one, or one the builder did not record)
+        if text[max(start - 4, 0) : start] == "loc(":
+            message = (
+                f"Operation location alias `{quoted}` was never defined; define it, as "
+                f'`{quoted} = loc("file":1:1)`.'
+            )
+        else:
+            message = (
+                f"Undefined symbol alias id `{quoted}`; define `{quoted} = ...` in the module."
+            )
+        issues.append(SyntaxIssue(start, end, message, code=codes.E007))
 
 
 # A line that defines an alias (`#name = ...`, `!name = ...`).
@@ -372,6 +386,11 @@ def type_counts(op: Operation) -> tuple[int | None, int | None]:
     template = op.template
     kinds = template.kinds or tuple(tok.kind for tok in op.toks)
     return _counts_of(kinds, template.colon, template.arrow)
+
+
+def template_type_counts(template: Template) -> tuple[int | None, int | None]:
+    """``type_counts`` of any op of ``template`` (one parsed with its kinds)."""
+    return _counts_of(template.kinds, template.colon, template.arrow)
 
 
 def _counts_of(kinds: tuple[str, ...], colon: int, arrow: int) -> tuple[int | None, int | None]:

@@ -105,6 +105,15 @@ def names_in_function(main: Operation) -> set[str]:
     return taken
 
 
+def may_be_copy_name(name: str) -> bool:
+    """Could ``name`` be the fresh name of a copy (``_choose_copy_names``: ``%..._copy``, or
+    ``%..._copy_N``)? The only names of @main whose being taken changes the analysis."""
+    return _COPY_NAME.fullmatch(name) is not None
+
+
+_COPY_NAME = re.compile(r"%.*_copy(?:_[0-9]+)?")
+
+
 def _choose_copy_names(analysis: ChunkAnalysis, taken: Container[str]) -> None:
     """Fresh SSA names, unused in main and distinct from each other, for every copy."""
     fresh = FreshNames(taken)

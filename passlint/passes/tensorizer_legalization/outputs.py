@@ -4,7 +4,7 @@ them (``ChunkAnalysis``). ``analysis`` fills them in; ``cases`` holds the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeVar, cast
 
@@ -78,8 +78,9 @@ class ChunkAnalysis:
         return "MHLO" if self.variant == "mhlo" else "StableHLO"
 
 
-def variant_of(chunk: Chunk, pipeline: str) -> Variant:
-    """MHLO when the chunk uses mhlo.* ops and no stablehlo.*, StableHLO otherwise.
+def variant_of(chunk: Chunk, pipeline: str, more: Iterable[str] = ()) -> Variant:
+    """MHLO when the chunk uses mhlo.* ops and no stablehlo.*, StableHLO otherwise; ``more``:
+    the dialects of ops the chunk has beside its IR (the streaming reader's hole lines).
 
     ``mhlo.copy`` does not count: both variants insert it, so a fixed module keeps its variant.
     """
@@ -88,4 +89,5 @@ def variant_of(chunk: Chunk, pipeline: str) -> Variant:
     dialects = {
         op.dialect for top in chunk.operations for op in top.walk() if op.name != "mhlo.copy"
     }
+    dialects.update(more)
     return "mhlo" if "mhlo" in dialects and "stablehlo" not in dialects else "stablehlo"

@@ -195,7 +195,7 @@ class Session:
         if document is None or not document.path.endswith(".py"):
             return None
         settings = self.settings.settings_for(document.path)
-        if pipeline.oversize(document.text, settings.max_file_size) is not None:
+        if pipeline.oversize(document.text, settings.size_limit(document.path)) is not None:
             return None  # above max-file-size: not analysed (PL001 says so)
         workspace = workspace_for(
             document.path,
