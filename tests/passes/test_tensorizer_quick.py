@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from passlint import pipeline
+from passlint.analysis.mlir.fast.main_outline import LONG_ARGUMENTS
 from passlint.quick import quick_analyze
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -76,6 +77,29 @@ def test_quick_answer_on_a_generated_dump(generic: bool) -> None:
     assert quick is not None
     assert [f.code for f in quick] == ["TL001", "TL002"]
     assert quick == tl(pipeline.analyze("g.mlir", text))
+
+
+@pytest.mark.parametrize("generic", [False, True])
+def test_a_long_argument_list_is_read_for_the_returned_arguments(generic: bool) -> None:
+    """A model's weights are @main's arguments: past ``LONG_ARGUMENTS`` characters of them,
+    the header is read for the arguments the return names (the rest blanked, same offsets),
+    and the answer is the full check's; a list with attributes is read whole."""
+    text = mlir_module(900, generic)  # 2,700 arguments
+    assert text.index(")", text.index("(%arg0")) - text.index("(%arg0") > LONG_ARGUMENTS
+    quick = quick_analyze("g.mlir", text)
+    assert quick is not None and [f.code for f in quick] == ["TL001", "TL002"]
+    assert quick == tl(pipeline.analyze("g.mlir", text))
+    returning = text.replace("%arg1, %cst_out", "%arg2699, %cst_out")
+    assert returning != text
+    quick = quick_analyze("g.mlir", returning)
+    assert quick is not None and quick == tl(pipeline.analyze("g.mlir", returning))
+    assert "`%arg2699`" in quick[0].message
+    if not generic:
+        attributes = text.replace(
+            "%arg5: tensor<256x256xf32>", '%arg5: tensor<256x256xf32> {a = "b"}'
+        )
+        quick = quick_analyze("g.mlir", attributes)
+        assert quick is not None and quick == tl(pipeline.analyze("g.mlir", attributes))
 
 
 def test_copy_names_avoid_names_used_in_main() -> None:

@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from passlint.analysis.mlir.ir import Operation
 
-Key = tuple[int, str]  # the header's offset and text
+# The header's offset and text, and the arguments it was read for when only some are.
+Key = tuple[int, str, frozenset[str] | None]
 Stamp = tuple[int, str] | None  # what else the op was parsed from
 Headers = dict[Key, tuple[Stamp, Operation | None]]
 LIMIT = 4  # headers kept (past it, they start afresh)

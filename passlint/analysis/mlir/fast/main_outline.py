@@ -138,15 +138,18 @@ def outline_main(text: str, memo: MlirMemo | None = None) -> MainOutline | None:
     body_indent = text[text.rfind("\n", 0, ret_start) + 1 : ret_start]
     if body_indent.strip() or not _RETURN.match(text, ret_start):
         return None
+    ret = _single_op(parse_chunk(text, ret_start, ret_end, memo, whole=False))
+    if ret is None or len(ret.operands) > MOST_OUTPUTS:
+        return None
+    returned = frozenset(use.name.split("#", 1)[0] for use in ret.operands)
     if generic:
-        main = _generic_header_op(text, header.start(), label_end, close + 1, memo)
+        main = _generic_header_op(text, header.start(), label_end, close + 1, memo, returned)
     else:
-        main = _header_op(text, header.start(), header_end, indent, memo)
+        main = _header_op(text, header.start(), header_end, indent, memo, returned)
     above = _statement_line_above(text, label_end + 1, ret_start, memo)
     if above[0] < ret_start and shape_of(normalize(text[above[0] : above[1]]), memo).end != "op":
         return None  # the return would continue the statement above it
-    ret = _single_op(parse_chunk(text, ret_start, ret_end, memo, whole=False))
-    if main is None or ret is None or not main.regions or len(ret.operands) > MOST_OUTPUTS:
+    if main is None or not main.regions:
         return None
     # Read closely: the header, the lines from the one above the return (a suppression
     # comment there moves the copy fix) to @main's closing brace, and each definition with
@@ -187,18 +190,30 @@ def outline_main(text: str, memo: MlirMemo | None = None) -> MainOutline | None:
 
 
 def _header_op(
-    text: str, start: int, end: int, indent: str, memo: MlirMemo | None
+    text: str,
+    start: int,
+    end: int,
+    indent: str,
+    memo: MlirMemo | None,
+    returned: frozenset[str],
 ) -> Operation | None:
-    """@main's header as an op with an empty body; the memo keeps it by its text and place
-    (an edit in the body, the usual case in an editor, finds the 4,000-argument header
-    parsed)."""
+    """@main's header as an op with an empty body, of the arguments ``returned`` names when
+    it has a long simple list of them (``_returned_arguments``); the memo keeps it by its
+    text and place (an edit in the body, the usual case in an editor, finds the
+    4,000-argument header parsed)."""
+    reduced = _returned_arguments(text, text.find("(", start), end, returned)
 
     def parsed() -> Operation | None:
         # Parse `header {` + `}` so the region is closed; offsets are those of ``text``.
-        synthetic = text[:end] + "\n" + indent + "}"
+        head = (
+            text[:end]
+            if reduced is None
+            else text[: reduced[0]] + reduced[1] + text[reduced[2] : end]
+        )
+        synthetic = head + "\n" + indent + "}"
         return _single_op(parse_chunk(synthetic, start, len(synthetic), memo, whole=False))
 
-    key = (start, text[start:end])
+    key = (start, text[start:end], None if reduced is None else returned)
     op = parsed() if memo is None else memo.main_header(memo.headers, key, None, parsed)
     if op is not None:
         _forget_uses(op)
@@ -207,20 +222,34 @@ def _header_op(
 
 
 def _generic_header_op(
-    text: str, start: int, label_end: int, closing: int, memo: MlirMemo | None
+    text: str,
+    start: int,
+    label_end: int,
+    closing: int,
+    memo: MlirMemo | None,
+    returned: frozenset[str],
 ) -> Operation | None:
     """The generic form's @main as an op whose region holds only its entry block label,
     from the header (with the label) at ``start`` and the closing line at ``closing``; the
     memo keeps it by the header's text and place as ``_header_op``'s, while the closing line
-    stays where it was (one entry per header: each holds the text it was used for last)."""
+    stays where it was (one entry per header: each holds the text it was used for last).
+    A long simple argument list of the label, and the function type's list of input types,
+    are read as ``_header_op`` reads its own (``_returned_arguments``)."""
     closing_end = _line_end(text, closing)
-    key = (start, text[start:label_end])
+    label = text.rfind("\n", start, label_end) + 1
+    arguments = _returned_arguments(text, text.find("(", label), label_end, returned)
+    inputs = _function_inputs(text, start, label)
+    key = (start, text[start:label_end], None if arguments is None else returned)
     tail = (closing, text[closing:closing_end])
 
     def parsed() -> Operation | None:
         # Parse the closing line right after the label, then move its tokens back to where
         # they are in ``text`` (the body between is not read).
-        synthetic = text[:label_end] + "\n" + tail[1]
+        head = text[:label_end]
+        for cut in (arguments, inputs):  # (the inputs come first in the text)
+            if cut is not None:
+                head = head[: cut[0]] + cut[1] + head[cut[2] :]
+        synthetic = head + "\n" + tail[1]
         op = _single_op(parse_chunk(synthetic, start, len(synthetic), memo, whole=False))
         return op and _moved_tail(op, text, label_end + 1, closing - label_end - 1)
 
@@ -233,6 +262,63 @@ def _generic_header_op(
         entry = [Block(b.label, b.label_span, b.arguments) for b in region.blocks[:1]]
         op.regions = [Region(region.span, op, entry)]
     return op
+
+
+# An argument list this long (characters) is read for the arguments that are returned only
+# (a model's weights are @main's arguments: a header of 30,000 took a second to parse).
+LONG_ARGUMENTS = 1 << 16
+
+
+def _returned_arguments(
+    text: str, opening: int, end: int, returned: frozenset[str]
+) -> tuple[int, str, int] | None:
+    """The argument list opening at ``opening`` (its ``(``, before ``end``) as it reads with
+    every entry but the arguments in ``returned`` blanked out, same length: ``(start, text,
+    stop)`` of what replaces ``text[start:stop]``. None when it is short, or not a simple
+    list of ``%name: type`` entries (no strings, attributes, parentheses: a ``%`` starts each
+    entry there and nowhere else), which is then read whole."""
+    if opening < 0 or opening >= end:
+        return None
+    stop = text.find(")", opening, end)
+    start = opening + 1
+    if stop < 0 or stop - start < LONG_ARGUMENTS:
+        return None
+    piece = text[start:stop]
+    if any(mark in piece for mark in ('"', "{", "(")):
+        return None
+    kept: list[tuple[int, int]] = []
+    for name in returned:
+        at = piece.find(name + ":")
+        while at >= 0 and not _entry_starts(piece, at):
+            at = piece.find(name + ":", at + 1)
+        if at >= 0:
+            comma = piece.find(",", at)
+            kept.append((at, len(piece) if comma < 0 else comma))
+    kept.sort()
+    parts, at = [], 0
+    for number, (entry, entry_end) in enumerate(kept):
+        parts += [" " * (entry - at), piece[entry:entry_end]]
+        at = entry_end
+        if number + 1 < len(kept):
+            parts.append(",")
+            at += 1
+    parts.append(" " * (len(piece) - at))
+    return start, "".join(parts), stop
+
+
+def _entry_starts(piece: str, at: int) -> bool:
+    """Does an entry of the argument list ``piece`` start at ``at`` (after its start or a
+    comma, and blanks)?"""
+    before = piece[:at].rstrip(" \t\r\n")
+    return not before or before.endswith(",")
+
+
+def _function_inputs(text: str, start: int, end: int) -> tuple[int, str, int] | None:
+    """The generic header's ``function_type`` input list, blanked as ``_returned_arguments``
+    blanks an argument list (the passes read the arguments, not the function type)."""
+    found = text.find("function_type", start, end)
+    opening = text.find("(", found, end) if found >= 0 else -1
+    return _returned_arguments(text, opening, end, frozenset())
 
 
 def _forget_uses(op: Operation) -> None:
