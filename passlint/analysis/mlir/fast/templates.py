@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 # Each part is bounded: past the limit it starts afresh (fuzzed or generated input can be
 # endless).
 CACHE_LIMIT = 20_000
+# A statement of more tokens is not kept by its kinds and words: a header of 30,000
+# arguments would be a key of megabytes, kept for nothing (no other statement repeats it).
+LONGEST_KEPT = 4096
 
 
 def parse_statement(
@@ -50,6 +53,8 @@ def by_kinds_and_words(text: str, toks: list[Tok], memo: MlirMemo) -> Template |
     differ in an op name or an element type (`stablehlo.add` and `stablehlo.subtract`, f32
     and i32) share one."""
     kinds = terminal_kinds(text, toks)
+    if len(kinds) > LONGEST_KEPT:
+        return new_template(kinds, text, toks, lambda kinds: parse_tree(kinds, memo))
     bare = indices_of(kinds, "BARE_ID")
     named = sorted(bare + indices_of(kinds, "BANG_ID"))
     words = tuple(text[toks[i].start : toks[i].end] for i in named)
