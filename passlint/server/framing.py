@@ -9,7 +9,9 @@ costs only itself. Nothing is allocated ahead of the bytes that arrive: a body g
 read, and a line that never ends is kept only up to ``MAX_HEADER_LINE``.
 
 ``read_messages`` drives a ``Framer`` from a reader (standard input in a thread, or a TCP
-stream) and hands each body on; what is in a body is the protocol's business.
+stream) and hands each body on, in a parcel the receiver takes it out of (so a didOpen of
+hundreds of megabytes is let go of once decoded); what is in a body is the protocol's
+business.
 """
 
 from __future__ import annotations
@@ -62,8 +64,8 @@ class Framer:
         """Bytes of the current body still to come (0 while reading headers)."""
         return self._remaining
 
-    def feed(self, data: bytes) -> list[bytes | Skipped]:
-        out: list[bytes | Skipped] = []
+    def feed(self, data: bytes) -> list[bytes | bytearray | Skipped]:
+        out: list[bytes | bytearray | Skipped] = []
         buffer = self._pending + data if self._pending else data
         self._pending = b""
         at = 0
@@ -74,7 +76,7 @@ class Framer:
                 self._remaining -= len(part)
                 at += len(part)
                 if self._remaining == 0:
-                    out.append(bytes(self._body))
+                    out.append(self._body)  # (not copied: a didOpen can be a gigabyte)
                     self._body = None
                 continue
             end = buffer.find(b"\n", at)
@@ -108,7 +110,7 @@ class Framer:
             line = line[cut:]
         return line
 
-    def _line(self, line: bytes, out: list[bytes | Skipped]) -> None:
+    def _line(self, line: bytes, out: list[bytes | bytearray | Skipped]) -> None:
         """A whole line, with its line break."""
         text = line.rstrip(b"\r\n")
         if not text:
@@ -140,7 +142,7 @@ class Framer:
         else:
             self._length, self._problem = int(value), None
 
-    def _end_of_headers(self, out: list[bytes | Skipped]) -> None:
+    def _end_of_headers(self, out: list[bytes | bytearray | Skipped]) -> None:
         length, problem = self._length, self._problem
         self._in_header, self._length, self._problem = False, None, None
         if length is None:
@@ -200,11 +202,12 @@ def stream_reader(stream: asyncio.StreamReader) -> Reader:
 
 async def read_messages(
     read: Reader,
-    deliver: Callable[[bytes], None],
+    deliver: Callable[[list[bytes | bytearray]], None],
     stop: threading.Event,
     framer: Framer | None = None,
 ) -> None:
-    """Hand every body in the stream to ``deliver``, in order, until it ends or ``stop``."""
+    """Hand every body in the stream to ``deliver``, in order, until it ends or ``stop``:
+    each in a one-item list, which ``deliver`` may empty (then nothing else holds it)."""
     framer = framer or Framer()
     while not stop.is_set():
         remaining = framer.body_remaining
@@ -214,11 +217,18 @@ async def read_messages(
             data = await read(HEADER_CHUNK, False)
         if not data:
             break
-        for item in framer.feed(data):
+        items = framer.feed(data)
+        del data
+        items.reverse()
+        while items:
+            item = items.pop()
             if isinstance(item, Skipped):
                 log.warning("from the client: %s", item.reason)
             else:
-                deliver(item)
+                parcel = [item]
+                del item
+                deliver(parcel)
+                del parcel
             if stop.is_set():
                 return
     for skipped in framer.finish():

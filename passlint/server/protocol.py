@@ -102,10 +102,17 @@ class PasslintProtocol(LanguageServerProtocol):
 
     # -- receiving ----------------------------------------------------------------------------
 
-    def receive(self, body: bytes) -> None:
-        """Handle one message body from the client, whatever it holds."""
+    def receive(self, parcel: list[bytes | bytearray]) -> None:
+        """Handle one message body from the client, whatever it holds, taken out of
+        ``parcel``: its bytes are let go of once decoded, before the JSON is parsed (a
+        document's text is then held once, not three times)."""
+        body = parcel.pop()
         try:
-            data = json.loads(body)
+            # (as json.loads decodes bytes, which would keep them while it parses)
+            source = body.decode(json.detect_encoding(body), "surrogatepass")
+            del body
+            data = json.loads(source)
+            del source
         except (ValueError, RecursionError) as error:  # (UnicodeDecodeError is a ValueError)
             log.warning(
                 "from the client: a message that is not JSON (%s); skipped", one_line(str(error))
