@@ -4,6 +4,7 @@ is ``quick``'s."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ STREAM_MIN = 16 * 1024 * 1024
 
 if TYPE_CHECKING:  # a pass is imported when a document of its language comes
     from passlint.analysis.mlir.ir import ParsedFile
+    from passlint.analysis.mlir.stream.scan import Source
     from passlint.memo import Memo
     from passlint.passes.tensorizer_legalization.outputs import ChunkAnalysis
 
@@ -102,6 +104,37 @@ def analyze_document(
             raw = check_text(path, text, workspace, None if memo is None else memo.pl)
         return DocumentAnalysis(postprocess(raw, SourceText(text), settings, path))
     return DocumentAnalysis([])
+
+
+def analyze_bytes(
+    path: str,
+    source: Source,
+    settings: Settings | None = None,
+    workspace: Workspace | None = None,
+    memo: Memo | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> DocumentAnalysis:
+    """``analyze_document`` of a .mlir document given as its bytes, read where needed (a
+    file on disk, with an editor's edits of it: ``server.disk_copy``): the streaming
+    reader's findings when it takes the document (``progress`` is told the bytes it has
+    read), else those of its text, decoded whole. Raises ``UnicodeDecodeError`` for bytes
+    that are not UTF-8."""
+    settings = (settings or Settings()).for_file(path)
+    if len(source) > settings.size_limit(path):
+        return DocumentAnalysis(_too_large(path, len(source), settings))
+    if memo is not None:
+        from passlint.analysis.mlir.stream.scan import Unreadable
+        from passlint.streaming import analyze_streamed
+
+        try:
+            with collector_paused():
+                streamed = analyze_streamed(path, source, settings, memo, progress)
+        except Unreadable:
+            streamed = None  # (the decoding below says where)
+        if streamed is not None:
+            return DocumentAnalysis(streamed.findings)
+    text = source[0 : len(source)].decode("utf-8")
+    return analyze_document(path, text, settings, workspace, memo)
 
 
 def oversize(text: str, max_size: int) -> int | None:

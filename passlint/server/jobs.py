@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from passlint import pipeline
@@ -38,6 +38,7 @@ from passlint.server.convert import (
     json_text,
     to_diagnostic,
 )
+from passlint.server.disk_copy import DiskCopy
 from passlint.server.mlir_index import MlirIndex, build_index
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,9 @@ class Job:
     # The disk side shared by the session's analyses, at this change generation (the
     # client reports file changes); None: read the disk afresh for each analysis.
     disk: int | None = None
+    # The document as its file on disk and the edits since (a large module), which the
+    # analysis process reads instead of ``text`` (left empty: ``Session.job_for_process``).
+    disk_copy: DiskCopy | None = None
 
 
 @dataclass(frozen=True)
@@ -186,23 +190,40 @@ def run_quick_job(
 
 
 def run_job(
-    job: Job, memo: Memo | None = None, converted: ConvertedFindings | None = None
+    job: Job,
+    memo: Memo | None = None,
+    converted: ConvertedFindings | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Result:
     """Analyse one document (in a worker thread or process, with its ``memo``); ``converted``:
-    the diagnostics kept from the last runs (None: every finding converted afresh)."""
+    the diagnostics kept from the last runs (None: every finding converted afresh). A job
+    without its text reads the document from its file (``disk_copy``), ``progress`` told
+    the bytes read of how many."""
     if converted is None:
         converted = ConvertedFindings()
     try:
         workspace = snapshot_workspace(job.roots, job.texts, job.disk, memo)
-        analysis = pipeline.analyze_document(job.path, job.text, job.settings, workspace, memo)
+        ascii_paths: frozenset[str] = frozenset()
+        if job.disk_copy is not None and not job.text:
+            with job.disk_copy.read() as document:
+                size = len(document)
+                read = None if progress is None else (lambda done: progress(done, size))
+                analysis = pipeline.analyze_bytes(
+                    job.path, document, job.settings, workspace, memo, read
+                )
+            ascii_paths = frozenset((job.path,))  # (a disk copy is of ASCII text)
+        else:
+            analysis = pipeline.analyze_document(job.path, job.text, job.settings, workspace, memo)
         findings = analysis.findings
-        files = SnapshotFiles(job.texts, job.uris, job.versions, job.settings.max_file_size)
+        files = SnapshotFiles(
+            job.texts, job.uris, job.versions, job.settings.max_file_size, ascii_paths
+        )
         diagnostics, text = converted.diagnostics(
             job.uri, findings, files, job.features, job.version
         )
         index = None
         if analysis.parsed is not None:
-            source = files.source(job.path) or SourceText(job.text)
+            source = files.source(job.path) or SourceText(analysis.parsed.text)
             index = build_index(analysis.parsed, source, analysis.tensorizer, findings)
             # Nothing reads the IR again: freed at once by reference counting, before the
             # result is converted or sent (it is most of the analysis' memory).

@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from passlint import __version__
 from passlint.quick import QuickMemo
 from passlint.server import framing
-from passlint.server.analysis_process import analysis_process, run_in_worker
+from passlint.server.analysis_process import AnalysisPool, analysis_process, run_in_worker
 from passlint.server.jobs import Job, Result, run_job, run_quick_job
 from passlint.server.progress import ProgressWork
 from passlint.server.protocol import PasslintProtocol
@@ -54,13 +54,14 @@ class PasslintServer(LanguageServer):
             self.make_job,
             self.run_job,
             self.on_result,
-            ProgressWork(self),
+            ProgressWork(self, self.reading),
             debounce=debounce,
             quick=self.run_quick_job,
             quick_executor=self.quick_executor,
             heavy_executor=analysis_process if processes else None,
             quick_memo=QuickMemo,
             heavy_run=run_in_worker,
+            heavy_job=self.job_for_process,
         )
         self.session = Session(self.scheduler, self.executor)
         self._refresh_requested = False
@@ -132,6 +133,16 @@ class PasslintServer(LanguageServer):
     def run_quick_job(self, job: Job, memo: QuickMemo | None) -> Result | None:
         """The quick analysis of a version, with the document's ``memo`` and the session's."""
         return run_quick_job(job, memo, self.session.memo)
+
+    def reading(self, document: Document) -> tuple[int, int] | None:
+        """What the analysis process has read of ``document`` (for its progress)."""
+        pool = self.scheduler.heavy
+        if not document.running_heavy or not isinstance(pool, AnalysisPool):
+            return None
+        return pool.read()
+
+    def job_for_process(self, job: Job) -> Job:
+        return self.session.job_for_process(job)
 
     def make_job(self, document: Document) -> Job:
         job = self.session.job(document)

@@ -2,7 +2,8 @@
 
 Each open document has a *key* ``(version, generation)``: an edit bumps the version, a
 re-analysis request (settings changed, a dependency changed) bumps the generation. Every
-change cancels the document's pending run and starts a new one after the debounce delay.
+change cancels the document's pending run and starts a new one after the debounce delay
+(and a second more per 100 MB of the document).
 Large documents also get a *quick* run right away, without the debounce, on its own
 thread: a partial answer (the TL findings from @main's outline) that is shown until the
 full run for the same key arrives (which starts after it); each document's ``memo`` is told
@@ -65,9 +66,12 @@ class Memo(Protocol):
 
 
 class SlowWork(Protocol):
-    """Work-done progress for runs that take long: start, ask whether cancelled, end."""
+    """Work-done progress for runs that take long: start, tell how far the run has come (a
+    few times a second), ask whether cancelled, end."""
 
     async def start(self, document: Document) -> Any: ...
+
+    def report(self, handle: Any, document: Document) -> None: ...
 
     def cancelled(self, handle: Any) -> bool: ...
 
@@ -95,6 +99,7 @@ class Scheduler(Generic[J, R]):
         heavy_executor: Callable[[], Executor] | None = None,
         quick_memo: Callable[[], Memo] | None = None,
         heavy_run: Callable[[J], R] | None = None,
+        heavy_job: Callable[[J], J] | None = None,
     ) -> None:
         self.executor = executor
         self.make_job = make_job
@@ -113,6 +118,7 @@ class Scheduler(Generic[J, R]):
         self.heavy_factory = heavy_executor
         self.heavy: Executor | None = None
         self.heavy_run = heavy_run or run  # what runs a job there
+        self.heavy_job = heavy_job  # a job as it is sent there (None: as it is)
         self._stopped: weakref.WeakSet[Executor] = weakref.WeakSet()  # by ``_stop_heavy``
         self.documents: dict[str, Document] = {}
 
@@ -278,7 +284,9 @@ class Scheduler(Generic[J, R]):
                 waiter.set_exception(error)
 
     async def _run(self, document: Document, key: Key, refreshed: bool) -> None:
-        await asyncio.sleep(self.debounce)
+        # A large document waits longer, a second per 100 MB: its analysis takes seconds and
+        # would be stopped by the next keystroke (and take the cores the edits need).
+        await asyncio.sleep(self.debounce + len(document.text) / 100e6)
         quick = document.quick_task
         if quick is not None and not quick.done():
             # Starting the full run (and stopping a superseded one) takes the cores the
@@ -299,7 +307,10 @@ class Scheduler(Generic[J, R]):
         executor = self._executor_for(document)
         while True:
             run = self.heavy_run if executor is self.heavy else self.run
-            future = asyncio.get_running_loop().run_in_executor(executor, run, job)
+            sent = job
+            if executor is self.heavy and self.heavy_job is not None:
+                sent = self.heavy_job(job)
+            future = asyncio.get_running_loop().run_in_executor(executor, run, sent)
             document.running, document.running_heavy = future, executor is self.heavy
             try:
                 result = await self._await_run(document, future)
@@ -381,6 +392,8 @@ class Scheduler(Generic[J, R]):
                 done, _ = await asyncio.wait([future], timeout=0.1)
                 if done:
                     return future.result()
+                if handle is not None:
+                    self.slow_work.report(handle, document)
                 if handle is not None and self.slow_work.cancelled(handle):
                     log.info("analysis of %s cancelled from the client", document.uri)
                     return _CANCELLED

@@ -82,6 +82,11 @@ def did_change(ls: PasslintServer, params: types.DidChangeTextDocumentParams) ->
     ls.session.changed(ls.workspace, params)
 
 
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: PasslintServer, params: types.DidSaveTextDocumentParams) -> None:
+    ls.session.saved(ls.workspace, params.text_document.uri)
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: PasslintServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 from concurrent.futures import Executor
+from dataclasses import replace
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -20,6 +21,7 @@ from passlint.server.jobs import ConvertedFindings, Job, Result
 from passlint.server.models import ModelCache, PlModel, workspace_for
 from passlint.server.scheduler import Document, Scheduler
 from passlint.server.session.client import Client
+from passlint.server.session.disk_copies import DiskCopies
 from passlint.server.session.documents import OpenDocuments
 from passlint.server.session.roots import WorkspaceRoots
 from passlint.server.settings import SettingsStore
@@ -41,6 +43,7 @@ class Session:
         self.settings = SettingsStore()
         self.roots = WorkspaceRoots()
         self.documents = OpenDocuments(scheduler.documents)
+        self.disk_copies = DiskCopies()  # large modules the analysis process reads from disk
         self.models = ModelCache(executor, self.memo)
         self.features = ClientFeatures()
         self.pull = False
@@ -70,8 +73,22 @@ class Session:
     # -- documents ---------------------------------------------------------------------------
 
     def opened(self, workspace: Workspace, params: types.DidOpenTextDocumentParams) -> None:
-        self.documents.edits.opened(params.text_document.uri, params.text_document.version)
-        self.document_changed(workspace, params.text_document.uri)
+        item = params.text_document
+        self.documents.edits.opened(item.uri, item.version)
+        self.document_changed(workspace, item.uri)
+        if uri_tracked(item.uri):
+            self.disk_copies.opened(item.uri, document_path(item.uri), item.text)
+        if len(item.text) >= self.scheduler.quick_size:
+            # Its line index, for its first change, once its first answer is out (the quick
+            # runs' one thread takes it after that answer).
+            text_sync = self.documents.text_sync
+            self.scheduler.quick_executor.submit(text_sync.prepare, item.uri, item.text)
+
+    def saved(self, workspace: Workspace, uri: str) -> None:
+        """The document was saved: its file is its text again."""
+        document = workspace.text_documents.get(unquote(uri))
+        if document is not None and uri_tracked(uri):
+            self.disk_copies.opened(uri, document_path(uri), document.source)
 
     def changed(self, workspace: Workspace, params: types.DidChangeTextDocumentParams) -> None:
         """Apply the changes to the document's text (``text_sync``) and analyse it."""
@@ -85,6 +102,7 @@ class Session:
         item = types.TextDocumentItem(uri, document.language_id or "", version, text)
         workspace.put_text_document(item)
         documents.edits.record(uri, version, changes)
+        self.disk_copies.changed(uri, changes)
         self.document_changed(workspace, uri, changes)
 
     def document_changed(
@@ -107,6 +125,7 @@ class Session:
         self.scheduler.close(uri)
         self.models.forget(uri)
         self.documents.forget(uri)
+        self.disk_copies.closed(uri)
         return document
 
     def refresh_python(self, exclude: str | None = None) -> None:
@@ -167,6 +186,12 @@ class Session:
             self.features,
             self.disk,
         )
+
+    def job_for_process(self, job: Job) -> Job:
+        """``job`` as it is sent to the analysis process: a large module that is its file on
+        disk with edits goes without its text (``disk_copies``; read from the file there)."""
+        copy = self.disk_copies.copy_of(job.uri, job.text)
+        return job if copy is None else replace(job, text="", texts={}, disk_copy=copy)
 
     async def mlir_view(self, uri: str, exact: bool = False) -> MlirView | None:
         """The latest analysis of a .mlir document seen from its current text: at once when
