@@ -110,6 +110,11 @@ class LspClient:
                     raise TimeoutError("no matching message from the server")
                 self._cond.wait(remaining)
 
+    def messages(self) -> list[tuple[float, Message]]:
+        """Every message received so far, with when it arrived."""
+        with self._cond:
+            return list(self._messages)
+
     def wait_stamp(
         self, predicate: Callable[[Message], bool], since: float, timeout: float = 120
     ) -> float:
@@ -128,8 +133,11 @@ class LspClient:
             while self.process.poll() is None:
                 for role, pid in zip(("server",), (self.process.pid,), strict=True):
                     self._sample(role, pid)
-                for pid in _process_tree(self.process.pid)[1:]:
+                tree = _process_tree(self.process.pid)
+                for pid in tree[1:]:
                     self._sample("worker", pid)
+                total = sum(_rss(pid) for pid in tree)  # what they hold at once
+                self._peaks["together"] = max(self._peaks.get("together", 0.0), total)
                 time.sleep(interval)
 
         threading.Thread(target=sample, daemon=True).start()
@@ -145,8 +153,13 @@ class LspClient:
                 self._peaks[role] = max(self._peaks.get(role, 0.0), peak)
 
     def peak_rss(self) -> dict[str, float]:
-        """Peak RSS (MB) of the server process and of its largest worker while watched."""
+        """Peak RSS (MB) of the server process and of its largest worker while watched, and
+        (``together``) the most the server and its processes held at once."""
         return dict(getattr(self, "_peaks", {}))
+
+    def reset_peaks(self) -> None:
+        """Start the peaks afresh (``together`` only: a process's own peak is the kernel's)."""
+        self._peaks.pop("together", None)
 
     def close(self) -> None:
         try:
@@ -155,6 +168,18 @@ class LspClient:
             self.process.wait(timeout=10)
         except Exception:
             self.process.kill()
+
+
+def _rss(pid: int) -> float:
+    """A process's resident memory now (MB; 0 when it is gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def _process_tree(pid: int) -> list[int]:

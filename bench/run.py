@@ -18,6 +18,12 @@ P7  right after each one-line edit of the ~5 MB module: hover, code action, docu
     symbols, inlay hints, definition (median and p95 of each)
 P8  `passlint check --jobs 1` of upstream StableHLO tests beside jaxlib's parse of their
     `// -----` chunks (`--upstream DIR`, else generated lit tests)
+P10 `passlint check` of a 100 MB module (pretty and generic), its time and peak RSS beside
+    jaxlib's parse of the same file in a process of its own (issue 29's goals: at most 2x
+    jaxlib's time, peak RSS at most 2x the input + 100 MB); ``--p10-mb`` sets the size
+P11 that module opened in the server: first TL diagnostics once the didOpen is sent (1 s),
+    the full analysis with its progress, edits (100 ms), and the most the server and its
+    analysis process hold at once (2x the input + 100 MB)
 P9  peak RSS of each row (and the M rows: `passlint check` of an 8 MB `dense<"0x...">` and
     a 4 MB decimal `dense<[...]>` constant): at most 3x the input + 100 MB
 
@@ -84,13 +90,46 @@ def reference(text: str, runs: int) -> tuple[str, float]:
 
 # Runs a command and reports its wall time, peak RSS (kB) and exit status. The measured
 # process is started from this small one: a child forked from the benchmark itself would
-# count the benchmark's own memory at the fork in its peak RSS.
+# count the benchmark's own memory at the fork in its peak RSS. The peak is the larger of
+# the child's own (``wait4``) and the most its process tree held at once, summed over its
+# processes every 20 ms (a large file's reader forks a helper: both count).
 _MEASURE = """
 import os, subprocess, sys, time
+
+def tree_rss(root):
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        stack += children.get(pid, [])
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
 start = time.perf_counter()
 child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-_, status, usage = os.wait4(child.pid, 0)
-print(time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+peak = 0
+while True:
+    pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+    if pid:
+        break
+    peak = max(peak, tree_rss(child.pid))
+    time.sleep(0.02)
+elapsed = time.perf_counter() - start
+print(elapsed, max(peak, usage.ru_maxrss), os.waitstatus_to_exitcode(status))
 """
 
 
@@ -607,6 +646,171 @@ def ratio(value: float, ref: float | None) -> str:
     return "" if ref is None else f"{value / ref:.2f}"
 
 
+# jaxlib's parse of a file in a fresh process: its wall time (the parse alone) and peak RSS.
+_JAXLIB_PARSE = """
+import resource, sys, time
+from jax._src.interpreters import mlir as jax_mlir
+from jaxlib.mlir import ir
+text = open(sys.argv[1]).read()
+context = jax_mlir.make_ir_context()
+context.allow_unregistered_dialects = True
+start = time.perf_counter()
+ir.Module.parse(text, context)
+print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def jaxlib_parse(path: Path) -> tuple[float, float] | None:
+    """Seconds and peak RSS (MB) of jaxlib parsing ``path`` (None: no jaxlib here)."""
+    run = subprocess.run(
+        [sys.executable, "-c", _JAXLIB_PARSE, str(path)], capture_output=True, text=True
+    )
+    if run.returncode != 0:
+        return None
+    elapsed, peak = run.stdout.split()
+    return float(elapsed), int(peak) / 1024
+
+
+def p10_rows(workdir: Path, megabytes: float) -> None:
+    """P10: `passlint check` of a generated module of ``megabytes`` (pretty and generic, with
+    the default settings) beside jaxlib's parse of the same file in a process of its own."""
+    for generic in (False, True):
+        form = "generic" if generic else "pretty"
+        path = workdir / f"module_{megabytes:g}MB_{form}.mlir"
+        with path.open("w") as out:
+            out.write(mlir_module(layers_for(int(megabytes * 1e6), generic), generic))
+        size_mb = path.stat().st_size / 1e6
+        elapsed, peak = check_process(path)
+        reference_run = jaxlib_parse(path)
+        goal_rss = 2 * size_mb + 100
+        ratio_text, met = "", None
+        if reference_run is not None:
+            ratio_text, met = f"{elapsed / reference_run[0]:.2f}", elapsed <= 2 * reference_run[0]
+            print(
+                row(
+                    f"P10 jaxlib parse, {form} {size_mb:.0f} MB (its RSS)",
+                    "",
+                    f"{reference_run[0]:.2f} s",
+                    f"{reference_run[1]:.0f} MB",
+                    None,
+                )
+            )
+        label = f"P10 passlint check, {form} {size_mb:.0f} MB"
+        print(row(label, "2x jaxlib", f"{elapsed:.2f} s", ratio_text, met))
+        print(
+            row(
+                f"P10 peak RSS, {form}",
+                f"{goal_rss:.0f} MB",
+                f"{peak:.0f} MB",
+                "",
+                peak <= goal_rss,
+            )
+        )
+        path.unlink()
+
+
+def p11_rows(workdir: Path, megabytes: float, edits: int) -> None:
+    """P11: a generated module of ``megabytes`` opened in the server (as an editor opens a
+    file: its text in the didOpen), its first TL diagnostics, the full analysis that follows
+    (with the progress it reports), one-line edits, and the most the server and its analysis
+    process hold at once meanwhile (sampled every 50 ms)."""
+    path = workdir / f"p11_{megabytes:g}MB.mlir"
+    with path.open("w") as out:
+        out.write(mlir_module(layers_for(int(megabytes * 1e6))))
+    text = path.read_text()
+    size_mb = len(text) / 1e6
+    goal_rss = 2 * size_mb + 100
+    capabilities = {
+        "textDocument": {"publishDiagnostics": {"versionSupport": True}},
+        "window": {"workDoneProgress": True},
+        "workspace": {"configuration": False},
+    }
+    client = LspClient(capabilities=capabilities)
+    client.watch_rss()
+    try:
+        document = uri(path)
+        started = time.perf_counter()
+        client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": document, "languageId": "mlir", "version": 1, "text": text}},
+        )
+        sent = time.perf_counter()
+        del text
+        first = client.wait_stamp(lambda m: diagnostics_for(document, 1)(m) and has_tl(m), sent)
+        published = [
+            m for _, m in client.messages() if diagnostics_for(document, 1)(m) and has_tl(m)
+        ]
+        full = client.wait_stamp(
+            lambda m: diagnostics_for(document, 1)(m) and m is not published[0], first, 600
+        )
+        reports = [
+            m["params"]["value"]
+            for _, m in client.messages()
+            if m.get("method") == "$/progress" and m["params"]["value"].get("kind") == "report"
+        ]
+        opened = client.peak_rss()["together"]
+        print(
+            row(
+                f"P11 send didOpen ({size_mb:.0f} MB, the client's JSON)",
+                "",
+                f"{sent - started:.2f} s",
+                "",
+                None,
+            )
+        )
+        print(
+            row(
+                "P11 sent -> first TL diagnostics",
+                "1.00 s",
+                f"{first - sent:.2f} s",
+                "",
+                first - sent <= 1.0,
+            )
+        )
+        shown = f"{full - sent:.1f} s, {len(reports)} reports"
+        print(row("P11 sent -> full analysis (progress)", "reported", shown, "", bool(reports)))
+        print(
+            row(
+                "P11 server + worker RSS, open",
+                f"{goal_rss:.0f} MB",
+                f"{opened:.0f} MB",
+                "",
+                opened <= goal_rss,
+            )
+        )
+        lines = path.read_text().split("\n")
+        rng = random.Random(11)
+        candidates = [i for i, line in enumerate(lines) if " = " in line and len(line) < 400]
+        client.reset_peaks()
+        times = []
+        for version in range(2, edits + 2):
+            line = rng.choice(candidates)
+            old = lines[line]
+            lines[line] = old.replace(" = ", " =  ", 1)
+            sent = time.perf_counter()
+            change_line(client, document, version, line, 0, len(old), lines[line])
+            times.append(client.wait_stamp(diagnostics_for(document, version), sent) - sent)
+            time.sleep(0.3)
+        del lines
+        edited = client.peak_rss()["together"]
+        median = statistics.median(times)
+        print(
+            row("P11 edit -> diagnostics (median)", "0.100 s", f"{median:.3f} s", "", median <= 0.1)
+        )
+        print(
+            row(
+                "P11 server + worker RSS, edits",
+                f"{goal_rss:.0f} MB",
+                f"{edited:.0f} MB",
+                "",
+                edited <= goal_rss,
+            )
+        )
+    finally:
+        client.close()
+        path.unlink()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -616,7 +820,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--big", type=Path, default=BIG)
     parser.add_argument("--series", default="1,2,4,8")
     parser.add_argument("--quick", action="store_true", help="fewer runs, 1x-2x series only")
-    parser.add_argument("--rows", default="P1,P2,P3,P4,P6,P7,P8,M,series", help="rows to run")
+    parser.add_argument(
+        "--rows", default="P1,P2,P3,P4,P6,P7,P8,M,P10,P11,series", help="rows to run"
+    )
     parser.add_argument(
         "--upstream",
         type=Path,
@@ -625,6 +831,9 @@ def main(argv: list[str] | None = None) -> int:
         "stablehlo/tests beside this one, else generated lit tests)",
     )
     parser.add_argument("--pypto", type=Path, help="a checkout of hw-native-sys/pypto (P5)")
+    parser.add_argument(
+        "--p10-mb", type=float, default=100.0, help="P10's and P11's module size (MB)"
+    )
     parser.add_argument("--pl-only", action="store_true", help="the pl rows only (P4, P4b, P5)")
     args = parser.parse_args(argv)
     rows = set(args.rows.upper().split(","))
@@ -694,6 +903,10 @@ def main(argv: list[str] | None = None) -> int:
                     median <= 0.05 and tail <= 0.1,
                 )
             )
+    if "P10" in rows:
+        p10_rows(workdir, args.p10_mb)
+    if "P11" in rows:
+        p11_rows(workdir, args.p10_mb, args.edits)
     if "SERIES" in rows:
         # Last: the 8x modules take over a gigabyte, which would disturb the timings after them.
         for generic in (False, True):
