@@ -24,6 +24,9 @@ P10 `passlint check` of a 100 MB module (pretty and generic), its time and peak 
 P11 that module opened in the server: first TL diagnostics once the didOpen is sent (1 s),
     the full analysis with its progress, edits (100 ms), and the most the server and its
     analysis process hold at once (2x the input + 100 MB)
+P12 VS Code (code-server) and a 60 MB module, which it does not hand to extensions: the time
+    from opening it to TL001 in the Problems panel, as the real-editor test measured it
+    (``--p12 FILE``; by default its last run's result)
 P9  peak RSS of each row (and the M rows: `passlint check` of an 8 MB `dense<"0x...">` and
     a 4 MB decimal `dense<[...]>` constant): at most 3x the input + 100 MB
 
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import random
 import re
 import shutil
@@ -811,6 +815,23 @@ def p11_rows(workdir: Path, megabytes: float, edits: int) -> None:
         path.unlink()
 
 
+# Where the real-editor test (vscode-extension/scripts/e2e-code-server.sh) writes what it
+# measured of a module above 50 MB.
+P12_RESULT = Path(__file__).resolve().parent.parent / "vscode-extension/.e2e/artifacts/p12.json"
+
+
+def p12_row(result: Path) -> None:
+    """P12: VS Code (code-server), a module above 50 MB, which VS Code does not hand to
+    extensions: opened -> TL001 in the Problems panel, as the real-editor test measured it
+    (its last run: ``result``)."""
+    if not result.is_file():
+        print(row("P12 VS Code, module above 50 MB -> TL001", "shown", "(no e2e run)", "", None))
+        return
+    measured = json.loads(result.read_text())
+    label = f"P12 VS Code, {measured['megabytes']} MB module -> TL001 (e2e)"
+    print(row(label, "shown", f"{measured['seconds']:.1f} s", "", True))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -821,7 +842,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--series", default="1,2,4,8")
     parser.add_argument("--quick", action="store_true", help="fewer runs, 1x-2x series only")
     parser.add_argument(
-        "--rows", default="P1,P2,P3,P4,P6,P7,P8,M,P10,P11,series", help="rows to run"
+        "--rows", default="P1,P2,P3,P4,P6,P7,P8,M,P10,P11,P12,series", help="rows to run"
     )
     parser.add_argument(
         "--upstream",
@@ -835,6 +856,9 @@ def main(argv: list[str] | None = None) -> int:
         "--p10-mb", type=float, default=100.0, help="P10's and P11's module size (MB)"
     )
     parser.add_argument("--pl-only", action="store_true", help="the pl rows only (P4, P4b, P5)")
+    parser.add_argument(
+        "--p12", type=Path, default=P12_RESULT, help="what the real-editor test measured (P12)"
+    )
     args = parser.parse_args(argv)
     rows = set(args.rows.upper().split(","))
     if args.quick:
@@ -907,6 +931,8 @@ def main(argv: list[str] | None = None) -> int:
         p10_rows(workdir, args.p10_mb)
     if "P11" in rows:
         p11_rows(workdir, args.p10_mb, args.edits)
+    if "P12" in rows:
+        p12_row(args.p12)
     if "SERIES" in rows:
         # Last: the 8x modules take over a gigabyte, which would disturb the timings after them.
         for generic in (False, True):

@@ -46,18 +46,19 @@ class Files(Protocol):
 class SnapshotFiles:
     """A ``Files`` view frozen at one moment: open documents by path, disk for the rest
     (regular files only, at most ``limit`` bytes of each, by default as ``max-file-size``
-    has it: ``filesystem``). A file of ``ascii`` has no source: its columns are UTF-16
-    columns already (a large module read from its file, never held here)."""
+    has it: ``filesystem``). A file of ``bmp`` has no source: it holds no character beyond
+    U+FFFF, so its columns are UTF-16 columns already (a large module read from its file,
+    never held here)."""
 
     texts: Mapping[str, str]
     uris: Mapping[str, str]
     versions: Mapping[str, int]
     limit: int | None = None
-    ascii: frozenset[str] = frozenset()
+    bmp: frozenset[str] = frozenset()
     _sources: dict[str, SourceText | None] = field(default_factory=dict)
 
     def source(self, path: str) -> SourceText | None:
-        if path in self.ascii:
+        if path in self.bmp:
             return None
         if path not in self._sources:
             text = self.texts.get(path)

@@ -4,8 +4,9 @@ pipe and in that process, at each version of a large module).
 
 A ``DiskCopy`` is the file (its real path and what ``stat`` said of it when the document
 was found to be its text) and the document as pieces: ranges of the file's bytes and texts
-put in by edits. It is made for documents of ASCII text only, whose characters are bytes
-(``session.disk_copies`` keeps them). ``read`` gives its bytes, read where they are asked for
+put in by edits. An editor's document is one when it is ASCII text, whose characters are
+bytes (``session.disk_copies`` keeps them); a file the editor does not hand over (VS Code's
+above 50 MB) is one without edits. ``read`` gives its bytes, read where they are asked for
 (the streaming reader's ``Source``), and refuses a file that has changed since.
 """
 
@@ -13,10 +14,11 @@ from __future__ import annotations
 
 import bisect
 import os
+import re
 from dataclasses import dataclass
 from itertools import accumulate
 
-from passlint.filesystem import FileBytes, Refused, open_regular
+from passlint.filesystem import FileBytes, Refused, is_regular, open_regular
 
 Piece = tuple[int, int] | bytes  # the file's bytes [start, end), or a text put in
 
@@ -42,6 +44,21 @@ class DiskCopy:
     path: str
     stamp: Stamp
     pieces: tuple[Piece, ...]
+    # Known to hold no character beyond U+FFFF (an ASCII document): its UTF-16 columns are
+    # its character columns. A file read as it is may hold some (``has_astral``).
+    bmp: bool = True
+
+    @classmethod
+    def of_file(cls, path: str) -> DiskCopy | None:
+        """The regular file at ``path`` as it is now, unedited (None: no such file)."""
+        real = os.path.realpath(path)
+        try:
+            if not is_regular(real):
+                return None
+            stamp = Stamp.of(os.stat(real))
+        except OSError:
+            return None
+        return cls(real, stamp, ((0, stamp.size),) if stamp.size else (), bmp=False)
 
     def read(self) -> PiecedBytes:
         """The document's bytes (``PiecedBytes``); ``Refused`` when the file has changed."""
@@ -101,6 +118,18 @@ class PiecedBytes:
 
     def unchanged(self) -> bool:
         return self.file.unchanged()
+
+
+def has_astral(source: PiecedBytes) -> bool:
+    """Does ``source`` hold a character beyond U+FFFF (a four-byte UTF-8 sequence)? Read a
+    megabyte at a time."""
+    for start in range(0, len(source), 1 << 20):
+        if _ASTRAL_LEAD.search(source[start : start + (1 << 20)]):
+            return True
+    return False
+
+
+_ASTRAL_LEAD = re.compile(rb"[\xf0-\xf4]")
 
 
 def edited(pieces: tuple[Piece, ...], start: int, end: int, text: bytes) -> tuple[Piece, ...]:

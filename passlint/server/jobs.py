@@ -38,7 +38,7 @@ from passlint.server.convert import (
     json_text,
     to_diagnostic,
 )
-from passlint.server.disk_copy import DiskCopy
+from passlint.server.disk_copy import DiskCopy, has_astral
 from passlint.server.mlir_index import MlirIndex, build_index
 
 log = logging.getLogger(__name__)
@@ -203,21 +203,27 @@ def run_job(
         converted = ConvertedFindings()
     try:
         workspace = snapshot_workspace(job.roots, job.texts, job.disk, memo)
-        ascii_paths: frozenset[str] = frozenset()
+        bmp_paths: frozenset[str] = frozenset()
+        texts = job.texts
         if job.disk_copy is not None and not job.text:
             with job.disk_copy.read() as document:
                 size = len(document)
-                read = None if progress is None else (lambda done: progress(done, size))
-                analysis = pipeline.analyze_bytes(
-                    job.path, document, job.settings, workspace, memo, read
-                )
-            ascii_paths = frozenset((job.path,))  # (a disk copy is of ASCII text)
+                if job.disk_copy.bmp or not has_astral(document):
+                    read = None if progress is None else (lambda done: progress(done, size))
+                    analysis = pipeline.analyze_bytes(
+                        job.path, document, job.settings, workspace, memo, read
+                    )
+                    bmp_paths = frozenset((job.path,))  # (its columns are UTF-16 columns)
+                else:  # (its UTF-16 columns are counted on its text, read whole)
+                    text = document[0:size].decode("utf-8", "surrogateescape")
+                    texts = {**texts, job.path: text}
+                    analysis = pipeline.analyze_document(
+                        job.path, text, job.settings, workspace, memo
+                    )
         else:
             analysis = pipeline.analyze_document(job.path, job.text, job.settings, workspace, memo)
         findings = analysis.findings
-        files = SnapshotFiles(
-            job.texts, job.uris, job.versions, job.settings.max_file_size, ascii_paths
-        )
+        files = SnapshotFiles(texts, job.uris, job.versions, job.settings.max_file_size, bmp_paths)
         diagnostics, text = converted.diagnostics(
             job.uri, findings, files, job.features, job.version
         )

@@ -45,7 +45,7 @@ class ProgressWork:
             return None
         name = os.path.basename(document.path)
         # (a document the streaming reader reads shows how much of it is read)
-        streamed = len(document.text) >= pipeline.STREAM_MIN
+        streamed = document.size >= pipeline.STREAM_MIN
         progress.begin(
             token,
             types.WorkDoneProgressBegin(

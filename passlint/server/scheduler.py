@@ -53,10 +53,16 @@ class Document:
     provisional_key: Key | None = None
     memo: Memo | None = None  # for the quick runs
     failure: tuple[Key, Exception] | None = None  # the scheduling of that key failed
+    on_disk: int | None = None  # a file the analysis reads (its bytes), not given as ``text``
 
     @property
     def key(self) -> Key:
         return self.version, self.generation
+
+    @property
+    def size(self) -> int:
+        """How large the document is: its text's characters, or its file's bytes."""
+        return len(self.text) if self.on_disk is None else self.on_disk
 
 
 class Memo(Protocol):
@@ -125,18 +131,26 @@ class Scheduler(Generic[J, R]):
     # -- document lifecycle ----------------------------------------------------------------
 
     def update(
-        self, uri: str, path: str, version: int, text: str, changes: list[Any] | None = None
+        self,
+        uri: str,
+        path: str,
+        version: int,
+        text: str,
+        changes: list[Any] | None = None,
+        on_disk: int | None = None,
     ) -> Document:
         """A document was opened or changed (by ``changes``; None: replaced whole): analyse
-        its new version."""
+        its new version. ``on_disk``: the document is a file of that many bytes, which the
+        analysis reads (``text`` is empty: no quick runs)."""
         document = self.documents.get(uri)
         if document is None:
-            document = Document(uri, path, version, text)
+            document = Document(uri, path, version, text, on_disk=on_disk)
             self.documents[uri] = document
         else:
             if document.memo is not None:
                 document.memo.record(document.text, text, changes, version)
             document.version, document.text, document.path = version, text, path
+            document.on_disk = on_disk
         if not self._gets_quick_runs(document):
             # A memo keeps the texts of the changes it records until a quick run answers.
             document.memo = None
@@ -234,7 +248,11 @@ class Scheduler(Generic[J, R]):
             document.quick_task = loop.create_task(self._run_quick(document, document.key))
 
     def _gets_quick_runs(self, document: Document) -> bool:
-        return self.quick is not None and len(document.text) >= self.quick_size
+        return (
+            self.quick is not None
+            and document.on_disk is None
+            and (len(document.text) >= self.quick_size)
+        )
 
     async def _run_quick(self, document: Document, key: Key) -> None:
         """The quick run: shown only while the full run for the same key is not in."""
@@ -286,7 +304,7 @@ class Scheduler(Generic[J, R]):
     async def _run(self, document: Document, key: Key, refreshed: bool) -> None:
         # A large document waits longer, a second per 100 MB: its analysis takes seconds and
         # would be stopped by the next keystroke (and take the cores the edits need).
-        await asyncio.sleep(self.debounce + len(document.text) / 100e6)
+        await asyncio.sleep(self.debounce + document.size / 100e6)
         quick = document.quick_task
         if quick is not None and not quick.done():
             # Starting the full run (and stopping a superseded one) takes the cores the
@@ -352,7 +370,7 @@ class Scheduler(Generic[J, R]):
                 waiter.set_result(result)
 
     def _executor_for(self, document: Document) -> Executor:
-        if self.heavy_factory is None or len(document.text) < self.quick_size:
+        if self.heavy_factory is None or document.size < self.quick_size:
             return self.executor
         if self.heavy is None:
             self.heavy = self.heavy_factory()
@@ -381,7 +399,7 @@ class Scheduler(Generic[J, R]):
         (the user may cancel: the result is then dropped)."""
         # asyncio.wait never cancels what it waits for: a cancelled run keeps its thread's
         # future, so the next run can wait for it.
-        wait = 0.0 if len(document.text) >= self.big else self.slow_after
+        wait = 0.0 if document.size >= self.big else self.slow_after
         done, _ = await asyncio.wait([future], timeout=wait)
         if done or self.slow_work is None:
             await asyncio.wait([future])

@@ -34,6 +34,8 @@ from passlint.server.session.client import SECTION, learn
 
 LEGALIZED_MODULE = "passlint.legalizedModule"
 FIX_ALL = "passlint.fixAll"
+ANALYZE_FILE = "passlint.analyzeFile"
+FORGET_FILE = "passlint.forgetFile"
 
 
 def command_uri(args: tuple[Any, ...]) -> str:
@@ -179,6 +181,23 @@ async def legalized_module(ls: PasslintServer, *args: Any) -> str:
     if warning is not None:
         ls.show(types.MessageType.Warning, warning)
     return text
+
+
+@server.command(ANALYZE_FILE)
+async def analyze_file(ls: PasslintServer, *args: Any) -> JsonData | None:
+    """The diagnostics of a file read from disk, for an editor that does not hand it over
+    (VS Code's above 50 MB): ``{"diagnostics": [...]}``, also published to a push client."""
+    result = await ls.session.analyze_file(command_uri(args))
+    return None if result is None else JsonData({"diagnostics": list(result.diagnostics)})
+
+
+@server.command(FORGET_FILE)
+def forget_file(ls: PasslintServer, *args: Any) -> bool:
+    uri = command_uri(args)
+    forgotten = ls.session.forget_file(uri)
+    if forgotten and not ls.session.pull:
+        ls.clear_diagnostics(uri)
+    return forgotten
 
 
 @server.command(suppress.EXPLAIN)

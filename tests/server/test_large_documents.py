@@ -72,3 +72,55 @@ async def test_a_large_module_is_answered_then_read_from_its_file(session: Sessi
     await session.wait_for(ended, timeout=60)
     await session.settle(1.0)
     assert [d.code for d in await session.diagnostics(uri)] == []
+
+
+async def test_a_file_the_editor_does_not_hand_over_is_analysed_from_disk(
+    session: Session,
+) -> None:
+    """VS Code hands no file above 50 MB to extensions: the extension asks for the file's
+    diagnostics (``passlint.analyzeFile``), read from disk as it is then, with progress; a
+    change on disk is seen when it asks again; ``passlint.forgetFile`` lets it go."""
+    if session.name != "vscode":
+        pytest.skip("one client is enough for a module of 16 MB (2 shared cores)")
+    text = large_module()
+    path = session.root / "unsynced.mlir"
+    path.write_text(text)
+    uri = session.uri("unsynced.mlir")
+
+    async def command(name: str) -> object:
+        return await asyncio.wait_for(
+            session.client.workspace_execute_command_async(
+                types.ExecuteCommandParams(command=name, arguments=[uri])
+            ),
+            60,
+        )
+
+    answer = await command("passlint.analyzeFile")
+    assert isinstance(answer, dict)
+    assert [d["code"] for d in answer["diagnostics"]] == ["TL001"]
+    line = len(text.split("\n")) - 3
+    assert answer["diagnostics"][0]["range"]["start"]["line"] == line
+    reports = [
+        p
+        for report in session.client.progress_reports.values()
+        for p in report
+        if isinstance(p, types.WorkDoneProgressReport)
+    ]
+    assert reports and reports[-1].message is not None and "unsynced.mlir" in reports[-1].message
+    path.write_text(
+        text.replace(", %arg0 : tensor<4x8xf32>, tensor", ", %1 : tensor<4x8xf32>, tensor")
+    )
+    answer = await command("passlint.analyzeFile")
+    assert isinstance(answer, dict) and answer["diagnostics"] == []
+    assert await command("passlint.forgetFile") is True
+    assert await command("passlint.forgetFile") is False
+    missing = session.uri("missing.mlir")
+    assert (
+        await asyncio.wait_for(
+            session.client.workspace_execute_command_async(
+                types.ExecuteCommandParams(command="passlint.analyzeFile", arguments=[missing])
+            ),
+            60,
+        )
+        is None
+    )

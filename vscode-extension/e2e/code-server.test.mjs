@@ -2,10 +2,11 @@
 // playwright-core. scripts/e2e-code-server.sh installs everything, starts code-server with the
 // packaged extension, and runs this file with:
 //   PASSLINT_E2E_URL        the workbench URL with ?folder=<workspace>
-//   PASSLINT_E2E_WORKSPACE  the workspace folder (holds main.mlir and suppress.mlir)
+//   PASSLINT_E2E_WORKSPACE  the workspace folder (holds main.mlir, suppress.mlir and a 60 MB
+//                           large.mlir)
 //   PASSLINT_E2E_ARTIFACTS  where screenshots and the page log go
 import * as assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -249,5 +250,58 @@ test('TL001 in the Problems panel, its quick fix and suppression from the editor
     await screenshot('completion');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Z');
+  });
+});
+
+test('a module above 50 MB, which VS Code does not hand to extensions, is read from disk: TL001 in the Problems panel, the status bar, a change on disk', { timeout: 300_000 }, async () => {
+  const large = path.join(workspace, 'large.mlir');
+  const megabytes = Math.round(statSync(large).size / 1e6);
+  let opened;
+  await step(`open large.mlir (${megabytes} MB)`, async () => {
+    await runCommand('View: Close All Editors');
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'large.mlir' }).first().click();
+    await page.locator('.tab.active', { hasText: 'large.mlir' }).first().waitFor({ timeout: 60_000 });
+    opened = Date.now();
+  });
+
+  await step('see its TL001 in the Problems panel', async () => {
+    await runCommand('View: Focus Problems');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'large.mlir' }).first()
+      .waitFor({ timeout: 180_000 });
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'TL001' }).first()
+      .waitFor({ timeout: 30_000 });
+    const seconds = (Date.now() - opened) / 1000;
+    console.log(`P12: ${megabytes} MB module opened -> TL001 in the Problems panel in ${seconds.toFixed(1)} s`);
+    writeFileSync(path.join(artifacts, 'p12.json'), JSON.stringify({ megabytes, seconds }) + '\n');
+    await screenshot('large-file-problems');
+  });
+
+  await step('opened anyway, the editor shows its TL001 on the return', async () => {
+    const button = page.locator('.monaco-button', { hasText: 'Open Anyway' }).first();
+    if (await button.count() > 0) {
+      await button.click();
+    }
+    await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 120_000 });
+    const lines = readFileSync(large, 'utf8').split('\n');
+    const returnLine = lines.findIndex((line) => line.trimStart().startsWith('return '));
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await goToLine(String(returnLine + 1));
+    await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ timeout: 60_000 });
+    await screenshot('large-file-editor');
+  });
+
+  await step('the status bar says it was read from disk', async () => {
+    await page.locator('.tab', { hasText: 'large.mlir' }).first().click();
+    await page.locator('.statusbar-item', { hasText: 'passlint (read from disk)' }).first().waitFor({ timeout: 30_000 });
+  });
+
+  await step('a change on disk (as a save writes it) is analysed again', async () => {
+    const text = readFileSync(large, 'utf8');
+    const at = text.lastIndexOf('%arg1, %cst_out');
+    assert.ok(at > 0, 'the module returns %arg1');
+    writeFileSync(large, text.slice(0, at) + '%arg0, %cst_out' + text.slice(at + '%arg1, %cst_out'.length));
+    await page.locator('.markers-panel .monaco-list-row', { hasText: "returns input `%arg0`" }).first()
+      .waitFor({ timeout: 180_000 });
+    await screenshot('large-file-changed');
   });
 });

@@ -3,7 +3,9 @@
 # `code-server`, VS Code 1.139) and drives it in Debian's Chromium with playwright-core
 # (e2e/code-server.test.mjs): a workspace with aliased-output .mlir files, TL001 in the
 # Problems panel, the quick fix and the suppression action applied from the editor, the files
-# checked on disk, the legalized module as a diff, completion of SSA values.
+# checked on disk, the legalized module as a diff, completion of SSA values; and a 60 MB
+# module (bench/generate.py), which VS Code does not hand to extensions, read from disk by the
+# server: TL001 in the Problems panel, the status bar saying so, a change on disk seen.
 #
 # Usage: scripts/e2e-code-server.sh [VSIX]   (default: passlint.vsix, from `npm run package`)
 # Installs what it needs: Debian packages (as root, when missing), Node 24 (npm package
@@ -66,6 +68,7 @@ export XDG_CONFIG_HOME="$run/config" XDG_DATA_HOME="$run/data"
 printf 'module {\n  func.func @main(%%arg0: tensor<4xf32>) -> tensor<4xf32> {\n    return %%arg0 : tensor<4xf32>\n  }\n}\n' \
   > "$run/workspace/main.mlir"
 cp "$run/workspace/main.mlir" "$run/workspace/suppress.mlir"
+python3 "$ext_root/../bench/generate.py" mlir --size 60 > "$run/workspace/large.mlir"
 cat > "$run/user-data/User/settings.json" <<'EOF'
 {
   "workbench.startupEditor": "none",

@@ -30,7 +30,10 @@ export interface ClientLike {
   sendNotification(method: string, params: unknown): Promise<void>;
   onDidChangeState(listener: (event: { oldState: number; newState: number }) => void): vscode.Disposable;
   readonly initializeResult: { capabilities: { executeCommandProvider?: { commands: string[] } } } | undefined;
-  readonly protocol2CodeConverter: { asWorkspaceEdit(edit: unknown): Promise<vscode.WorkspaceEdit> };
+  readonly protocol2CodeConverter: {
+    asWorkspaceEdit(edit: unknown): Promise<vscode.WorkspaceEdit>;
+    asDiagnostics(diagnostics: unknown[]): Promise<vscode.Diagnostic[]>;
+  };
 }
 
 export type ClientFactory = (launch: ServerLaunch, cwd: string | undefined, options: LanguageClientOptions) => ClientLike;
@@ -50,6 +53,8 @@ export const SERVER_COMMANDS = {
   legalize: 'passlint.legalizedModule',
   fixAll: 'passlint.fixAll',
   explain: 'passlint.explainRule',
+  analyzeFile: 'passlint.analyzeFile',
+  forgetFile: 'passlint.forgetFile',
 } as const;
 
 export class Controller implements vscode.Disposable {
@@ -231,6 +236,36 @@ export class Controller implements vscode.Disposable {
       throw new Error('the server returned no explanation');
     }
     return text;
+  }
+
+  /** The diagnostics (LSP JSON) of the file at ``uri`` read from disk by the server (a file
+   * VS Code does not hand over, see largeFiles.ts); undefined when it could not be read. */
+  async analyzeFile(uri: vscode.Uri): Promise<unknown[] | undefined> {
+    await this.starting;
+    const answer = await this.runningClient().sendRequest<unknown>('workspace/executeCommand', {
+      command: SERVER_COMMANDS.analyzeFile,
+      arguments: [uri.toString()],
+    });
+    if (answer === null || typeof answer !== 'object' || !Array.isArray((answer as { diagnostics?: unknown }).diagnostics)) {
+      return undefined;
+    }
+    return (answer as { diagnostics: unknown[] }).diagnostics;
+  }
+
+  /** The server forgets the file at ``uri`` read from disk (its last tab closed). */
+  async forgetFile(uri: vscode.Uri): Promise<void> {
+    await this.starting;
+    if (this.client !== undefined) {
+      await this.client.sendRequest<unknown>('workspace/executeCommand', {
+        command: SERVER_COMMANDS.forgetFile,
+        arguments: [uri.toString()],
+      });
+    }
+  }
+
+  /** LSP diagnostics (JSON) as VS Code's. */
+  toDiagnostics(diagnostics: unknown[]): Promise<vscode.Diagnostic[]> {
+    return this.runningClient().protocol2CodeConverter.asDiagnostics(diagnostics);
   }
 
   /** Applies every passlint fix in the document at ``uri``. Returns whether anything changed. */

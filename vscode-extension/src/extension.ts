@@ -8,6 +8,7 @@ import { COMMANDS, registerCommands } from './commands';
 import { Controller, type ClientLike } from './controller';
 import { RULE_SCHEME, RuleExplanationProvider } from './explain';
 import { LEGALIZED_SCHEME, LegalizedModuleProvider } from './legalized';
+import { LargeFiles } from './largeFiles';
 import { bundledLibsPath } from './launch';
 import { onDidChangePythonInterpreter, pythonExtensionInterpreter } from './pythonExtension';
 import { StatusItem } from './status';
@@ -57,6 +58,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(pythonChanged);
   }
   await controller.start();
+  // Files VS Code does not hand over (above 50 MB): the server reads them from disk.
+  const largeFiles = new LargeFiles({
+    analyzeFile: (uri) => running.analyzeFile(uri),
+    forgetFile: (uri) => running.forgetFile(uri),
+    toDiagnostics: (diagnostics) => running.toDiagnostics(diagnostics),
+    setNote: (note) => status.setNote(note),
+    log: (message) => output.info(message),
+  });
+  context.subscriptions.push(largeFiles);
+  await largeFiles.refresh();
 }
 
 export async function deactivate(): Promise<void> {

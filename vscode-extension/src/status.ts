@@ -16,6 +16,9 @@ const LOOK: Record<ServerState, { icon: string; label: string; warn: boolean }> 
 export class StatusItem implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   state: ServerState = 'stopped';
+  private detail: string | undefined;
+  /** What the status bar says of the active file besides the server's state. */
+  note: string | undefined;
 
   constructor(showOutputCommand: string) {
     this.item = vscode.window.createStatusBarItem('passlint.status', vscode.StatusBarAlignment.Right, 100);
@@ -27,9 +30,22 @@ export class StatusItem implements vscode.Disposable {
 
   set(state: ServerState, detail?: string): void {
     this.state = state;
-    const look = LOOK[state];
-    this.item.text = `${look.icon} passlint`;
-    this.item.tooltip = `passlint server: ${look.label}${detail ? `\n${detail}` : ''}\nClick to show the output.`;
+    this.detail = detail;
+    this.draw();
+  }
+
+  /** Say ``note`` of the active file (a file read from disk), or nothing more. */
+  setNote(note: string | undefined): void {
+    this.note = note;
+    this.draw();
+  }
+
+  private draw(): void {
+    const look = LOOK[this.state];
+    this.item.text = `${look.icon} passlint${this.note ? ' (read from disk)' : ''}`;
+    this.item.tooltip =
+      `passlint server: ${look.label}${this.detail ? `\n${this.detail}` : ''}` +
+      `${this.note ? `\n${this.note}` : ''}\nClick to show the output.`;
     this.item.backgroundColor = look.warn ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
 

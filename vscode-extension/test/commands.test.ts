@@ -30,6 +30,7 @@ class FakeClient implements ClientLike {
   private readonly state = new EventEmitter<{ oldState: number; newState: number }>();
   readonly protocol2CodeConverter = {
     asWorkspaceEdit: (edit: unknown) => Promise.resolve({ converted: edit } as unknown as vscode.WorkspaceEdit),
+    asDiagnostics: (diagnostics: unknown[]) => Promise.resolve(diagnostics as vscode.Diagnostic[]),
   };
 
   constructor(readonly launch: ServerLaunch, readonly cwd: string | undefined, readonly options: unknown, commands: string[] = []) {
@@ -199,6 +200,34 @@ describe('commands', () => {
     await vscode.commands.executeCommand(COMMANDS.showLegalized, legalizedUri(mlir));
     const diff = fake.executed.find((e) => e.command === 'vscode.diff');
     assert.equal((diff?.args[0] as vscode.Uri).toString(), mlir.toString());
+  });
+
+  it("a file VS Code does not hand over is analysed by the server's passlint.analyzeFile, then forgotten", async () => {
+    const h = harness();
+    await h.controller.start();
+    const big = vscode.Uri.file('/ws/big.mlir');
+    h.clients[0]?.answers.set('passlint.analyzeFile', { diagnostics: [{ code: 'TL001' }] });
+    assert.deepEqual(await h.controller.analyzeFile(big), [{ code: 'TL001' }]);
+    h.clients[0]?.answers.set('passlint.analyzeFile', null); // (no such file)
+    assert.equal(await h.controller.analyzeFile(big), undefined);
+    await h.controller.forgetFile(big);
+    assert.deepEqual(
+      h.clients[0]?.requests.map((r) => r.params),
+      ['passlint.analyzeFile', 'passlint.analyzeFile', 'passlint.forgetFile'].map((command) => ({
+        command,
+        arguments: ['file:///ws/big.mlir'],
+      })),
+    );
+    assert.deepEqual(await h.controller.toDiagnostics([{ code: 'TL001' }]), [{ code: 'TL001' }]);
+  });
+
+  it('the status bar says a file is read from disk', () => {
+    const h = harness();
+    h.status.set('running');
+    h.status.setNote('big.mlir is read from disk');
+    assert.match(h.status.text, /passlint \(read from disk\)$/);
+    h.status.setNote(undefined);
+    assert.match(h.status.text, /passlint$/);
   });
 
   it('Explain opens `passlint rule CODE` as a read-only document', async () => {

@@ -24,8 +24,8 @@ describe('package.json', () => {
     }
   });
 
-  it('activates on .mlir and Python files and loads the bundle', () => {
-    assert.deepEqual(manifest.activationEvents, ['onLanguage:mlir', 'onLanguage:python']);
+  it('activates on .mlir and Python files, and in a workspace with .mlir files (a file above 50 MB opens no document), and loads the bundle', () => {
+    assert.deepEqual(manifest.activationEvents, ['onLanguage:mlir', 'onLanguage:python', 'workspaceContains:**/*.mlir']);
     assert.equal(manifest.main, './dist/extension.js');
   });
 

@@ -17,6 +17,7 @@ from passlint import pipeline
 from passlint.analysis.text_change import TextChange
 from passlint.memo import Memo
 from passlint.server.convert import ClientFeatures, SnapshotFiles
+from passlint.server.disk_copy import DiskCopy
 from passlint.server.jobs import ConvertedFindings, Job, Result
 from passlint.server.models import ModelCache, PlModel, workspace_for
 from passlint.server.scheduler import Document, Scheduler
@@ -185,11 +186,37 @@ class Session:
             dict(files.versions),
             self.features,
             self.disk,
+            # (a file read where it is: as it is now)
+            None if document.on_disk is None else DiskCopy.of_file(document.path),
         )
+
+    async def analyze_file(self, uri: str) -> Result | None:
+        """The analysis of the file at ``uri`` as it is on disk now, read there (a file the
+        editor does not hand over: VS Code's above 50 MB), or of the document open at
+        ``uri``; None when it is neither."""
+        document = self.scheduler.documents.get(uri)
+        if document is None or document.on_disk is not None:
+            path = document_path(uri)
+            copy = DiskCopy.of_file(path) if uri_tracked(uri) else None
+            if copy is None:
+                return None
+            version = 0 if document is None else document.version + 1
+            self.scheduler.update(uri, path, version, "", on_disk=copy.stamp.size)
+        return await self.scheduler.result(uri)
+
+    def forget_file(self, uri: str) -> bool:
+        """The file at ``uri`` is not shown any more (``analyze_file``): whether it was one."""
+        document = self.scheduler.documents.get(uri)
+        if document is None or document.on_disk is None:
+            return False
+        self.closed(uri)
+        return True
 
     def job_for_process(self, job: Job) -> Job:
         """``job`` as it is sent to the analysis process: a large module that is its file on
         disk with edits goes without its text (``disk_copies``; read from the file there)."""
+        if job.disk_copy is not None:
+            return job
         copy = self.disk_copies.copy_of(job.uri, job.text)
         return job if copy is None else replace(job, text="", texts={}, disk_copy=copy)
 

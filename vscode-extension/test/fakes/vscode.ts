@@ -73,6 +73,18 @@ export class Range {
   }
 }
 
+export class TabInputText {
+  constructor(readonly uri: Uri) {}
+}
+
+export class RelativePattern {
+  constructor(readonly base: Uri, readonly pattern: string) {}
+}
+
+export interface FakeTab {
+  input: unknown;
+}
+
 export class ThemeColor {
   constructor(readonly id: string) {}
 }
@@ -129,6 +141,14 @@ export const fake = {
   languageChanges: [] as { uri: string; languageId: string }[],
   /** What `executeCommand` of an unregistered command returns, by command id. */
   commandResults: new Map<string, unknown>(),
+  tabs: [] as FakeTab[],
+  activeTab: undefined as FakeTab | undefined,
+  /** File sizes `workspace.fs.stat` gives, by URI string (missing: it fails). */
+  sizes: new Map<string, number>(),
+  collections: new Map<string, Map<string, unknown>>(),
+  watchers: [] as { pattern: RelativePattern; change: EventEmitter<Uri>; disposed: boolean }[],
+  onDidChangeTabs: new EventEmitter<unknown>(),
+  onDidOpenTextDocument: new EventEmitter<FakeDocument>(),
   onDidChangeConfiguration: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
   onDidChangeTextDocument: new EventEmitter<{ document: FakeDocument }>(),
   onDidCloseTextDocument: new EventEmitter<FakeDocument>(),
@@ -149,6 +169,13 @@ export const fake = {
     this.workspaceFolders = undefined;
     this.languageChanges = [];
     this.commandResults.clear();
+    this.tabs = [];
+    this.activeTab = undefined;
+    this.sizes.clear();
+    this.collections.clear();
+    this.watchers = [];
+    this.onDidChangeTabs = new EventEmitter();
+    this.onDidOpenTextDocument = new EventEmitter();
     this.onDidChangeConfiguration = new EventEmitter();
     this.onDidChangeTextDocument = new EventEmitter();
     this.onDidCloseTextDocument = new EventEmitter();
@@ -198,6 +225,16 @@ export const window = {
     fake.statusItems.push(item);
     return item;
   },
+  tabGroups: {
+    get all() {
+      return [{ tabs: fake.tabs }];
+    },
+    get activeTabGroup() {
+      return { activeTab: fake.activeTab };
+    },
+    onDidChangeTabs: (listener: Listener<any>) => fake.onDidChangeTabs.event(listener),
+    onDidChangeTabGroups: (listener: Listener<any>) => new EventEmitter<any>().event(listener),
+  },
   showErrorMessage: message('error'),
   showWarningMessage: message('warning'),
   showInformationMessage: message('info'),
@@ -223,6 +260,25 @@ export const workspace = {
     };
   },
   onDidChangeConfiguration: (listener: Listener<any>) => fake.onDidChangeConfiguration.event(listener),
+  onDidOpenTextDocument: (listener: Listener<any>) => fake.onDidOpenTextDocument.event(listener),
+  fs: {
+    stat(uri: Uri): Promise<{ size: number }> {
+      const size = fake.sizes.get(uri.toString());
+      return size === undefined ? Promise.reject(new Error('no such file')) : Promise.resolve({ size });
+    },
+  },
+  createFileSystemWatcher(pattern: RelativePattern) {
+    const change = new EventEmitter<Uri>();
+    const watcher = { pattern, change, disposed: false };
+    fake.watchers.push(watcher);
+    return {
+      onDidChange: change.event,
+      onDidCreate: new EventEmitter<Uri>().event,
+      dispose: () => {
+        watcher.disposed = true;
+      },
+    };
+  },
   onDidChangeTextDocument: (listener: Listener<any>) => fake.onDidChangeTextDocument.event(listener),
   onDidCloseTextDocument: (listener: Listener<any>) => fake.onDidCloseTextDocument.event(listener),
   registerTextDocumentContentProvider(scheme: string, provider: unknown) {
@@ -268,6 +324,15 @@ export const extensions = {
 };
 
 export const languages = {
+  createDiagnosticCollection(name: string) {
+    const entries = new Map<string, unknown>();
+    fake.collections.set(name, entries);
+    return {
+      set: (uri: Uri, diagnostics: unknown) => entries.set(uri.toString(), diagnostics),
+      delete: (uri: Uri) => entries.delete(uri.toString()),
+      dispose: () => fake.collections.delete(name),
+    };
+  },
   setTextDocumentLanguage(document: FakeDocument, languageId: string) {
     fake.languageChanges.push({ uri: document.uri.toString(), languageId });
     document.languageId = languageId;
