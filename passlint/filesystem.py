@@ -144,9 +144,9 @@ class FileBytes:
         start, stop, _ = where.indices(self.size)
         if stop <= start:
             return b""
-        data = os.pread(self.handle, stop - start, start)
+        data = _read_at(self.handle, stop - start, start)
         while len(data) < stop - start:
-            more = os.pread(self.handle, stop - start - len(data), start + len(data))
+            more = _read_at(self.handle, stop - start - len(data), start + len(data))
             if not more:
                 raise Refused(self.path, "changed while it was read")
             data += more
@@ -167,6 +167,14 @@ class FileBytes:
         """Is the file as it was when opened (its size and modification time)?"""
         now = os.fstat(self.handle)
         return (now.st_size, now.st_mtime_ns) == (self.size, self.stat.st_mtime_ns)
+
+
+def _read_at(handle: int, size: int, offset: int) -> bytes:
+    """``size`` bytes (or fewer, at the end) from ``offset`` of the open file ``handle``."""
+    if hasattr(os, "pread"):
+        return os.pread(handle, size, offset)
+    os.lseek(handle, offset, os.SEEK_SET)  # (Windows: no pread; a FileBytes is read by one)
+    return os.read(handle, size)
 
 
 def open_regular(path: str, limit: int) -> FileBytes:
