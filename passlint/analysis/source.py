@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from passlint.analysis.findings import Position, Range
@@ -27,6 +28,14 @@ def line_starts(text: str, start: int = 0, end: int | None = None) -> list[int]:
     7.7 MB module."""
     end = len(text) if end is None else end
     return [start, *(match.end() for match in _breaks(text, start, end).finditer(text, start, end))]
+
+
+def line_start_offsets(text: str) -> Iterator[int]:
+    """``line_starts`` of the whole text one at a time (no list of them all: a million
+    lines' list is 40 MB)."""
+    yield 0
+    for match in _breaks(text, 0, len(text)).finditer(text):
+        yield match.end()
 
 
 def has_lone_cr(text: str, start: int = 0, end: int | None = None) -> bool:

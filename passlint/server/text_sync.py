@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from passlint.analysis.findings import Position
-from passlint.analysis.source import LINE_BREAK, SourceText, has_lone_cr, line_starts
+from passlint.analysis.source import LINE_BREAK, SourceText, has_lone_cr, line_start_offsets
 from passlint.analysis.text_change import TextChange, replace_span
 
 
@@ -36,8 +36,9 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        # Each line's start, but for ``moves`` (an array: 8 bytes a line, not 36).
-        self._starts = array("q", line_starts(text))
+        # Each line's start, but for ``moves`` (an array: 8 bytes a line, not 36; filled
+        # from the breaks as they are found, never a list of them all).
+        self._starts = array("q", line_start_offsets(text))
         self.moves: list[tuple[int, int]] = []  # (line, delta): lines from ``line`` on moved
 
     @property
