@@ -25,9 +25,12 @@ def postprocess(
     suppressions look stale. PL100 (unused-suppression, opt-in) reports the codes of a
     suppression that matched nothing, and codes that are not rules at all.
     """
-    if "passlint:" in source.text and _SUPPRESS_FILE.search(source.text):
+    if "passlint:" not in source.text:  # (the usual case, found in one search)
+        suppressions = []
+    elif _SUPPRESS_FILE.search(source.text):
         return []
-    suppressions = suppression_comments(source)
+    else:
+        suppressions = suppression_comments(source)
     by_line: dict[int, list[Suppression]] = {}
     whole_file: list[Suppression] = []
     for suppression in suppressions:

@@ -18,7 +18,7 @@ from pygls.exceptions import FeatureRequestError
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
-from passlint import __version__
+from passlint import __version__, pipeline
 from passlint.quick import QuickMemo
 from passlint.server import framing
 from passlint.server.analysis_process import AnalysisPool, analysis_process, run_in_worker
@@ -62,6 +62,7 @@ class PasslintServer(LanguageServer):
             quick_memo=QuickMemo,
             heavy_run=run_in_worker,
             heavy_job=self.job_for_process,
+            release_after=pipeline.STREAM_MIN,
         )
         self.session = Session(self.scheduler, self.executor)
         self._refresh_requested = False

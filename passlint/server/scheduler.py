@@ -106,6 +106,7 @@ class Scheduler(Generic[J, R]):
         quick_memo: Callable[[], Memo] | None = None,
         heavy_run: Callable[[J], R] | None = None,
         heavy_job: Callable[[J], J] | None = None,
+        release_after: int = 1 << 62,
     ) -> None:
         self.executor = executor
         self.make_job = make_job
@@ -125,6 +126,7 @@ class Scheduler(Generic[J, R]):
         self.heavy: Executor | None = None
         self.heavy_run = heavy_run or run  # what runs a job there
         self.heavy_job = heavy_job  # a job as it is sent there (None: as it is)
+        self.release_after = release_after  # a document this large stops the process after
         self._stopped: weakref.WeakSet[Executor] = weakref.WeakSet()  # by ``_stop_heavy``
         self.documents: dict[str, Document] = {}
 
@@ -332,6 +334,11 @@ class Scheduler(Generic[J, R]):
             document.running, document.running_heavy = future, executor is self.heavy
             try:
                 result = await self._await_run(document, future)
+                if executor is self.heavy and document.size >= self.release_after:
+                    # Its memory (a few hundred megabytes for a large module: the process
+                    # keeps what it freed) goes back to the system; the next run starts a
+                    # new process.
+                    self._stop_heavy("the analysis of a large document is done")
                 break
             except (BrokenExecutor, asyncio.CancelledError) as error:
                 stopped = executor in self._stopped
