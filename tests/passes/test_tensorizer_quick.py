@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from passlint import pipeline
-from passlint.analysis.mlir.fast.main_outline import LONG_ARGUMENTS
+from passlint.analysis.mlir.argument_lists import LONG_ARGUMENTS
 from passlint.quick import quick_analyze
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))

@@ -7,6 +7,7 @@ the fixtures show it takes most files that have function bodies."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from passlint import pipeline
+from passlint.analysis.mlir.argument_lists import LONG_ARGUMENTS
+from passlint.analysis.mlir.stream.hollowed import hollow
 from passlint.analysis.mlir.stream.scan import PLACEHOLDER, Unreadable, find_holes
 from passlint.config import Settings
 from passlint.memo import Memo
@@ -232,8 +235,6 @@ def test_settings_and_suppressions_apply_as_on_the_whole_text() -> None:
 def test_hole_lines_are_as_many_as_the_lines_of_a_dump() -> None:
     """A module of one-line ops is almost all holes: the hollowed text keeps @main's header,
     its return and the line defining what it returns."""
-    from passlint.analysis.mlir.stream.hollowed import hollow
-
     text = body(*chain(2000), returned="%1999")
     holes = find_holes(text.encode(), MEMO.mlir)
     assert holes is not None
@@ -307,3 +308,59 @@ def test_a_mutant_dump_gives_the_whole_parse_s_findings(text: str) -> None:
 def test_the_dumps_themselves_are_taken() -> None:
     for lines in DUMPS.values():
         same("".join(lines))
+
+
+# -- a header of many arguments ------------------------------------------------------------------
+
+
+def weights(
+    count: int, *, extra: str = "", body: tuple[str, ...] = (), returned: str = "%arg1"
+) -> str:
+    """@main of ``count`` arguments (a model's weights), past ``LONG_ARGUMENTS`` of them."""
+    arguments = ", ".join(f"%arg{i}: tensor<4xf32>" for i in range(count)) + extra
+    lines = [ADD.format(i, f"{i - 1}" if i else "arg0", f"arg{i % count}") for i in range(40)]
+    return (
+        f"func.func @main({arguments}) -> tensor<4xf32> {{\n"
+        + "".join(f"  {line}\n" for line in (*lines, *body))
+        + f"  return {returned} : tensor<4xf32>\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "body", "returned"),
+    [
+        pytest.param("", (), "%arg1", id="returned-argument"),
+        pytest.param(
+            "",
+            ('%r = "x.y"(%arg7) ({\n  }) : (tensor<4xf32>) -> tensor<4xf32>',),
+            "%39",
+            id="read-outside-holes",
+        ),
+        pytest.param(", %arg5: tensor<4xf32>", (), "%arg1", id="named-twice"),
+        pytest.param("", ("%arg9 = stablehlo.abs %arg1 : tensor<4xf32>",), "%arg9", id="redefined"),
+        pytest.param(
+            ", %z: tensor<99999999999999999999xf32>", (), "%arg1", id="dimension-out-of-range"
+        ),
+        pytest.param(", %z: tensor<4xf32", (), "%arg1", id="unclosed-type"),
+        pytest.param(", %z: !undefined", (), "%arg1", id="alias"),
+        pytest.param(", %output0_copy: tensor<4xf32>", (), "%arg1", id="a-copy-s-name"),
+    ],
+)
+def test_a_long_argument_list_read_for_the_arguments_the_text_reads(
+    extra: str, body: tuple[str, ...], returned: str
+) -> None:
+    text = weights(3000, extra=extra, body=body, returned=returned)
+    assert text.index(")") - text.index("(") > LONG_ARGUMENTS
+    same(text, taken=False)
+
+
+def test_the_hollowed_header_keeps_the_arguments_the_text_reads() -> None:
+    text = weights(3000, body=('%r = "x.y"(%arg7) ({\n  }) : (tensor<4xf32>) -> tensor<4xf32>',))
+    holes = find_holes(text.encode(), MEMO.mlir)
+    assert holes is not None and holes.functions[0].arguments_cut is not None
+    header = hollow(text.encode(), holes).text.split("\n", 1)[0]
+    assert len(header) == text.index("\n")
+    assert re.sub(" +", " ", header) == (
+        "func.func @main( %arg1: tensor<4xf32>, %arg7: tensor<4xf32> ) -> tensor<4xf32> {"
+    )
+    assert same(text) == whole(text)

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from passlint.analysis.mlir.argument_lists import blanked, simple_list
 from passlint.analysis.mlir.fast.lines import normalize, shape_of
 from passlint.analysis.mlir.ir import Block, Chunk, Operation, Region, Value
 from passlint.analysis.mlir.lexer import SPACE, moved_tokens
@@ -264,46 +265,28 @@ def _generic_header_op(
     return op
 
 
-# An argument list this long (characters) is read for the arguments that are returned only
-# (a model's weights are @main's arguments: a header of 30,000 took a second to parse).
-LONG_ARGUMENTS = 1 << 16
-
-
 def _returned_arguments(
     text: str, opening: int, end: int, returned: frozenset[str]
 ) -> tuple[int, str, int] | None:
     """The argument list opening at ``opening`` (its ``(``, before ``end``) as it reads with
     every entry but the arguments in ``returned`` blanked out, same length: ``(start, text,
-    stop)`` of what replaces ``text[start:stop]``. None when it is short, or not a simple
-    list of ``%name: type`` entries (no strings, attributes, parentheses: a ``%`` starts each
-    entry there and nowhere else), which is then read whole."""
-    if opening < 0 or opening >= end:
+    stop)`` of what replaces ``text[start:stop]``; None when it is no long simple list
+    (``argument_lists``), which is then read whole."""
+    found = simple_list(text, opening, end)
+    if found is None:
         return None
-    stop = text.find(")", opening, end)
-    start = opening + 1
-    if stop < 0 or stop - start < LONG_ARGUMENTS:
-        return None
+    start, stop = found
     piece = text[start:stop]
-    if any(mark in piece for mark in ('"', "{", "(")):
-        return None
     kept: list[tuple[int, int]] = []
     for name in returned:
         at = piece.find(name + ":")
         while at >= 0 and not _entry_starts(piece, at):
             at = piece.find(name + ":", at + 1)
         if at >= 0:
-            comma = piece.find(",", at)
-            kept.append((at, len(piece) if comma < 0 else comma))
-    kept.sort()
-    parts, at = [], 0
-    for number, (entry, entry_end) in enumerate(kept):
-        parts += [" " * (entry - at), piece[entry:entry_end]]
-        at = entry_end
-        if number + 1 < len(kept):
-            parts.append(",")
-            at += 1
-    parts.append(" " * (len(piece) - at))
-    return start, "".join(parts), stop
+            following = piece.find("%", at + 1)
+            entry_end = len(piece) if following < 0 else piece.rfind(",", at, following)
+            kept.append((at, entry_end))
+    return start, blanked(piece, sorted(kept)), stop
 
 
 def _entry_starts(piece: str, at: int) -> bool:

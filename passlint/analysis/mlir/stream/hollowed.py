@@ -52,6 +52,10 @@ def hollow(source: Source, holes: Holes) -> Hollowed:
     lines_after: list[int] = []
     for function in holes.functions:
         start = writer.take(function.start)
+        if function.arguments_cut is not None:  # (the header's long argument list, cut down)
+            cut_start, cut_stop, text = function.arguments_cut
+            writer.take(cut_start)
+            writer.put_text(text, cut_stop)
         for hole in function.holes:
             writer.take(hole.start)
             placeholders.append(writer.put(_placeholder(hole, len(placeholders)), hole))
@@ -82,6 +86,14 @@ class _Writer:
         self.line += piece.count("\n")
         self.at = max(self.at, until)
         return self.length
+
+    def put_text(self, text: str, until: int) -> None:
+        """Write ``text`` in place of the file's bytes up to ``until`` (as many characters as
+        those bytes: the same offsets, the same lines)."""
+        self.pieces.append(text)
+        self.length += len(text)
+        self.line += text.count("\n")
+        self.at = until
 
     def put(self, text: str, hole: Hole) -> tuple[int, int]:
         """Write ``text`` and a line break for ``hole``, passing its bytes; where the

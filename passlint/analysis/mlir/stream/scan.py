@@ -36,9 +36,11 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Protocol
 
-from passlint.analysis.mlir.fast.lines import LineShape
+from passlint.analysis.mlir.argument_lists import blanked, entries, entry_name, simple_list
+from passlint.analysis.mlir.fast.lines import LineShape, normalize
 from passlint.analysis.mlir.ir import match_name
 from passlint.analysis.mlir.lexer import SPACE
+from passlint.analysis.mlir.parser import parse_file
 from passlint.analysis.mlir.stream.windows import WINDOW, Window, windows, worked_out
 from passlint.analysis.mlir.structure import Start, begins_after
 from passlint.analysis.mlir.validate import template_type_counts
@@ -164,9 +166,12 @@ class Function:
     name: str
     start: int
     end: int
-    arguments: frozenset[str]
+    arguments: frozenset[str]  # (those the hollowed text's header still has)
     holes: list[Hole]
     kept: frozenset[str] | None  # @main's: the names its holes define that ``keep`` kept
+    # What replaces the header's argument list in the hollowed text: its bytes [start,
+    # stop) and their text, with only the arguments the text reads (``argument_lists``).
+    arguments_cut: tuple[int, int, str] | None = None
 
 
 @dataclass
@@ -208,6 +213,9 @@ class _Body:
         self.last_outer = ""  # the text of its last line that is not a hole line
         self.label_pending = True  # an entry block label may still follow the header
         self.kept: set[str] | None = set() if keep else None  # (``find_holes``'s ``keep``)
+        # The header's long simple argument list, which the scan read itself: its bytes
+        # [start, stop), blanked in the hollowed text but for the arguments the text reads.
+        self.argument_list: tuple[int, int] | None = None
 
 
 def find_holes(
@@ -240,6 +248,7 @@ class _Scan:
         self.keep = keep
         self.functions: list[Function] = []
         self.lean: dict[int, LeanShape | None] = {}  # by id of a shape the memo keeps
+        self.entries: dict[str, bool] = {}  # argument entries' shapes: does the parser take one?
         self.body: _Body | None = None
         self.previous: _Line | None = None
         self.line = 0  # lines read before the window
@@ -313,7 +322,7 @@ class _Scan:
         self.previous = (shape, text, start, after, index, None, None)
         if body is None:
             if "func.func" in text:
-                self._header(text, start)
+                self._header(text, start, plain)
             return
         if previous is not None:
             self._settle(previous, shape.start)
@@ -362,6 +371,8 @@ class _Scan:
                 return
         body.open = None
         body.last_outer = text
+        if start == body.start - len(body.indent) and body.argument_list is not None:
+            return  # (the header: its arguments are listed apart)
         body.outer.update(name.split("#", 1)[0] for name in _SSA.findall(text))
 
     def _take(
@@ -439,8 +450,9 @@ class _Scan:
         return True
 
     # -- functions --------------------------------------------------------------------------
-    def _header(self, text: str, start: int) -> None:
-        """Start a function at a header line that ends with its region's brace."""
+    def _header(self, text: str, start: int, plain: bool) -> None:
+        """Start a function at a header line that ends with its region's brace (``plain``:
+        ASCII, no number on it out of range)."""
         header = _HEADER.match(text)
         stripped = text.rstrip(SPACE)
         if header is None:
@@ -454,11 +466,41 @@ class _Scan:
         else:
             custom = _CUSTOM_NAME.search(text, header.end())
             name = (custom.group(1) or custom.group(2)) if custom else ""
-        arguments = set() if generic else {m.group(1) for m in _ARGUMENT.finditer(text)}
         indent = header.group(1)
         keep = self.keep is not None and name == "main"
-        self.body = _Body(name, start + len(indent), indent, arguments, keep)
-        self.body.label_pending = generic
+        listed = None if generic or not plain else self._argument_list(text, header.end())
+        if listed is None:
+            arguments = set() if generic else {m.group(1) for m in _ARGUMENT.finditer(text)}
+        else:
+            arguments = listed[1]
+        body = self.body = _Body(name, start + len(indent), indent, arguments, keep)
+        body.label_pending = generic
+        if listed is not None:
+            body.argument_list = (start + listed[0][0], start + listed[0][1])
+        if body.kept is not None:
+            assert self.keep is not None
+            body.kept.update(argument for argument in arguments if self.keep(argument))
+
+    def _argument_list(self, text: str, after: int) -> tuple[tuple[int, int], set[str]] | None:
+        """The header's argument list, when it is long and simple and each of its entries
+        is one the parser takes (``%name: type``, checked once per shape of entry) and names
+        an argument of its own: where it lies in the line, and the names."""
+        found = simple_list(text, text.find("(", after), len(text))
+        if found is None:
+            return None
+        piece = text[found[0] : found[1]]
+        listed = entries(piece)
+        names = {entry_name(piece, entry) for entry in listed}
+        if len(names) != len(listed):
+            return None  # (an argument named twice: the parse reports it)
+        keys = normalize(piece)
+        for entry in entries(keys):
+            key = keys[entry[0] : entry[1]]
+            if key not in self.entries:
+                self.entries[key] = _takes_entry(key, self.memo)
+            if not self.entries[key]:
+                return None
+        return found, names
 
     def _close(self, text: str, start: int) -> None:
         """The function's closing line: its holes are final; what it returns stays in the text,
@@ -485,7 +527,20 @@ class _Scan:
         end = start + len(text.rstrip(SPACE).encode())
         kept = None if body.kept is None else frozenset(body.kept)
         arguments = frozenset(body.arguments)
-        self.functions.append(Function(body.name, body.start, end, arguments, body.holes, kept))
+        cut = None
+        if body.argument_list is not None:
+            cut = self._arguments_cut(body.argument_list, body.outer)
+            arguments = arguments & body.outer
+        self.functions.append(
+            Function(body.name, body.start, end, arguments, body.holes, kept, cut)
+        )
+
+    def _arguments_cut(self, where: tuple[int, int], read: set[str]) -> tuple[int, int, str]:
+        """The header's argument list (bytes ``where``) with only the arguments in ``read``
+        (the names the lines of the function outside its holes read)."""
+        piece = self.source[where[0] : where[1]].decode("ascii")
+        kept = [entry for entry in entries(piece) if entry_name(piece, entry) in read]
+        return where[0], where[1], blanked(piece, kept)
 
     def _keep_in_text(self, body: _Body, name: str) -> None:
         """Leave the hole line defining ``name`` in the text, splitting its hole around it."""
@@ -532,6 +587,15 @@ class _Scan:
                 )
             )
         holes[at : at + 1] = parts
+
+
+def _takes_entry(key: str, memo: MlirMemo) -> bool:
+    """Does the parser take an argument entry of the shape ``key`` (normalized), with no
+    issue, as one argument?"""
+    parsed = parse_file(f"func.func @f({key}) {{\n  return\n}}\n", memo)
+    functions = parsed.chunks[0].functions() if len(parsed.chunks) == 1 else {}
+    function = functions.get("f")
+    return not parsed.errors and function is not None and len(function.header_arguments) == 1
 
 
 def lean_shape(shape: LineShape) -> LeanShape | None:
