@@ -6,7 +6,7 @@ the diagnostics. ``passlint`` on PATH is the wheel of this checkout in a fresh v
 environment. The recipes' settings ignore TL006: it must not show.
 
 With CI=true a missing editor fails (`.ci/run` installs Debian's Neovim and Emacs with eglot
-and lsp-mode); elsewhere it skips.
+and lsp-mode); elsewhere it skips, as it does when Emacs lacks the client package.
 """
 
 from __future__ import annotations
@@ -140,6 +140,22 @@ def test_the_011_recipe_fails_on_debians_neovim(project: Path, wheel_bin: Path) 
     assert "attempt to call field 'config' (a nil value)" in completed.stderr, completed.stderr
 
 
+def _need_emacs_package(emacs: str, package: str, env: dict[str, str]) -> None:
+    """Skip (fail in CI) when Emacs, run in ``env``, cannot load ``package``."""
+    loaded = subprocess.run(
+        [emacs, "--batch", "--eval", f"(progn (package-activate-all) (require '{package}))"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        env=env,
+    )
+    if loaded.returncode != 0:
+        if IN_CI:
+            pytest.fail(f"Emacs has no {package} in CI: .ci/run should have installed it")
+        pytest.skip(f"Emacs has no {package} installed")
+
+
 def _run_emacs(client: str, project: Path, wheel_bin: Path) -> dict[str, str]:
     emacs = _need("emacs")
     init = project.parent / "init.el"
@@ -154,6 +170,7 @@ def _run_emacs(client: str, project: Path, wheel_bin: Path) -> dict[str, str]:
         PROBE_COMPLETE="plain.py",
         PROBE_RESULT=str(result),
     )
+    _need_emacs_package(emacs, "eglot" if client == "eglot" else "lsp-mode", env)
     completed = subprocess.run(
         # Emacs activates the installed packages before the init file; in batch mode it
         # does not, so the probe does it first.
