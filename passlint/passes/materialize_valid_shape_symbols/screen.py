@@ -5,8 +5,9 @@ A file has no finding when it parses and has none of what every finding needs:
 
 * a device kernel whose header may read a valid_shape symbol (VS001, VS002, VS006: a
   ``TensorView(...)`` with ``valid_shape`` in it, or a tensor whose third item is a name,
-  which may hold a view), reads a name in a physical shape (VS008) or declares an ``INDEX``
-  scalar parameter whose name an earlier annotation reads (VS005). A kernel's decorator
+  which may hold a view), reads a name in a physical shape that the text does not surely
+  bind above it (VS008; ``screen_names``) or declares an ``INDEX`` scalar parameter whose
+  name an earlier annotation reads (VS005). A kernel's decorator
   names its type (``FunctionType.InCore``, ``AIC``, ``AIV``, ``Spmd``); its header is that
   of the next ``def`` in code (the first one after the type, and the first one after it
   outside triple-quoted strings, by their count), read alone with ``ast``. A text that may
@@ -56,6 +57,7 @@ from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols.checks import CHECKS
 from passlint.passes.materialize_valid_shape_symbols.preconditions import Precondition
 from passlint.passes.materialize_valid_shape_symbols.rules import PYTHON_SYNTAX_ERROR, VS_RULES
+from passlint.passes.materialize_valid_shape_symbols.screen_names import SureNames
 
 _DEVICE = re.compile(r"InCore|AIC|AIV|Spmd")
 _DEF = re.compile(r"def[ \t]+(\w+)")
@@ -268,12 +270,15 @@ def screen(text: str, scopes: bool = True) -> Screen | None:
     kernels: set[str] = set()
     top: _TopLines | None = None
     triggered = False
+    sure = _LazySureNames(text, quotes)
     heads = {line: _header_text(text, line) for line in examined}
-    heads = {line: head for line, head in heads.items() if head is None or _may_read(head)}
+    heads = {
+        line: head for line, head in heads.items() if head is None or _may_read(head, sure, line)
+    }
     headers = _parsed([head for head in heads.values() if head is not None])
     for line, head in heads.items():
         header = headers.pop(0) if head is not None else None
-        if header is None or _reads_symbols(header):
+        if header is None or _reads_symbols(header, sure.get(), line):
             triggered = True
             item = examined[line]
             top = top or _TopLines(text, quotes)
@@ -438,16 +443,40 @@ _BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"))
 _Header = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def _may_read(head: str) -> bool:
-    """Can the header text read a symbol at all: does it name ``TensorView`` or ``INDEX``,
-    or has it a tensor type other than ``Tensor[[shape], dtype]`` (or with a dotted third
-    item, a layout), which might name a view variable? Headers with a comment are read."""
-    if "#" in head or "TensorView" in head or "INDEX" in head or _NAMED_SHAPE.search(head):
+def _may_read(head: str, sure: _LazySureNames, line: int) -> bool:
+    """Can the header text (of the ``def`` whose line starts at ``line``) read a symbol at
+    all: does it name ``TensorView`` or ``INDEX``, has it a tensor type other than
+    ``Tensor[[shape], dtype]`` (or with a dotted third item, a layout), which might name a
+    view variable, or a shape that reads a name not ``sure`` before it (VS008)? Headers
+    with a comment are read."""
+    if "#" in head or "TensorView" in head or "INDEX" in head:
         return True
-    return len(_TENSOR.findall(head)) != len(_PLAIN_TENSOR.findall(head))
+    if len(_TENSOR.findall(head)) != len(_PLAIN_TENSOR.findall(head)):
+        return True
+    return any(
+        not sure.get().before(name, line)
+        for shape in _PLAIN_SHAPE.findall(head)
+        for name in _NAME.findall(shape)
+    )
 
 
-_NAMED_SHAPE = re.compile(r"Tensor\s*\[\s*\[[^\[\]]*?[^\W\d]")  # a name in a shape (VS008)
+# A plain tensor's shape (every tensor of the header is plain when asked), a name in it.
+_PLAIN_SHAPE = re.compile(r"Tensor\s*\[\s*\[([^\[\]]*)\]")
+_NAME = re.compile(r"(?<![\w.])[^\W\d]\w*")
+
+
+class _LazySureNames:
+    """The text's ``SureNames``, made when a header first asks."""
+
+    def __init__(self, text: str, quotes: _Quotes) -> None:
+        self.text, self.quotes = text, quotes
+        self.made: SureNames | None = None
+
+    def get(self) -> SureNames:
+        if self.made is None:
+            quotes = self.quotes
+            self.made = SureNames(self.text, lambda at: quotes.parity(at) == (0, 0))
+        return self.made
 
 
 _TENSOR = re.compile(r"Tensor\s*\[")
@@ -486,9 +515,10 @@ def _header(text: str, start: int) -> _Header | None:
     return _parsed([head])[0] if head is not None else None
 
 
-def _reads_symbols(node: _Header) -> bool:
-    """May the kernel with this header read a valid_shape symbol or declare a late
-    ``INDEX`` scalar?"""
+def _reads_symbols(node: _Header, sure: SureNames, line: int) -> bool:
+    """May the kernel with this header (its line at offset ``line``) read a valid_shape
+    symbol, declare a late ``INDEX`` scalar or read a name in a physical shape that is not
+    ``sure`` before it (``SureNames``)?"""
     args = node.args
     read: set[str] = set()  # the names earlier annotations read
     for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
@@ -508,7 +538,9 @@ def _reads_symbols(node: _Header) -> bool:
                     k.arg in ("valid_shape", None) for k in below.keywords
                 ):
                     return True
-            elif isinstance(below, ast.Subscript) and (_view_name(below) or _named_shape(below)):
+            elif isinstance(below, ast.Subscript) and (
+                _view_name(below) or _unsure_shape(below, sure, line)
+            ):
                 return True
         read |= names
     return False
@@ -528,12 +560,15 @@ def _view_name(node: ast.Subscript) -> bool:
     return len(items) > 2 and isinstance(items[2], ast.Name)
 
 
-def _named_shape(node: ast.Subscript) -> bool:
-    """``Tensor[[ROWS, 64], dtype]``: a physical dimension reads a name (VS008)."""
+def _unsure_shape(node: ast.Subscript, sure: SureNames, line: int) -> bool:
+    """``Tensor[[ROWS, 64], dtype]``: a physical dimension reads a name not ``sure`` before
+    ``line`` (VS008; an earlier parameter may do with postponed annotations: analysed)."""
     if _word(node.value) not in _TENSOR_TYPES or not isinstance(node.slice, ast.Tuple):
         return False
     items = node.slice.elts
-    return bool(items) and any(isinstance(n, ast.Name) for n in nodes_below((items[0],)))
+    return bool(items) and any(
+        isinstance(n, ast.Name) and not sure.before(n.id, line) for n in nodes_below((items[0],))
+    )
 
 
 def _outlined_extents(text: str, defs: list[_Def], starts: list[int]) -> bool:

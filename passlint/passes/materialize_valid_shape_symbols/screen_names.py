@@ -1,0 +1,189 @@
+"""Which names a pl text surely defines for every kernel after them, told from its text:
+the screen's answer for a physical shape that reads a name (VS008 needs one nothing
+defines).
+
+A name is sure when the text binds it once in all, and that binding is a line of its own at
+column 0, in code, of the form ``NAME = pl.dynamic("...")`` or ``NAME = 64`` (with
+``pypto.language`` imported as ``pl`` at column 0): a global, bound before any kernel below
+it is defined, that no scope around a kernel shadows. Bindings are counted over the whole
+text by their forms (assignment and annotation statements, their target lists, ``:=``,
+``for``/``as``/``del``/``global``/``nonlocal``/``case``, imports, ``def`` and ``class`` names,
+the parameters of every ``def`` header and ``lambda``), in strings and comments too: a
+count too high only sends the file to the full analysis. A text with ``import *`` has no
+sure name.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+
+_NAME = r"[A-Za-z_]\w*"
+# A target of an assignment statement: a name, an attribute or an item, in brackets or not.
+_TARGET = rf"[(\[]*[ \t]*\*?{_NAME}(?:\.{_NAME}|\[[^\]\n]*\])*[ \t]*[)\]]*"
+_TARGETS = rf"{_TARGET}(?:[ \t]*,[ \t]*{_TARGET})*[ \t]*,?"
+_ASSIGNED = re.compile(rf"[ \t]*(?:{_TARGETS}[ \t]*(?:[-+*/%@&|^]|//|\*\*|>>|<<)?=(?!=)[ \t]*)+")
+_ANNOTATED = re.compile(rf"[ \t]*{_NAME}[ \t]*:(?!=)")
+_WALRUS = re.compile(r"[ \t]*:=")
+# Before a name on its line: a keyword that makes the names after it bindings.
+_BINDING_KEYWORD = re.compile(
+    r"\b(?:def|class|import|global|nonlocal|del)\b|\bfor\b(?:(?!\bin\b).)*$"
+    r"|\bas\b[^:]*$|\blambda\b[^:]*$|^[ \t]*case\b",
+    re.MULTILINE,
+)
+_ANY_KEYWORD = re.compile(r"\b(?:def|class|import|global|nonlocal|del|for|as|lambda|case)\b")
+_IMPORT_GROUP = re.compile(r"import[ \t]*\(([^)]*)\)")  # (literals first: fast)
+_STAR_IMPORT = re.compile(r"import[ \t]*\*")
+_DEF_HEADER = re.compile(r"def[ \t]+\w+[ \t]*\(")
+_PL_IMPORT = re.compile(
+    r"^(?:import[ \t]+pypto\.language|from[ \t]+pypto[ \t]+import[ \t]+language)"
+    r"[ \t]+as[ \t]+pl[ \t]*(?:#[^\n]*)?$",
+    re.MULTILINE,
+)
+_SURE_DEFINITION = re.compile(
+    rf"^({_NAME})[ \t]*=[ \t]*(?:pl\.dynamic\([ \t]*(['\"])[^'\"\\\n]*\2[ \t]*\)|\d+)"
+    r"[ \t]*(?:#[^\n]*)?$",
+    re.MULTILINE,
+)
+_OPEN_LINE_END = re.compile(r"[(\[{,\\][ \t]*(?:#[^\n]*)?\Z")
+
+
+class SureNames:
+    """The sure names of one text (``before``)."""
+
+    def __init__(self, text: str, in_code: Callable[[int], bool]) -> None:
+        self.where: dict[str, int] = {}
+        if _STAR_IMPORT.search(text) or not _PL_IMPORT.search(text):
+            return
+        lines: _Lines | None = None
+        for match in _SURE_DEFINITION.finditer(text):
+            name, at = match.group(1), match.start()
+            if name in self.where or not in_code(at) or _continues(text, at):
+                continue
+            lines = lines or _Lines(text)
+            if not lines.bound_elsewhere(name, at):
+                self.where[name] = at
+
+    def before(self, name: str, offset: int) -> bool:
+        """Is ``name`` sure, and bound before ``offset``?"""
+        at = self.where.get(name)
+        return at is not None and at < offset
+
+
+class _Lines:
+    """Where a text may bind a name: what each line binds by its start, and (made when
+    first asked) where its ``def`` parameter lists and parenthesized import lists are."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._facts: dict[int, tuple[int, bool]] = {}
+        self._lists: tuple[list[int], list[int]] | None = None
+
+    def bound_elsewhere(self, name: str, definition: int) -> bool:
+        """Is ``name`` written anywhere but its definition at ``definition`` where a binding
+        may be (see the module docstring)?"""
+        text = self.text
+        for match in re.finditer(rf"{name}(?!\w)", text):  # (a literal first: fast)
+            start, end = match.span()
+            if start == definition or (start and text[start - 1] in _WORD_OR_DOT):
+                continue
+            opening = self._list_around(start)
+            if opening >= 0:  # a parameter list (or an import group): nothing else binds
+                if text.find("lambda", opening, start) >= 0:
+                    return True
+                if _parameter_like(text, start, end) and _top_level(text, opening, start):
+                    return True
+                continue
+            line = text.rfind("\n", 0, start) + 1
+            targets_end, keyword = self._line(line)
+            if start < targets_end or _WALRUS.match(text, end):
+                return True
+            if keyword and _BINDING_KEYWORD.search(text, line, start):
+                return True
+        return False
+
+    def _line(self, line: int) -> tuple[int, bool]:
+        """Where the line's assignment targets or annotated name end (-1: none), and whether
+        it has a binding keyword."""
+        found = self._facts.get(line)
+        if found is None:
+            text = self.text
+            end = text.find("\n", line)
+            end = len(text) if end < 0 else end
+            targets = None
+            if text.find("=", line, end) >= 0:
+                targets = _ASSIGNED.match(text, line, end)
+            if targets is None and text.find(":", line, end) >= 0:
+                targets = _ANNOTATED.match(text, line, end)
+            keyword = _ANY_KEYWORD.search(text, line, end) is not None
+            found = self._facts[line] = (targets.end() if targets else -1, keyword)
+        return found
+
+    def _list_around(self, offset: int) -> int:
+        """Where the ``def`` parameter list or parenthesized import list holding ``offset``
+        opens (-1: none does)."""
+        if self._lists is None:
+            text = self.text
+            spans = [
+                (m.end() - 1, _closing(text, m.end() - 1))
+                for m in _DEF_HEADER.finditer(text)
+                if _starts_statement(text, m.start())
+            ]
+            spans += [(m.start(1) - 1, m.end(1)) for m in _IMPORT_GROUP.finditer(text)]
+            spans.sort()
+            self._lists = ([start for start, _ in spans], [end for _, end in spans])
+        starts, ends = self._lists
+        index = bisect.bisect_right(starts, offset) - 1  # (the lists do not nest)
+        return starts[index] if index >= 0 and offset < ends[index] else -1
+
+
+def _parameter_like(text: str, start: int, end: int) -> bool:
+    """Is the name between ``start`` and ``end`` where a parameter or an import is: after
+    ``(``, ``,`` or ``*`` and before ``:``, ``=``, ``,`` or ``)``?"""
+    while start and text[start - 1] in _BLANKS:
+        start -= 1
+    while end < len(text) and text[end] in _BLANKS:
+        end += 1
+    return text[start - 1 : start] in ("(", ",", "*") and text[end : end + 1] in _AFTER
+
+
+_WORD_OR_DOT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+_BLANKS = frozenset(" \t\r\n\\")
+_AFTER = frozenset((":", "=", ",", ")", ""))
+
+
+def _top_level(text: str, opening: int, at: int) -> bool:
+    """Is ``at`` in the list that opens at the ``(`` at ``opening``, in no bracket inside
+    it (``[[M, N]`` holds no parameter)?"""
+    return (
+        text.count("(", opening, at) - text.count(")", opening, at) == 1
+        and text.count("[", opening, at) == text.count("]", opening, at)
+        and text.count("{", opening, at) == text.count("}", opening, at)
+    )
+
+
+def _starts_statement(text: str, at: int) -> bool:
+    """Is ``at`` after only blanks (and ``async``) on its line?"""
+    return text[text.rfind("\n", 0, at) + 1 : at].split() in ([], ["async"])
+
+
+def _closing(text: str, opening: int) -> int:
+    """Where the ``)`` that closes the ``(`` at ``opening`` ends (the text's end when none
+    does)."""
+    at, depth = opening, 0
+    while True:
+        close = text.find(")", at)
+        if close < 0:
+            return len(text)
+        depth += text.count("(", at, close) - 1
+        if depth == 0:
+            return close + 1
+        at = close + 1
+
+
+def _continues(text: str, line: int) -> bool:
+    """Does the line before ``line`` leave a bracket, an argument list or a line join open
+    (so the line is no statement of its own)?"""
+    previous = text.rfind("\n", 0, max(line - 1, 0))
+    return _OPEN_LINE_END.search(text, previous + 1, max(line - 1, 0)) is not None

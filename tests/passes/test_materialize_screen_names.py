@@ -1,0 +1,88 @@
+"""The screen's sure names (``screen_names``): a shape name bound once, at module level,
+as a ``pl.dynamic`` symbol or an int, lets a kernel's header pass the screen without the
+full analysis; any other binding of the name anywhere sends the file to it."""
+
+from __future__ import annotations
+
+import pytest
+
+from passlint.passes.materialize_valid_shape_symbols.screen_names import SureNames
+
+IMPORT = "import pypto.language as pl\n"
+
+
+def sure(text: str) -> set[str]:
+    names = SureNames(text, lambda offset: True)
+    return {name for name in ("M", "N") if names.before(name, len(text))}
+
+
+def test_module_level_symbols_and_ints_are_sure() -> None:
+    text = IMPORT + 'M = pl.dynamic("M")  # rows\nN = 64\n'
+    assert sure(text) == {"M", "N"}
+    assert not SureNames(text, lambda offset: True).before("M", len(IMPORT))  # not yet bound
+
+
+def test_reads_keep_a_name_sure() -> None:
+    text = IMPORT + (
+        'M = pl.dynamic("M")\n'
+        "def build(x: pl.Tensor[[M, 128], pl.FP32], n=M):\n"
+        "    t = pl.create_tensor([M, 128], dtype=pl.FP32)\n"
+        "    for i in pl.range(M):\n"
+        "        t = pl.add(t, f(M))\n"
+        "    return {M: t}, (M, t)\n"
+    )
+    assert sure(text) == {"M"}
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        "M = 3",
+        "M += 1",
+        "a, M = 1, 2",
+        "[a, M] = 1, 2",
+        "M: int = 3",
+        "M: int",
+        "(M := 3)",
+        "for M in range(3): pass",
+        "for a, M in []: pass",
+        "with open('f') as M: pass",
+        "import os as M",
+        "from os import path as M",
+        "from os import (\n    sep,\n    M,\n)",
+        "def M(): pass",
+        "class M: pass",
+        "def build(x, M): pass",
+        "def build(\n    x,\n    M: int = 3,\n): pass",
+        "def build(*M): pass",
+        "f = lambda M: M",
+        "global M",
+        "del M",
+        "try:\n    pass\nexcept Exception as M:\n    pass",
+    ],
+)
+def test_any_other_binding_makes_a_name_unsure(binding: str) -> None:
+    text = IMPORT + 'M = pl.dynamic("M")\nN = 4\n' + binding + "\n"
+    assert sure(text) == {"N"}, binding
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'M = pl.dynamic("M")\n',  # pl is not pypto.language
+        IMPORT + 'M = pl.dynamic(name)\n',  # not a literal
+        IMPORT + 'M = other.dynamic("M")\n',
+        IMPORT + 'if True:\n    M = pl.dynamic("M")\n',  # not at column 0
+        IMPORT + 'x = f(\nM = pl.dynamic("M"))\n',  # a keyword argument
+        IMPORT + 'M = pl.dynamic("M")\nfrom os import *\n',
+    ],
+)
+def test_other_definitions_are_not_sure(text: str) -> None:
+    assert sure(text) == set()
+
+
+def test_a_definition_in_a_string_is_not_sure() -> None:
+    text = IMPORT + '"""\nM = pl.dynamic("M")\n"""\n'
+    start = text.index("M =")
+    names = SureNames(text, lambda offset: not start - 4 <= offset <= start + 30)
+    assert not names.before("M", len(text))
