@@ -41,11 +41,13 @@ class UnitMemo(Clearable):
     def __init__(self) -> None:
         self.units: dict[tuple[object, ...], KernelUnit] = {}
         self.numbers: dict[tuple[object, ...], int] = {}
+        self.names: dict[str, tuple[str, ...]] = {}  # a statement's text -> the names it reads
         self.counter = itertools.count(1)  # never reset: a number is never handed out twice
 
     def clear(self) -> None:
         self.units.clear()
         self.numbers.clear()
+        self.names.clear()
 
 
 class UnitKeys:
@@ -93,22 +95,34 @@ class UnitKeys:
         found = self._programs.get(id(kernel.owner))
         if found is None:
             members = tuple(
-                (index, tuple(sorted(_names_read(member))))
+                (index, self._names_of(member))
                 for index, member in enumerate(kernel.owner.node.body)
             )
             found = self._programs[id(kernel.owner)] = _number(self.memo, ("program", members))
         return found
 
+    def _names_of(self, member: ast.stmt) -> tuple[str, ...]:
+        """The names ``member`` reads, sorted; looked up by its text (the members an edit
+        did not touch are not walked again)."""
+        text = _statement_text(self._text_lines(), member)[1]
+        names = self.memo.names
+        found = names.get(text)
+        if found is None:
+            if len(names) >= _UNIT_CACHE_SIZE:
+                names.clear()
+            found = names[text] = tuple(sorted(_names_read(member)))
+        return found
+
+    def _text_lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.module.text.split("\n")
+        return self._lines
+
     def _home(self, outer: Function) -> tuple[int, str, str | None]:
         found = self._homes.get(id(outer))
         if found is None:
-            if self._lines is None:
-                self._lines = self.module.text.split("\n")
-            node = outer.node
-            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            end = node.end_lineno or node.lineno
-            found = (start, "\n".join(self._lines[start - 1 : end]), outer.program)
-            self._homes[id(outer)] = found
+            start, text = _statement_text(self._text_lines(), outer.node)
+            found = self._homes[id(outer)] = (start, text, outer.program)
         return found
 
 
@@ -138,6 +152,12 @@ def outermost(function: Function) -> Function:
     return function
 
 
+def _statement_text(lines: list[str], node: ast.stmt) -> tuple[int, str]:
+    """The first line of a statement (its first decorator's) and its text."""
+    start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+    return start, "\n".join(lines[start - 1 : node.end_lineno or node.lineno])
+
+
 def _environment(memo: UnitMemo, module: Module, with_workspace: bool) -> int:
     """A number standing for everything of ``module`` a kernel may read besides its own
     statement and its callers': path, pypto aliases, every top-level statement other than
@@ -146,8 +166,7 @@ def _environment(memo: UnitMemo, module: Module, with_workspace: bool) -> int:
     lines = module.text.split("\n")
 
     def text(node: ast.stmt) -> tuple[int, str]:
-        start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
-        return start, "\n".join(lines[start - 1 : node.end_lineno or node.lineno])
+        return _statement_text(lines, node)
 
     def defs(body: list[ast.stmt]) -> list[object]:
         # A def by name; where the name is defined twice, which one wins (the later) also

@@ -431,7 +431,7 @@ class Units:
     def runs(self, workspace: Workspace | None) -> Iterator[tuple[int, Run]]:
         """Per context index, a run with every unit's context of that index bound."""
         count = max((len(u.contexts) for u in self.units.values()), default=0)
-        reads = NameReads(self.module)
+        reads = NameReads(self.module, self.resolver.memo)
         for index in range(count):
             bindings: Bindings = {}
             for unit in self.units.values():

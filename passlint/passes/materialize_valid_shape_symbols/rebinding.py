@@ -23,6 +23,7 @@ import bisect
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from passlint.analysis.pl.memo import Clearable, PlMemo
 from passlint.analysis.pl.model import Dynamic, Function, Module, Program
 from passlint.analysis.pl.positions import line_at, starts_line
 from passlint.analysis.pl.resolve import RDynamic, Resolver
@@ -60,18 +61,48 @@ _Renamed = tuple[str, tuple[int, str], tuple[ast.Name, ...]] | None
 SHOWN = 3  # readers named in a message, on each side
 
 
+class ReadsMemo(Clearable):
+    """The names each function's syntax tree reads, by the tree (a ``PlMemo`` part): the
+    front end reuses the trees of the statements an edit left alone, which are then not
+    walked again."""
+
+    _SIZE = 20_000
+
+    def __init__(self) -> None:
+        self.names: dict[int, tuple[ast.AST, frozenset[str]]] = {}  # id(node) -> node, names
+
+    def clear(self) -> None:
+        self.names.clear()
+
+    def read_by(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+        found = self.names.get(id(node))
+        if found is not None and found[0] is node:
+            return found[1]
+        if len(self.names) >= self._SIZE:
+            self.names.clear()
+        names = _names_read(node)
+        self.names[id(node)] = (node, names)
+        return names
+
+
+def _names_read(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The Python names a function reads where pypto parses it (nested definitions are
+    their own)."""
+    return frozenset(n.id for n in nodes_below(_roots(node), _DEFS) if type(n) is ast.Name)
+
+
 class NameReads:
     """The decorated functions of a module whose text reads each Python name (annotations
     and body; nested definitions are their own), by program: syntax only, so one index
     serves every run over the module (each parametrized case's)."""
 
-    def __init__(self, module: Module) -> None:
+    def __init__(self, module: Module, memo: PlMemo | None = None) -> None:
         self._names: dict[tuple[str, int | None], list[Function]] = {}
+        reads = memo.part(ReadsMemo).read_by if memo is not None else _names_read
         for function in module.functions:
             if not function.decorated:
                 continue
-            nodes = nodes_below(_roots(function.node), _DEFS)
-            for read in {n.id for n in nodes if type(n) is ast.Name}:
+            for read in reads(function.node):
                 self._names.setdefault((read, None), []).append(function)
                 if function.owner is not None:
                     self._names.setdefault((read, id(function.owner)), []).append(function)

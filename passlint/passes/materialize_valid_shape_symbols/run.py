@@ -73,7 +73,7 @@ class Run:
             module,
             self.resolver,
             self._takes_over,
-            reads if reads is not None else NameReads(module),
+            reads if reads is not None else NameReads(module, memo),
         )
 
     def analysis(self, kernel: Function, module: Module) -> KernelAnalysis:
