@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import gc
-import platform
 import subprocess
 import sys
 import time
 import tracemalloc
 from pathlib import Path
 
-import pytest
-
 from passlint.analysis.mlir.ir import Operation
 from passlint.config import Settings
-from passlint.server.allocator import map_large_blocks
 from passlint.server.analysis_process import AnalysisPool
 from passlint.server.convert import ClientFeatures
 from passlint.server.jobs import Job, run_job
@@ -50,11 +46,6 @@ def test_the_worker_runs_jobs_without_lsprotocol() -> None:
     )
     loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
     assert loaded.stdout.strip() == "[]"
-
-
-@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
-def test_the_worker_can_fix_the_mmap_threshold() -> None:
-    assert map_large_blocks()
 
 
 def test_each_call_is_followed_by_a_full_collection_in_the_worker() -> None:
