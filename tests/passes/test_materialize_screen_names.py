@@ -70,7 +70,7 @@ def test_any_other_binding_makes_a_name_unsure(binding: str) -> None:
     "text",
     [
         'M = pl.dynamic("M")\n',  # pl is not pypto.language
-        IMPORT + 'M = pl.dynamic(name)\n',  # not a literal
+        IMPORT + "M = pl.dynamic(name)\n",  # not a literal
         IMPORT + 'M = other.dynamic("M")\n',
         IMPORT + 'if True:\n    M = pl.dynamic("M")\n',  # not at column 0
         IMPORT + 'x = f(\nM = pl.dynamic("M"))\n',  # a keyword argument
