@@ -136,6 +136,55 @@ V = pl.dynamic("V")
 def k(x: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, V])]):
     return x
 """,
+    "shape name bound after the kernel": """
+import pypto.language as pl
+
+@pl.function(type=pl.FunctionType.InCore)
+def k(x: pl.Tensor[[M, 128], pl.FP32]):
+    return x
+M = pl.dynamic("M")
+""",
+    "shape name bound in a string": '''
+import pypto.language as pl
+"""
+M = pl.dynamic("M")
+"""
+
+@pl.function(type=pl.FunctionType.InCore)
+def k(x: pl.Tensor[[M, 128], pl.FP32]):
+    return x
+''',
+    "shape name a keyword at column 0": """
+import pypto.language as pl
+settings = dict(
+M = pl.dynamic("M"))
+
+@pl.function(type=pl.FunctionType.InCore)
+def k(x: pl.Tensor[[M, 128], pl.FP32]):
+    return x
+""",
+    "shape name the builder binds after the kernel": """
+import pypto.language as pl
+
+def build(rows):
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(x: pl.Tensor[[rows, cols], pl.FP32]):
+        return x
+    cols = 4
+    return k
+""",
+    "shape name in the builder's docstring only": '''
+import pypto.language as pl
+
+def build(rows):
+    """
+    cols = 4
+    """
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(x: pl.Tensor[[rows, cols], pl.FP32]):
+        return x
+    return k
+''',
 }
 
 

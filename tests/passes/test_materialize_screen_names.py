@@ -1,6 +1,7 @@
 """The screen's sure names (``screen_names``): a shape name bound once, at module level,
-as a ``pl.dynamic`` symbol or an int, lets a kernel's header pass the screen without the
-full analysis; any other binding of the name anywhere sends the file to it."""
+as a ``pl.dynamic`` symbol or an int (any other binding of the name anywhere sends the file
+to the full analysis), or a parameter or plain assignment of the function around the
+kernel above it, lets a kernel's header pass the screen without the full analysis."""
 
 from __future__ import annotations
 
@@ -86,3 +87,48 @@ def test_a_definition_in_a_string_is_not_sure() -> None:
     start = text.index("M =")
     names = SureNames(text, lambda offset: not start - 4 <= offset <= start + 30)
     assert not names.before("M", len(text))
+
+
+BUILDER = """\
+import pypto.language as pl
+
+def build(rows, *, cols: int = 4):
+    depth = rows * 2
+    a, b = 1, 2
+    holder.attr = 3
+    if rows:
+        wide = 8
+    gone = 1
+    del gone
+
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, x):
+            return x
+    late = 5
+    return P
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "is_sure"),
+    [
+        ("rows", True),
+        ("cols", True),
+        ("depth", True),
+        ("a", True),
+        ("b", True),
+        ("holder", False),  # read, not bound
+        ("wide", False),  # in a nested block: maybe not bound
+        ("gone", False),  # deleted
+        ("late", False),  # bound after the kernel
+        ("P", False),
+        ("other", False),
+    ],
+)
+def test_the_function_around_a_kernel_binds_its_parameters_and_plain_assignments(
+    name: str, is_sure: bool
+) -> None:
+    kernel = BUILDER.index("        def k(")
+    assert SureNames(BUILDER, lambda offset: True).before(name, kernel) is is_sure

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl.memo import Clearable
 from passlint.analysis.pl.model import CallSite, Function, Module
+from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.source import has_lone_cr
 
 _UNIT_CACHE_SIZE = 20_000
@@ -195,7 +196,7 @@ def _environment(memo: UnitMemo, module: Module, with_workspace: bool) -> int:
 def _names_read(node: ast.AST) -> set[str]:
     """Every name and attribute name written in ``node``."""
     found: set[str] = set()
-    for child in ast.walk(node):
+    for child in nodes_below((node,)):
         if isinstance(child, ast.Name):
             found.add(child.id)
         elif isinstance(child, ast.Attribute):

@@ -1,16 +1,21 @@
-"""Which names a pl text surely defines for every kernel after them, told from its text:
+"""Which names a pl text surely defines where a kernel is defined, told from its text:
 the screen's answer for a physical shape that reads a name (VS008 needs one nothing
 defines).
 
-A name is sure when the text binds it once in all, and that binding is a line of its own at
-column 0, in code, of the form ``NAME = pl.dynamic("...")`` or ``NAME = 64`` (with
-``pypto.language`` imported as ``pl`` at column 0): a global, bound before any kernel below
-it is defined, that no scope around a kernel shadows. Bindings are counted over the whole
-text by their forms (assignment and annotation statements, their target lists, ``:=``,
-``for``/``as``/``del``/``global``/``nonlocal``/``case``, imports, ``def`` and ``class`` names,
-the parameters of every ``def`` header and ``lambda``), in strings and comments too: a
-count too high only sends the file to the full analysis. A text with ``import *`` has no
-sure name.
+A name is sure for a kernel when
+
+* the text binds it once in all, and that binding is a line of its own at column 0, in
+  code, above the kernel, of the form ``NAME = pl.dynamic("...")`` or ``NAME = 64`` (with
+  ``pypto.language`` imported as ``pl`` at column 0): a global that no scope around a kernel
+  shadows. Bindings are counted over the whole text by their forms (assignment and
+  annotation statements, their target lists, ``:=``, ``for``/``as``/``del``/``global``/
+  ``nonlocal``/``case``, imports, ``def`` and ``class`` names, the parameters of every
+  ``def`` header and ``lambda``), in strings and comments too: a count too high only sends
+  the file to the full analysis; or
+* the function around the kernel (``_Frames``: the frame pypto's parser reads) binds it
+  above the kernel, as a parameter or by a plain assignment statement of its own body.
+
+A text with ``import *`` has no sure name.
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ _TARGETS = rf"{_TARGET}(?:[ \t]*,[ \t]*{_TARGET})*[ \t]*,?"
 _ASSIGNED = re.compile(rf"[ \t]*(?:{_TARGETS}[ \t]*(?:[-+*/%@&|^]|//|\*\*|>>|<<)?=(?!=)[ \t]*)+")
 _ANNOTATED = re.compile(rf"[ \t]*{_NAME}[ \t]*:(?!=)")
 _WALRUS = re.compile(r"[ \t]*:=")
+_PLAIN_NAME = re.compile(rf"(?<![\w.]){_NAME}")
+_BOUND_NAME = re.compile(rf"(?<![\w.]){_NAME}(?![ \t]*[.\[\w])")  # (x in x.a = 1 is read)
+_DELETE = re.compile(r"[ \t]*del\b")
+_ASYNC_DEF = re.compile(r"[ \t]*async[ \t]+def[ \t]+\w+[ \t]*\(")
 # Before a name on its line: a keyword that makes the names after it bindings.
 _BINDING_KEYWORD = re.compile(
     r"\b(?:def|class|import|global|nonlocal|del)\b|\bfor\b(?:(?!\bin\b).)*$"
@@ -54,7 +63,11 @@ class SureNames:
 
     def __init__(self, text: str, in_code: Callable[[int], bool]) -> None:
         self.where: dict[str, int] = {}
-        if _STAR_IMPORT.search(text) or not _PL_IMPORT.search(text):
+        self.frames: _Frames | None = None
+        if _STAR_IMPORT.search(text):
+            return
+        self.frames = _Frames(text, in_code)
+        if not _PL_IMPORT.search(text):
             return
         lines: _Lines | None = None
         for match in _SURE_DEFINITION.finditer(text):
@@ -66,9 +79,97 @@ class SureNames:
                 self.where[name] = at
 
     def before(self, name: str, offset: int) -> bool:
-        """Is ``name`` sure, and bound before ``offset``?"""
+        """Is ``name`` sure for the ``def`` whose line starts at ``offset``: a sure global
+        bound before it, or bound in the function around it before it (``_Frames``)?"""
         at = self.where.get(name)
-        return at is not None and at < offset
+        if at is not None and at < offset:
+            return True
+        return self.frames is not None and self.frames.binds(name, offset)
+
+
+class _Frames:
+    """The function around a ``def`` (the nearest line above with less indentation that is
+    a ``def`` in code, past blocks and classes) and the names it surely holds when the
+    ``def`` runs: its parameters, and the names its own body (not a nested block) assigns
+    by plain assignment statements above, unless that body deletes them. Lines inside
+    strings or brackets may look like less indented code: they only cut blocks short, which
+    makes fewer names sure."""
+
+    def __init__(self, text: str, in_code: Callable[[int], bool]) -> None:
+        self.text = text
+        self.in_code = in_code
+        self.starts: list[int] = []  # code lines (not blank, not only a comment)
+        self.parents: list[int] = []  # the line each is in the block of (-1: none)
+        self.children: dict[int, list[int]] = {}
+        stack: list[tuple[int, int]] = []  # (indentation, line)
+        at = 0
+        for line in text.split("\n"):
+            body = line.lstrip(" \t")
+            if body and not body.startswith("#"):
+                width = len(line[: len(line) - len(body)].expandtabs(8))
+                while stack and stack[-1][0] >= width:
+                    stack.pop()
+                number = len(self.starts)
+                parent = stack[-1][1] if stack else -1
+                self.starts.append(at)
+                self.parents.append(parent)
+                self.children.setdefault(parent, []).append(number)
+                stack.append((width, number))
+            at += len(line) + 1
+        self._bound: dict[int, dict[str, int]] = {}  # function line -> name -> first line
+
+    def binds(self, name: str, offset: int) -> bool:
+        number = bisect.bisect_left(self.starts, offset)
+        if number == len(self.starts) or self.starts[number] != offset:
+            return False
+        function = self._function_around(number)
+        if function < 0:
+            return False
+        first = self._names_bound(function).get(name)
+        return first is not None and first < number
+
+    def _function_around(self, number: int) -> int:
+        text = self.text
+        line = self.parents[number]
+        while line >= 0:
+            start = self.starts[line]
+            header = _DEF_HEADER.match(text, start + _indentation(text, start))
+            if header is not None or _ASYNC_DEF.match(text, start):
+                return line if self.in_code(start) else -1
+            line = self.parents[line]
+        return -1
+
+    def _names_bound(self, function: int) -> dict[str, int]:
+        """The names ``function`` surely binds, each with the first line after which it
+        does (its parameters: its own line)."""
+        found = self._bound.get(function)
+        if found is not None:
+            return found
+        text, found = self.text, {}
+        start = self.starts[function]
+        opening = text.find("(", start)
+        closing = _closing(text, opening)
+        for match in _PLAIN_NAME.finditer(text, opening, closing):
+            if _parameter_like(text, *match.span()) and _top_level(text, opening, match.start()):
+                found.setdefault(match.group(), function)
+        deleted: set[str] = set()
+        for child in self.children.get(function, ()):
+            at = self.starts[child]
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            if not self.in_code(at) or _continues(text, at):
+                continue  # (in a string, or an argument of the line above)
+            if _DELETE.match(text, at):
+                deleted.update(_PLAIN_NAME.findall(text, at, end))
+                continue
+            assigned = _ASSIGNED.match(text, at, end)
+            if assigned is not None:
+                for name in _BOUND_NAME.findall(assigned.group()):
+                    found.setdefault(name, child)
+        for name in deleted:
+            found.pop(name, None)
+        self._bound[function] = found
+        return found
 
 
 class _Lines:
@@ -151,6 +252,13 @@ def _parameter_like(text: str, start: int, end: int) -> bool:
 _WORD_OR_DOT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 _BLANKS = frozenset(" \t\r\n\\")
 _AFTER = frozenset((":", "=", ",", ")", ""))
+
+
+def _indentation(text: str, at: int) -> int:
+    end = at
+    while end < len(text) and text[end] in " \t":
+        end += 1
+    return end - at
 
 
 def _top_level(text: str, opening: int, at: int) -> bool:
