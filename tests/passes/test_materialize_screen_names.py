@@ -5,7 +5,10 @@ kernel above it, lets a kernel's header pass the screen without the full analysi
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from linear_time import assert_doubling_linear
 
 from passlint.passes.materialize_valid_shape_symbols.screen_names import SureNames
 
@@ -132,3 +135,25 @@ def test_the_function_around_a_kernel_binds_its_parameters_and_plain_assignments
 ) -> None:
     kernel = BUILDER.index("        def k(")
     assert SureNames(BUILDER, lambda offset: True).before(name, kernel) is is_sure
+
+
+def _builder_of(kernels: int) -> str:
+    """A module-level symbol read everywhere, and one builder holding ``kernels`` kernels
+    whose shapes read its parameters and locals."""
+    body = "".join(
+        f"    @pl.function(type=pl.FunctionType.InCore)\n"
+        f"    def k{n}(x: pl.Tensor[[rows, M, local{n % 7}], pl.FP32]) -> pl.Tensor[[M], pl.FP32]:\n"
+        f"        return pl.add(x, pl.full([M, rows], dtype=pl.FP32))\n"
+        for n in range(kernels)
+    )
+    locals_ = "".join(f"    local{n} = {n}\n" for n in range(7))
+    return IMPORT + 'M = pl.dynamic("M")\n\ndef build(rows):\n' + locals_ + body
+
+
+def test_sure_names_cost_linear_time() -> None:
+    def run(text: str) -> None:
+        names = SureNames(text, lambda offset: True)
+        for match in re.finditer(r"    def k\d+", text):
+            assert names.before("rows", match.start()) and names.before("M", match.start())
+
+    assert_doubling_linear(_builder_of, run, 200)

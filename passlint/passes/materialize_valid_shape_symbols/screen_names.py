@@ -37,7 +37,7 @@ _DELETE = re.compile(r"[ \t]*del\b")
 _ASYNC_DEF = re.compile(r"[ \t]*async[ \t]+def[ \t]+\w+[ \t]*\(")
 # Before a name on its line: a keyword that makes the names after it bindings.
 _BINDING_KEYWORD = re.compile(
-    r"\b(?:def|class|import|global|nonlocal|del)\b|\bfor\b(?:(?!\bin\b).)*$"
+    r"\b(?:def|class)[ \t]+$|\b(?:import|global|nonlocal|del)\b|\bfor\b(?:(?!\bin\b).)*$"
     r"|\bas\b[^:]*$|\blambda\b[^:]*$|^[ \t]*case\b",
     re.MULTILINE,
 )
