@@ -22,7 +22,7 @@ def sure(text: str) -> set[str]:
 
 def test_module_level_symbols_and_ints_are_sure() -> None:
     text = IMPORT + 'M = pl.dynamic("M")  # rows\nN = 64\n'
-    assert sure(text) == {"M", "N"}
+    assert sure(text) == {"M", "N"}  # (module level: any single assignment)
     assert not SureNames(text, lambda offset: True).before("M", len(IMPORT))  # not yet bound
 
 
@@ -71,14 +71,32 @@ def test_any_other_binding_makes_a_name_unsure(binding: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "definition",
+    [
+        'M = pl.dynamic("M")',
+        "M = some_module.rows(4)",
+        "M, N = 16, 128",
+        "(M, N) = 16, 128",
+        "M = N = 64",
+        "M: int = 64",
+        "M = (\n    64\n)",
+    ],
+)
+def test_any_single_assignment_at_module_level_binds_a_global(definition: str) -> None:
+    names = SureNames(IMPORT + definition + "\n", lambda offset: True)
+    end = len(IMPORT + definition) + 1
+    assert names.before("M", end)
+    assert names.before("N", end) is ("N" in definition)
+
+
+@pytest.mark.parametrize(
     "text",
     [
-        'M = pl.dynamic("M")\n',  # pl is not pypto.language
-        IMPORT + "M = pl.dynamic(name)\n",  # not a literal
-        IMPORT + 'M = other.dynamic("M")\n',
-        IMPORT + 'if True:\n    M = pl.dynamic("M")\n',  # not at column 0
+        IMPORT + 'if True:\n    M = pl.dynamic("M")\n',  # not at module level, maybe not run
         IMPORT + 'x = f(\nM = pl.dynamic("M"))\n',  # a keyword argument
         IMPORT + 'M = pl.dynamic("M")\nfrom os import *\n',
+        IMPORT + "M.rows = 3\nM[0] = 3\n",  # reads
+        IMPORT + "M: int\n",  # annotated, not bound
     ],
 )
 def test_other_definitions_are_not_sure(text: str) -> None:

@@ -4,14 +4,13 @@ defines).
 
 A name is sure for a kernel when
 
-* the text binds it once in all, and that binding is a line of its own at column 0, in
-  code, above the kernel, of the form ``NAME = pl.dynamic("...")`` or ``NAME = 64`` (with
-  ``pypto.language`` imported as ``pl`` at column 0): a global that no scope around a kernel
-  shadows. Bindings are counted over the whole text by their forms (assignment and
-  annotation statements, their target lists, ``:=``, ``for``/``as``/``del``/``global``/
-  ``nonlocal``/``case``, imports, ``def`` and ``class`` names, the parameters of every
-  ``def`` header and ``lambda``), in strings and comments too: a count too high only sends
-  the file to the full analysis; or
+* the text binds it once in all, by an assignment statement at column 0, in code, above
+  the kernel (any value: a global holds it, and pypto's parser reads the globals) that no
+  scope around a kernel shadows. Bindings are counted over the whole text by their forms
+  (assignment and annotation statements, their target lists, ``:=``, ``for``/``as``/
+  ``del``/``global``/``nonlocal``/``case``, imports, ``def`` and ``class`` names, the
+  parameters of every ``def`` header and ``lambda``), in strings and comments too: a count
+  too high only sends the file to the full analysis; or
 * the function around the kernel (``_Frames``: the frame pypto's parser reads) binds it
   above the kernel, as a parameter or by a plain assignment statement of its own body.
 
@@ -45,16 +44,8 @@ _ANY_KEYWORD = re.compile(r"\b(?:def|class|import|global|nonlocal|del|for|as|lam
 _IMPORT_GROUP = re.compile(r"import[ \t]*\(([^)]*)\)")  # (literals first: fast)
 _STAR_IMPORT = re.compile(r"import[ \t]*\*")
 _DEF_HEADER = re.compile(r"def[ \t]+\w+[ \t]*\(")
-_PL_IMPORT = re.compile(
-    r"^(?:import[ \t]+pypto\.language|from[ \t]+pypto[ \t]+import[ \t]+language)"
-    r"[ \t]+as[ \t]+pl[ \t]*(?:#[^\n]*)?$",
-    re.MULTILINE,
-)
-_SURE_DEFINITION = re.compile(
-    rf"^({_NAME})[ \t]*=[ \t]*(?:pl\.dynamic\([ \t]*(['\"])[^'\"\\\n]*\2[ \t]*\)|\d+)"
-    r"[ \t]*(?:#[^\n]*)?$",
-    re.MULTILINE,
-)
+_TOP_LINE = re.compile(r"^(?=[A-Za-z_(\[])", re.MULTILINE)
+_ANNOTATED_VALUE = re.compile(rf"[ \t]*({_NAME})[ \t]*:[^=\n]*=(?!=)")
 _OPEN_LINE_END = re.compile(r"[(\[{,\\][ \t]*(?:#[^\n]*)?\Z")
 
 
@@ -67,16 +58,16 @@ class SureNames:
         if _STAR_IMPORT.search(text):
             return
         self.frames = _Frames(text, in_code)
-        if not _PL_IMPORT.search(text):
-            return
         lines: _Lines | None = None
-        for match in _SURE_DEFINITION.finditer(text):
-            name, at = match.group(1), match.start()
-            if name in self.where or not in_code(at) or _continues(text, at):
+        for top in _TOP_LINE.finditer(text):
+            at = top.start()
+            targets = _assigned_names(text, at)
+            if not targets or not in_code(at) or _continues(text, at):
                 continue
-            lines = lines or _Lines(text)
-            if not lines.bound_elsewhere(name, at):
-                self.where[name] = at
+            for name, where in targets:
+                lines = lines or _Lines(text)
+                if name not in self.where and not lines.bound_elsewhere(name, where):
+                    self.where[name] = at
 
     def before(self, name: str, offset: int) -> bool:
         """Is ``name`` sure for the ``def`` whose line starts at ``offset``: a sure global
@@ -162,10 +153,8 @@ class _Frames:
             if _DELETE.match(text, at):
                 deleted.update(_PLAIN_NAME.findall(text, at, end))
                 continue
-            assigned = _ASSIGNED.match(text, at, end)
-            if assigned is not None:
-                for name in _BOUND_NAME.findall(assigned.group()):
-                    found.setdefault(name, child)
+            for name, _ in _assigned_names(text, at, end):
+                found.setdefault(name, child)
         for name in deleted:
             found.pop(name, None)
         self._bound[function] = found
@@ -252,6 +241,17 @@ def _parameter_like(text: str, start: int, end: int) -> bool:
 _WORD_OR_DOT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 _BLANKS = frozenset(" \t\r\n\\")
 _AFTER = frozenset((":", "=", ",", ")", ""))
+
+
+def _assigned_names(text: str, at: int, end: int | None = None) -> list[tuple[str, int]]:
+    """The names the assignment statement at ``at`` binds (plain and annotated, to the
+    end of its line or ``end``), with their offsets; none when it is no assignment."""
+    end = len(text) if end is None else end
+    assigned = _ASSIGNED.match(text, at, end)
+    if assigned is not None:
+        return [(m.group(), at + m.start()) for m in _BOUND_NAME.finditer(assigned.group())]
+    annotated = _ANNOTATED_VALUE.match(text, at, end)
+    return [(annotated.group(1), annotated.start(1))] if annotated is not None else []
 
 
 def _indentation(text: str, at: int) -> int:
