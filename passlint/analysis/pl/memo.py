@@ -19,6 +19,14 @@ from passlint.analysis.workspace import SharedFiles
 
 _Part = TypeVar("_Part", bound="Clearable")
 
+MODULE_COUNT = 256  # modules kept at most
+# Modules kept, in characters of their texts: a model takes about 80 bytes a character.
+MODULE_CHARACTERS = 1_500_000
+# Between the files of a batch run, which reads most texts once: the modules of the files
+# it analyses in full stayed until the end (a check of the pypto checkout peaked at
+# 165 MB, 130 MB so).
+BATCH_MODULE_CHARACTERS = 300_000
+
 
 class Clearable:
     """What an analysis built on the memo's modules keeps in it (``PlMemo.part``)."""
@@ -50,12 +58,21 @@ class PlMemo:
 
     def forget_statements(self) -> None:
         """Forget what was kept per statement for the next version of a text (all but the
-        modules and the disk): a batch run analyses each text once, and what it keeps only
-        costs memory and collector time."""
+        disk, and the modules of the ``BATCH_MODULE_CHARACTERS`` used last): a batch run
+        analyses each text once, and what it keeps only costs memory and collector time."""
         self.pieces.clear()
         self.models.clear()
         for part in self._parts.values():
             part.clear()
+        self.keep_modules(MODULE_COUNT, BATCH_MODULE_CHARACTERS)
+
+    def keep_modules(self, count: int, characters: int) -> None:
+        """Forget the modules used least recently until ``count`` remain at most, of
+        ``characters`` of text at most (the last one used stays)."""
+        modules = self.modules
+        size = sum(len(key[1]) for key in modules)
+        while len(modules) > 1 and (len(modules) > count or size > characters):
+            size -= len(modules.popitem(last=False)[0][1])
 
     def clear(self) -> None:
         """Forget everything (tests compare kept and from-scratch analyses)."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from passlint.analysis.pl.frontend import build_module, parse_text, tensor_view
-from passlint.analysis.pl.memo import PlMemo
+from passlint.analysis.pl.memo import MODULE_CHARACTERS, MODULE_COUNT, PlMemo
 from passlint.analysis.pl.model import (
     Bound,
     CallBinding,
@@ -40,9 +40,6 @@ from passlint.analysis.workspace import Workspace
 
 _BUILTINS = frozenset(dir(builtins))
 _MAX_DEPTH = 8
-_CACHE_SIZE = 256
-# Modules kept, in characters of their texts: a model takes about 80 bytes a character.
-_CACHE_CHARACTERS = 1_500_000
 _VERSIONS_PER_PATH = 3
 
 
@@ -105,9 +102,7 @@ def load_module(path: str, text: str, memo: PlMemo | None = None) -> Module | Sy
     for stale in versions[: max(0, len(versions) - _VERSIONS_PER_PATH + 1)]:
         del cache[stale]  # an edited document keeps its latest versions only
     cache[key] = module
-    size = sum(len(k[1]) for k in cache)
-    while len(cache) > 1 and (len(cache) > _CACHE_SIZE or size > _CACHE_CHARACTERS):
-        size -= len(cache.popitem(last=False)[0][1])
+    memo.keep_modules(MODULE_COUNT, MODULE_CHARACTERS)
     return module
 
 
