@@ -48,10 +48,14 @@ def answer(session: Session, params: types.CodeActionParams) -> list[types.CodeA
         document = documents.get(uri)
         if document is not None:
             source = documents.current_source(document)
-            for diagnostic in params.context.diagnostics:
-                out += suppress.actions(
-                    diagnostic, source, document.path, uri, document_changes, document.version
-                )
+            out += suppress.actions(
+                params.context.diagnostics,
+                source,
+                document.path,
+                uri,
+                document_changes,
+                document.version,
+            )
     if wants(only, FIX_ALL_KIND) and (files := fix_all_now(session, uri)):
         out.append(fix_all_action(files, document_changes))
     return out or None

@@ -2,11 +2,15 @@
 line" and "... for this file" (a suppression comment the way the suppression rules read it,
 merged into one already there), and "Explain CODE" (``passlint rule CODE``).
 
-They read only the diagnostic and the document's current text, so they are offered at once,
-whatever version the diagnostic was published for.
+They read only the diagnostics and the document's current text, so they are offered at once,
+whatever version the diagnostics were published for. Each is offered once for all the
+request's diagnostics it answers: two TL001 findings on one line give one "Disable TL001 for
+this line", one "... for this file" and one "Explain TL001".
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from lsprotocol import types
 
@@ -34,43 +38,94 @@ def diagnostic_code(diagnostic: types.Diagnostic) -> str | None:
 
 
 def actions(
-    diagnostic: types.Diagnostic,
+    diagnostics: Sequence[types.Diagnostic],
     source: SourceText,
     path: str,
     uri: str,
     document_changes: bool,
     version: int | None = None,
 ) -> list[types.CodeAction]:
-    code = diagnostic_code(diagnostic)
-    if code is None:
-        return []
+    """Per rule code of the passlint ``diagnostics``: disable it for the line (one action per
+    distinct edit; titled with the line number when the diagnostics lie on several lines),
+    for the file, and explain it."""
+    by_code: dict[str, list[types.Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        code = diagnostic_code(diagnostic)
+        if code is not None:
+            by_code.setdefault(code, []).append(diagnostic)
     comments = suppression_comments(source)
+    line_comments: dict[int, Suppression] = {}
+    for comment in comments:
+        if not comment.whole_file:
+            line_comments.setdefault(comment.line, comment)
     out = []
-    for title, edit in (
-        (f"Disable {code} for this line", _line_edit(code, diagnostic, source, path, comments)),
-        (f"Disable {code} for this file", _file_edit(code, source, path, comments)),
-    ):
-        if edit is None:
-            continue
+    for code, answered in by_code.items():
+        edits = _line_edits(code, answered, source, path, line_comments)
+        for edit, on_line in edits:
+            line = on_line[0].range.start.line + 1
+            where = "this line" if len(edits) == 1 else f"line {line}"
+            out.append(
+                _edit_action(
+                    f"Disable {code} for {where}", edit, on_line, uri, document_changes, version
+                )
+            )
+        file_edit = _file_edit(code, source, path, comments)
+        if file_edit is not None:
+            out.append(
+                _edit_action(
+                    f"Disable {code} for this file",
+                    file_edit,
+                    answered,
+                    uri,
+                    document_changes,
+                    version,
+                )
+            )
         out.append(
             types.CodeAction(
-                title=title,
+                title=f"Explain {code}",
                 kind=types.CodeActionKind.QuickFix,
-                diagnostics=[diagnostic],
-                edit=workspace_edit(
-                    [{"uri": uri, "version": version, "edits": [_json(edit)]}], document_changes
-                ),
+                diagnostics=answered,
+                command=types.Command(title=f"Explain {code}", command=EXPLAIN, arguments=[code]),
             )
         )
-    out.append(
-        types.CodeAction(
-            title=f"Explain {code}",
-            kind=types.CodeActionKind.QuickFix,
-            diagnostics=[diagnostic],
-            command=types.Command(title=f"Explain {code}", command=EXPLAIN, arguments=[code]),
-        )
-    )
     return out
+
+
+def _line_edits(
+    code: str,
+    diagnostics: list[types.Diagnostic],
+    source: SourceText,
+    path: str,
+    line_comments: dict[int, Suppression],
+) -> list[tuple[types.TextEdit, list[types.Diagnostic]]]:
+    """The distinct line suppressions of ``diagnostics``, each with the diagnostics it
+    silences, in their order."""
+    found: dict[tuple[int, int, str], tuple[types.TextEdit, list[types.Diagnostic]]] = {}
+    for diagnostic in diagnostics:
+        edit = _line_edit(code, diagnostic, source, path, line_comments)
+        if edit is not None:
+            at = (edit.range.start.line, edit.range.start.character, edit.new_text)
+            found.setdefault(at, (edit, []))[1].append(diagnostic)
+    return list(found.values())
+
+
+def _edit_action(
+    title: str,
+    edit: types.TextEdit,
+    diagnostics: list[types.Diagnostic],
+    uri: str,
+    document_changes: bool,
+    version: int | None,
+) -> types.CodeAction:
+    return types.CodeAction(
+        title=title,
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=diagnostics,
+        edit=workspace_edit(
+            [{"uri": uri, "version": version, "edits": [_json(edit)]}], document_changes
+        ),
+    )
 
 
 def _line_edit(
@@ -78,15 +133,17 @@ def _line_edit(
     diagnostic: types.Diagnostic,
     source: SourceText,
     path: str,
-    comments: list[Suppression],
+    line_comments: dict[int, Suppression],
 ) -> types.TextEdit | None:
+    """A suppression of ``code`` on the diagnostic's line (``line_comments``: the first
+    line suppression comment of each line)."""
     line = diagnostic.range.start.line
     if line >= source.line_count:
         return None
     for at in (line, line - 1):  # a comment on the line, or on the line above, applies
-        for comment in comments:
-            if comment.line == at and not comment.whole_file:
-                return _merged(code, comment, source)
+        comment = line_comments.get(at)
+        if comment is not None:
+            return _merged(code, comment, source)
     text = source.line_text(line)
     end = source.to_utf16(source.position(source.line_starts[line] + len(text)))
     position = types.Position(line=line, character=end.column)

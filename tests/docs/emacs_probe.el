@@ -3,7 +3,14 @@
 ;; diagnostics for it have not changed for two seconds, and writes "file=CODE,CODE" lines to
 ;; $PROBE_RESULT. $PROBE_CLIENT is eglot or lsp-mode. With $PROBE_COMPLETE (a file), it also
 ;; asks for completions at that file's end and writes their labels under "completion=": the
-;; user's Python server is the only one that completes there.
+;; user's Python server is the only one that completes there. Then, as a user would:
+;; - $PROBE_FIX_ALL ("FILE:COMMAND"): M-x COMMAND (the recipe's fix-all) in FILE, then save it;
+;;   writes "fix_all_menus=" (how many menus it showed) and "fixed=" (the codes after it);
+;; - $PROBE_TYPED ("FILE:LINE:TEXT|TEXT..."): for each TEXT, a new line below LINE (1-based)
+;;   with TEXT typed, then `completion-at-point' (C-M-i); writes "typed TEXT=" and the line
+;;   it leaves (the new line is removed again);
+;; - $PROBE_HOVER ("FILE:LINE:COLUMN,..."; line 1-based, column 0-based): the hover there as
+;;   eldoc shows it, newlines written as " | ", under "hover FILE:LINE:COLUMN=".
 (require 'cl-lib)
 (require 'subr-x)
 
@@ -66,6 +73,52 @@
                              (plist-get item :label)))
             (append items nil))))
 
+(defun probe--fix-all (path command)
+  "Call COMMAND in PATH's buffer, counting its menus (answered with nothing), and save the
+buffer once passlint has published the diagnostics of its result; how many menus it showed."
+  (probe--visit path)
+  (let ((menus 0) (tick (buffer-chars-modified-tick)) (published probe--changed))
+    (let ((menu (lambda (&rest _) (cl-incf menus) nil)))
+      (advice-add 'completing-read :override menu)
+      (advice-add 'x-popup-menu :override menu)
+      (unwind-protect (call-interactively command)
+        (advice-remove 'completing-read menu)
+        (advice-remove 'x-popup-menu menu)))
+    (probe--wait (lambda () (/= tick (buffer-chars-modified-tick))) 20)
+    (when (equal (getenv "PROBE_CLIENT") "eglot")
+      ;; eglot sends the edit from an idle timer; batch Emacs is never idle.
+      (eglot--signal-textDocument/didChange))
+    (probe--wait (lambda () (> probe--changed published)) 30)
+    (probe--wait (lambda () (> (- (float-time) probe--changed) 2.0)) 30)
+    (save-buffer)
+    menus))
+
+(defun probe--type-and-complete (line text)
+  "Type TEXT on a new line below LINE, complete it as C-M-i does; the line it leaves."
+  (goto-char (point-min))
+  (forward-line (1- line))
+  (end-of-line)
+  (let ((start (point)))
+    (insert "\n" text)
+    (completion-at-point)
+    (prog1 (buffer-substring-no-properties (line-beginning-position) (line-end-position))
+      (delete-region start (line-end-position)))))
+
+(defun probe--hover-text ()
+  "The hover at point, as eldoc shows it (one line)."
+  (let ((text
+         (pcase (getenv "PROBE_CLIENT")
+           ("eglot"
+            (let ((answer (jsonrpc-request (eglot--current-server-or-lose)
+                                           :textDocument/hover
+                                           (eglot--TextDocumentPositionParams))))
+              (and answer (eglot--hover-info (plist-get answer :contents)))))
+           ("lsp-mode"
+            (let ((answer (lsp-request "textDocument/hover"
+                                       (lsp--text-document-position-params))))
+              (and answer (lsp--render-on-hover-content (gethash "contents" answer) t)))))))
+    (string-join (split-string (substring-no-properties (or text "")) "\n") " | ")))
+
 (defun probe--visit (path)
   "Visit PATH as the command `find-file' would, and end the command (batch Emacs has no
 command loop: `eglot-ensure' connects from `post-command-hook')."
@@ -81,6 +134,11 @@ command loop: `eglot-ensure' connects from `post-command-hook')."
         (setq failed t))
       (probe--wait (lambda () (> (- (float-time) probe--changed) 2.0)) 30)
       (push (format "%s=%s" path (string-join (gethash key probe--diagnostics) ",")) out)))
+  (when-let ((fix-all (getenv "PROBE_FIX_ALL")))
+    (pcase-let ((`(,path ,command) (split-string fix-all ":")))
+      (push (format "fix_all_menus=%s" (probe--fix-all path (intern command))) out)
+      (push (format "fixed=%s" (string-join (gethash (file-truename path) probe--diagnostics) ","))
+            out)))
   (when-let ((path (getenv "PROBE_COMPLETE")))
     (probe--visit path)
     (probe--wait (lambda () (pcase (getenv "PROBE_CLIENT")
@@ -101,6 +159,19 @@ command loop: `eglot-ensure' connects from `post-command-hook')."
                                        #'string<)
                                  ","))
             out)))
+  (when-let ((typed (getenv "PROBE_TYPED")))
+    (pcase-let ((`(,path ,line ,texts) (split-string typed ":")))
+      (probe--visit path)
+      (dolist (text (split-string texts "|"))
+        (push (format "typed %s=%s" text (probe--type-and-complete (string-to-number line) text))
+              out))))
+  (dolist (where (split-string (or (getenv "PROBE_HOVER") "") "," t))
+    (pcase-let ((`(,path ,line ,column) (split-string where ":")))
+      (probe--visit path)
+      (goto-char (point-min))
+      (forward-line (1- (string-to-number line)))
+      (forward-char (string-to-number column))
+      (push (format "hover %s=%s" where (probe--hover-text)) out)))
   (with-temp-file (getenv "PROBE_RESULT")
     (insert (string-join (nreverse out) "\n") "\n"))
   (kill-emacs (if failed 1 0)))
