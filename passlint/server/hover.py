@@ -1,6 +1,7 @@
-"""Hover text (Markdown, or plain text for clients that ask for it): what
-TensorizerLegalization does with a returned value (its output slots, names and case; an
-output with a diagnostic beside it is not described again), and what
+"""Hover text (Markdown, or plain text for clients that ask for it): what any .mlir value,
+op, ``@symbol`` or ``^label`` is (``mlir_hover``: types, producers, uses, signatures,
+predecessors), what TensorizerLegalization does with a returned value (its output slots,
+names and case; an output with a diagnostic beside it is not described again), and what
 MaterializeValidShapeSymbols sees in a valid_shape symbol (bound or not, by what, its slots,
 what every call passes), a kernel or a kernel parameter."""
 
@@ -18,6 +19,7 @@ from passlint.analysis.pl.positions import Positions
 from passlint.passes.materialize_valid_shape_symbols.edits import scalar_annotation
 from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary, SiteResult, Symbol
 from passlint.server import locations
+from passlint.server import mlir_hover as what_is
 from passlint.server.lsp_objects import char_offset, span_range
 from passlint.server.mlir_index import Hover
 from passlint.server.models import PlModel
@@ -60,26 +62,34 @@ async def answer(session: Session, params: types.HoverParams) -> types.Hover | N
 
 
 def mlir_hover(view: MlirView, offset: int) -> tuple[str, Span] | None:
-    """Markdown for the returned value or producing op at ``offset`` (a current offset of
-    the document), and the span it covers."""
+    """Markdown for the value, ``@symbol``, ``^label`` or op name at ``offset`` (a current
+    offset of the document), and the span it covers: what it is (``mlir_hover``), then, for
+    @main's outputs and the ops that produce them, what TensorizerLegalization does (a
+    rule between them)."""
     index = view.index
     at = view.to_index(offset)
     if at is None:
         return None
     occurrence = index.occurrence_at(at)
     if occurrence is not None:
-        found = index.value_hovers.get(index.entities[occurrence])
         span = view.to_current((index.starts[occurrence], index.ends[occurrence]))
-        if found is not None and span is not None:
-            return describe(found), span
+        if span is not None:
+            found = index.value_hovers.get(index.entities[occurrence])
+            return _sections(what_is.occurrence_section(view, occurrence), found, span)
     op = index.op_at(at)
     if op >= 0:
         name = index.name_span(op)
-        found = index.op_hovers.get(name)
         span = view.to_current(name)
-        if found is not None and span is not None and name[0] <= at <= name[1]:
-            return describe(found), span
+        if span is not None and name[0] <= at <= name[1]:
+            found = index.op_hovers.get(name)
+            return _sections(what_is.op_section(view, op), found, span)
     return None
+
+
+def _sections(what: str | None, outputs: Hover | None, span: Span) -> tuple[str, Span] | None:
+    """What a thing is, then what the pass does with it, one below the other."""
+    parts = [part for part in (what, describe(outputs) if outputs else None) if part]
+    return ("\n\n---\n\n".join(parts), span) if parts else None
 
 
 def describe(hover: Hover) -> str:
@@ -96,11 +106,13 @@ def describe(hover: Hover) -> str:
 
 
 _EMPHASIS = re.compile(r"\*\*(.+?)\*\*|`([^`]*)`")
+_FENCE = re.compile(r"^```\w*\n?", re.MULTILINE)  # a code block's opening or closing line
 
 
 def plaintext(markdown: str) -> str:
-    """Hover Markdown as plain text, for clients that asked for it: no ``**``, no backticks."""
-    return _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), markdown)
+    """Hover Markdown as plain text, for clients that asked for it: no ``**``, no backticks
+    (a code block's lines stay, its fences go)."""
+    return _EMPHASIS.sub(lambda m: m.group(1) or m.group(2), _FENCE.sub("", markdown)).rstrip()
 
 
 # -- pl -----------------------------------------------------------------------------------------

@@ -17,7 +17,11 @@ from passlint.analysis.mlir.ir import BlockArgument, Chunk, Operation, Value, fu
 Span = tuple[int, int]
 
 _SYMBOL = re.compile(r'(?<![\w$.\-"])@(?:[A-Za-z_$.\-][\w$.\-]*|"(?:[^"\\\n]|\\.)*")')
-_DEFINING_WORDS = re.compile(r"\s*(?:(?:public|private|nested)\s+)*")
+# What may stand between a symbol op's name and its symbol: keywords (``private mutable``,
+# ``internal constant``) and a quoted visibility (``memref.global "private"``).
+_DEFINING_WORDS = re.compile(r'\s*+(?:(?:[A-Za-z_][\w$.]*+|"(?:private|public|nested)")\s++)*+')
+# Ops that refer to a symbol written right after their name (besides calls).
+_REFERRING_WORDS = frozenset(("constant", "addressof", "get_global", "include", "launch_func"))
 
 
 @dataclass(frozen=True)
@@ -111,17 +115,40 @@ def name_start(op: Operation, text: str) -> int:
 
 def symbols(op: Operation, text: str) -> Iterator[tuple[Span, str, bool]]:
     """``@symbol`` references in the op's header (the part before its regions): span, name
-    (unquoted) and whether it is the symbol the op defines (right after its name)."""
+    (unquoted) and whether it is the symbol the op defines (right after its name, unless the
+    op is one that refers to a symbol there: ``func.call @f``, ``memref.get_global @g``)."""
     start, end = op.span[0], header_end(op)
     if text.find("@", start, end) < 0:
         return
     name_end = name_start(op, text) + len(op.name)
     defining = _DEFINING_WORDS.match(text, name_end)
-    defined_at = defining.end() if defining is not None else -1
+    defined_at = defining.end() if defining is not None and not _refers(op.name) else -1
     for match in _SYMBOL.finditer(text, start, end):
         name = match.group()[1:]
         name = name[1:-1] if name.startswith('"') else name
         yield match.span(), name, match.start() == defined_at
+
+
+def _refers(name: str) -> bool:
+    """Whether an op of this name writes a symbol it refers to (not one it defines) right
+    after its name: calls of any dialect, and the ops that read a global or take its
+    address."""
+    word = name.rsplit(".", 1)[-1].lower()
+    return word.endswith("call") or word in _REFERRING_WORDS or word.startswith("global_")
+
+
+def generic_symbol(op: Operation, text: str) -> tuple[Span, str] | None:
+    """The symbol a generic-form op defines in its ``sym_name`` attribute (the span of the
+    string, quotes included, and the name)."""
+    if not op.is_generic or text.find("sym_name", op.span[0], header_end(op)) < 0:
+        return None
+    found = op.attribute("sym_name")
+    if found is None or found.value_span is None or found.value is None:
+        return None
+    value = found.value
+    if len(value) < 2 or not value.startswith('"') or not value.endswith('"'):
+        return None
+    return found.value_span, value[1:-1]
 
 
 def trailing_location(op: Operation, text: str) -> Span | None:

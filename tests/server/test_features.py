@@ -22,8 +22,11 @@ async def test_hover_on_returned_input(session: Session) -> None:
         types.HoverParams(text_document=doc(uri), position=pos(26, 18))
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
-    # TL001 beside it says what the pass does: the hover does not say it again
+    # what the value is, then the pass's section: TL001 beside it says what the pass does,
+    # so the hover does not say it again
     assert hover.contents.value == (
+        "`%arg0`: `tensor<8x4xf32>`\n\nargument 0 of `@main` (`func.func`, line 5) · 2 uses"
+        "\n\n---\n\n"
         "**TensorizerLegalization** (StableHLO variant)\n\n- output 0 `passthrough` (input, TL001)"
     )
     assert hover.range == types.Range(start=pos(26, 16), end=pos(26, 21))
