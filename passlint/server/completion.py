@@ -16,6 +16,7 @@ from passlint.analysis.source import SourceText
 from passlint.server.lsp_objects import char_offset, lsp_range
 from passlint.server.mlir_index import MlirIndex
 from passlint.server.op_names import KNOWN_OPS
+from passlint.server.pending_names import PendingNames, changed_spans, pending_names
 from passlint.server.quoting import shown
 from passlint.server.views import MlirView
 
@@ -69,6 +70,14 @@ def answer(
     return to_lsp(source, offset, word_before(before), found, cut)
 
 
+def typed_only_here(text: str, word: str, start: int) -> bool:
+    """Is the name ``word``, typed at ``start``, written nowhere else in ``text``? Then an
+    item of that very name comes from the typing itself (the analysed version already
+    held the half-typed word), and is not offered."""
+    pattern = re.compile(rf"(?<![\w$.\-]){re.escape(word)}(?![\w$.\-])")
+    return all(match.start() == start for match in pattern.finditer(text))
+
+
 def to_lsp(
     source: SourceText, offset: int, word: str, found: list[Item], cut: bool
 ) -> types.CompletionList:
@@ -108,14 +117,19 @@ def items(
     word = word_before(before)
     head = before[: len(before) - len(word)]
     at = view.nearest_index_offset(offset - len(word))
+    pending = _pending(view, offset - len(before))
     found: list[Item] = []
+    independent: set[str] = set()  # names known whatever the document holds
     if word.startswith("%"):
-        found = _named(index, index.visible_values(at), "value", word)
+        found = [Item(name, "value") for name, _ in reversed(pending.values)]
+        found += _named(index, index.visible_values(at), "value", word)
     elif word.startswith("^"):
         found = _named(index, index.labels_in_scope(at), "label", word)
+        found += [Item(name, "label") for name in pending.labels]
     elif word.startswith("@"):
         chunk = index.chunk_at(at)
         found = [Item(f"@{index.names[e]}", "symbol") for e in index.symbols_of_chunk(chunk)]
+        found += [Item(name, "symbol") for name in pending.symbols]
     elif word.startswith(("#", "!")):
         found = [
             Item(name, "alias")
@@ -123,11 +137,30 @@ def items(
             if name.startswith(word[0]) and not re.fullmatch(r"#loc\d*", name)
         ]
     elif _OP_POSITION.match(head):
-        found = [Item(name, "op") for name in sorted({*KNOWN_OPS, *index.seen_ops, *other_ops})]
+        independent = {*KNOWN_OPS, *other_ops}
+        found = [Item(name, "op") for name in sorted({*independent, *index.seen_ops})]
     elif _TYPE_POSITION.search(head):
         found = [Item(name, "type") for name in sorted(index.seen_types)]
-    matching = [item for item in found if item.label.startswith(word)]
+    seen: set[str] = set()
+    matching = []
+    for item in found:
+        if item.label.startswith(word) and item.label not in seen:
+            seen.add(item.label)
+            matching.append(item)
+    start = offset - len(word)
+    if word in seen and word not in independent and typed_only_here(view.source.text, word, start):
+        matching = [item for item in matching if item.label != word]
     return matching[:LIMIT], len(matching) > LIMIT
+
+
+def _pending(view: MlirView, line_start: int) -> PendingNames:
+    """What the lines changed since the index define (values: those above the cursor's
+    line, nearest first once reversed)."""
+    if view.shift.identity:
+        return PendingNames()
+    found = pending_names(view.source.text, changed_spans(view.shift))
+    found.values = [(name, at) for name, at in found.values if at < line_start]
+    return found
 
 
 def _named(index: MlirIndex, entities: list[int], kind: str, prefix: str) -> list[Item]:

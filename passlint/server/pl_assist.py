@@ -64,6 +64,10 @@ async def completion_answer(
     line_start = source.line_starts[min(position.line, source.line_count - 1)]
     word = word_before(source.text[line_start:offset])
     found = completion(model, at, source.text[max(0, offset - 4000) : offset])
+    if any(item.label == word for item in found) and mlir_completion.typed_only_here(
+        source.text, word, offset - len(word)
+    ):
+        found = [item for item in found if item.label != word]
     return mlir_completion.to_lsp(source, offset, word, found, False)
 
 
