@@ -141,7 +141,7 @@ after(async () => {
   await browser?.close();
 });
 
-test('TL001 in the Problems panel, its quick fix and suppression from the editor, the files on disk, the legalized module as a diff, completion', { timeout: 300_000 }, async () => {
+test('TL001 in the Problems panel, its quick fix and suppression from the editor, the files on disk, the legalized module as a diff, completion, hover', { timeout: 300_000 }, async () => {
   await step('open the workbench', async () => {
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
@@ -250,6 +250,35 @@ test('TL001 in the Problems panel, its quick fix and suppression from the editor
     await screenshot('completion');
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Z');
+  });
+
+  await step('right after Enter, the first completion answer has the value defined on the line above', async () => {
+    await runCommand('File: Revert File');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'return %output0_copy' }).first().click();
+    await goToLine('3');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('%fresh = mhlo.copy %arg0 : tensor<4xf32>');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+    // VS Code asks once, at `%`, and filters that answer as the word grows.
+    await page.keyboard.type('%fr');
+    const widget = page.locator('.suggest-widget');
+    await widget.locator('.monaco-list-row', { hasText: '%fresh' }).first().waitFor({ timeout: 15_000 });
+    await screenshot('completion-after-enter');
+    await page.keyboard.press('Escape');
+    await runCommand('File: Revert File');
+  });
+
+  await step('hover on a value shows its type and its producer', async () => {
+    await page.locator('.monaco-editor .view-lines', { hasText: 'return %output0_copy' }).first().click();
+    await goToLine('4:14'); // on %output0_copy in `    return %output0_copy : tensor<4xf32>`
+    await runCommand('Show or Focus Hover');
+    const hover = page.locator('.monaco-hover', { hasText: 'tensor<4xf32>' }).first();
+    await hover.waitFor({ timeout: 15_000 });
+    assert.match(await hover.innerText(), /mhlo\.copy/);
+    await screenshot('hover');
+    await page.keyboard.press('Escape');
   });
 });
 
