@@ -58,16 +58,18 @@ class SureNames:
         if _STAR_IMPORT.search(text):
             return
         self.frames = _Frames(text, in_code)
-        lines: _Lines | None = None
+        candidates: dict[str, tuple[int, int]] = {}  # name -> its offset, its line's
         for top in _TOP_LINE.finditer(text):
             at = top.start()
             targets = _assigned_names(text, at)
             if not targets or not in_code(at) or _continues(text, at):
                 continue
             for name, where in targets:
-                lines = lines or _Lines(text)
-                if name not in self.where and not lines.bound_elsewhere(name, where):
-                    self.where[name] = at
+                candidates.setdefault(name, (where, at))
+        if candidates:
+            definitions = {name: where for name, (where, _) in candidates.items()}
+            bound = _Lines(text).bound_elsewhere(definitions)
+            self.where = {n: at for n, (_, at) in candidates.items() if n not in bound}
 
     def before(self, name: str, offset: int) -> bool:
         """Is ``name`` sure for the ``def`` whose line starts at ``offset``: a sure global
@@ -140,8 +142,9 @@ class _Frames:
         start = self.starts[function]
         opening = text.find("(", start)
         closing = _closing(text, opening)
+        depth = _Depth(text, opening)
         for match in _PLAIN_NAME.finditer(text, opening, closing):
-            if _parameter_like(text, *match.span()) and _top_level(text, opening, match.start()):
+            if _parameter_like(text, *match.span()) and depth.top_level(match.start()):
                 found.setdefault(match.group(), function)
         deleted: set[str] = set()
         for child in self.children.get(function, ()):
@@ -170,28 +173,37 @@ class _Lines:
         self._facts: dict[int, tuple[int, bool]] = {}
         self._lists: tuple[list[int], list[int]] | None = None
 
-    def bound_elsewhere(self, name: str, definition: int) -> bool:
-        """Is ``name`` written anywhere but its definition at ``definition`` where a binding
-        may be (see the module docstring)?"""
+    def bound_elsewhere(self, definitions: dict[str, int]) -> set[str]:
+        """The names of ``definitions`` written anywhere but at their definition's offset
+        where a binding may be (see the module docstring): one pass over the text's words,
+        in order, so a long list's brackets are counted once."""
         text = self.text
-        for match in re.finditer(rf"{name}(?!\w)", text):  # (a literal first: fast)
+        bound: set[str] = set()
+        depths: dict[int, _Depth] = {}
+        for match in _IDENTIFIER.finditer(text):
+            name = match.group()
+            definition = definitions.get(name)
+            if definition is None or name in bound:
+                continue
             start, end = match.span()
             if start == definition or (start and text[start - 1] in _WORD_OR_DOT):
                 continue
             opening = self._list_around(start)
             if opening >= 0:  # a parameter list (or an import group): nothing else binds
-                if text.find("lambda", opening, start) >= 0:
-                    return True
-                if _parameter_like(text, start, end) and _top_level(text, opening, start):
-                    return True
+                depth = depths.get(opening)
+                if depth is None:
+                    depth = depths[opening] = _Depth(text, opening)
+                if depth.lambda_before(start) or (
+                    _parameter_like(text, start, end) and depth.top_level(start)
+                ):
+                    bound.add(name)
                 continue
             line = text.rfind("\n", 0, start) + 1
             targets_end, keyword = self._line(line)
-            if start < targets_end or _WALRUS.match(text, end):
-                return True
-            if keyword and _BINDING_KEYWORD.search(text, line, start):
-                return True
-        return False
+            assigns = start < targets_end or _WALRUS.match(text, end) is not None
+            if assigns or (keyword and _BINDING_KEYWORD.search(text, line, start)):
+                bound.add(name)
+        return bound
 
     def _line(self, line: int) -> tuple[int, bool]:
         """Where the line's assignment targets or annotated name end (-1: none), and whether
@@ -238,6 +250,7 @@ def _parameter_like(text: str, start: int, end: int) -> bool:
     return text[start - 1 : start] in ("(", ",", "*") and text[end : end + 1] in _AFTER
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _WORD_OR_DOT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 _BLANKS = frozenset(" \t\r\n\\")
 _AFTER = frozenset((":", "=", ",", ")", ""))
@@ -261,14 +274,39 @@ def _indentation(text: str, at: int) -> int:
     return end - at
 
 
-def _top_level(text: str, opening: int, at: int) -> bool:
-    """Is ``at`` in the list that opens at the ``(`` at ``opening``, in no bracket inside
-    it (``[[M, N]`` holds no parameter)?"""
-    return (
-        text.count("(", opening, at) - text.count(")", opening, at) == 1
-        and text.count("[", opening, at) == text.count("]", opening, at)
-        and text.count("{", opening, at) == text.count("}", opening, at)
-    )
+class _Depth:
+    """The brackets open at each offset of a list that opens at the ``(`` at ``opening``,
+    counted on from the offset asked before (asked in increasing order: each character is
+    counted once)."""
+
+    def __init__(self, text: str, opening: int) -> None:
+        self.text = text
+        self.opening = opening
+        self.at = opening
+        self.open = [0, 0, 0]  # ( [ {
+        self.lambda_at = -2  # where the list's first lambda is (-1: none; -2: not looked)
+
+    def top_level(self, at: int) -> bool:
+        """Is ``at`` in the list itself, in no bracket inside it (``[[M, N]`` holds no
+        parameter)?"""
+        text = self.text
+        if at < self.at:
+            self.at, self.open = self.opening, [0, 0, 0]
+        for index, (opener, closer) in enumerate(_BRACKET_PAIRS):
+            self.open[index] += text.count(opener, self.at, at) - text.count(closer, self.at, at)
+        self.at = at
+        return self.open == [1, 0, 0]
+
+    def lambda_before(self, at: int) -> bool:
+        """Is there a ``lambda`` in the list before ``at`` (whose parameters bind)?"""
+        if self.lambda_at == -2:
+            self.lambda_at = self.text.find(
+                "lambda", self.opening, _closing(self.text, self.opening)
+            )
+        return 0 <= self.lambda_at < at
+
+
+_BRACKET_PAIRS = (("(", ")"), ("[", "]"), ("{", "}"))
 
 
 def _starts_statement(text: str, at: int) -> bool:
