@@ -229,7 +229,8 @@ TYPED = {
     "cf.br ^b": "cf.br ^bb1",
     "func.call @": "func.call @m",
     "func.call @ma": "func.call @main",
-    "stablehlo.add %": "stablehlo.add %arg0",
+    "stablehlo.add %": "stablehlo.add %",  # %arg0 and ^bb1's %x
+    "stablehlo.add %a": "stablehlo.add %arg0",
     "stablehlo.ad": "stablehlo.add",
 }
 FIX_ALL_COMMANDS = {"eglot": "passlint-fix-all", "lsp-mode": "lsp-passlint-fix-all"}
