@@ -54,6 +54,7 @@ class Document:
     memo: Memo | None = None  # for the quick runs
     failure: tuple[Key, Exception] | None = None  # the scheduling of that key failed
     on_disk: int | None = None  # a file the analysis reads (its bytes), not given as ``text``
+    after_quick: list[Callable[[], object]] = field(default_factory=list)  # ``after_quick_run``
 
     @property
     def key(self) -> Key:
@@ -256,13 +257,25 @@ class Scheduler(Generic[J, R]):
             and (len(document.text) >= self.quick_size)
         )
 
+    def after_quick_run(self, uri: str, work: Callable[[], object]) -> None:
+        """Run ``work`` on the quick runs' thread once the document's next quick run is
+        queued there, so that it does not hold up that run's answer (a large document's line
+        index, wanted only at its first change). Dropped when the document closes first."""
+        document = self.documents.get(uri)
+        if document is not None and self._gets_quick_runs(document):
+            document.after_quick.append(work)
+
     async def _run_quick(self, document: Document, key: Key) -> None:
         """The quick run: shown only while the full run for the same key is not in."""
         assert self.quick is not None
         job = self.make_job(document)
         try:
             loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(self.quick_executor, self.quick, job, document.memo)
+            running = loop.run_in_executor(self.quick_executor, self.quick, job, document.memo)
+            for work in document.after_quick:
+                self.quick_executor.submit(work)
+            document.after_quick.clear()
+            result = await running
         except asyncio.CancelledError:
             return  # quietly: see ``_guarded``
         except Exception:

@@ -8,6 +8,7 @@ import logging
 import os
 from concurrent.futures import Executor
 from dataclasses import replace
+from functools import partial
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -79,11 +80,10 @@ class Session:
         self.document_changed(workspace, item.uri)
         if uri_tracked(item.uri):
             self.disk_copies.opened(item.uri, document_path(item.uri), item.text)
-        if len(item.text) >= self.scheduler.quick_size:
-            # Its line index, for its first change, once its first answer is out (the quick
-            # runs' one thread takes it after that answer).
-            text_sync = self.documents.text_sync
-            self.scheduler.quick_executor.submit(text_sync.prepare, item.uri, item.text)
+        # A large document's line index, for its first change, made once its first answer
+        # is out.
+        prepare = partial(self.documents.text_sync.prepare, item.uri, item.text)
+        self.scheduler.after_quick_run(item.uri, prepare)
 
     def saved(self, workspace: Workspace, uri: str) -> None:
         """The document was saved: its file is its text again."""
