@@ -36,6 +36,12 @@ def _patterns(text: str) -> tuple[str, ...]:
     return tuple(pattern.strip() for pattern in text.split(",") if pattern.strip())
 
 
+def _output_file(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("the path is empty")
+    return text
+
+
 def _jobs(text: str) -> int:
     value = int(text)
     if value < 0:
@@ -69,7 +75,16 @@ def build_parser() -> argparse.ArgumentParser:
         dest="format",
         choices=FORMATS,
         default="text",
-        help="how findings are written (default: text; --format is the same option)",
+        help="how findings are written (default: text; --format is the same option); "
+        "gitlab: a GitLab Code Quality report, junit: JUnit XML with a test suite per file",
+    )
+    check.add_argument(
+        "-o",
+        "--output-file",
+        type=_output_file,
+        metavar="PATH",
+        help="write the report to PATH (created or replaced, folders made; a symbolic link "
+        "there to a regular file is refused) instead of standard output",
     )
     check.add_argument(
         "--select", type=_codes, default=None, help="comma-separated codes or prefixes to report"
@@ -114,6 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
     check.add_argument("--fix", action="store_true", help="apply every fix to the files")
     check.add_argument(
+        "--show-fixes",
+        action="store_true",
+        help="after the findings, list by file and rule the fixes --fix applied (without "
+        "--fix: those it would apply); text formats only, not with --statistics",
+    )
+    check.add_argument(
         "--diff", action="store_true", help="print the fixes as a diff, change nothing"
     )
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only")
@@ -127,7 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="the name of the text on standard input (its extension picks the pass)",
     )
-    check.add_argument("--config", metavar="FILE", help="passlint.toml or pyproject.toml to use")
+    check.add_argument(
+        "--config",
+        metavar="FILE",
+        help="passlint.toml or pyproject.toml to use for every file (default: each file's "
+        "nearest, in its folder or above)",
+    )
     check.add_argument(
         "--exclude",
         type=_patterns,
@@ -158,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--show-settings",
         action="store_true",
-        help="print the settings a check of PATH would use, and exit",
+        help="print the settings a check of the first PATH would use, and exit",
     )
     check.add_argument(
         "--show-files", action="store_true", help="print the files a check would read, and exit"

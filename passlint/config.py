@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import tomllib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from passlint.analysis.findings import Severity
 from passlint.catalog import RULES, default_selected
 from passlint.discovery import ExcludeMatcher
-from passlint.filesystem import METADATA_LIMIT, TooLarge, default_size_limit, read_regular
+from passlint.filesystem import default_size_limit
 
 Pipeline = Literal["auto", "mhlo", "stablehlo"]
 PIPELINES: tuple[Pipeline, ...] = ("auto", "mhlo", "stablehlo")
@@ -24,6 +23,19 @@ class ConfigError(ValueError):
     """A setting names an unknown rule, severity or key."""
 
 
+class SettingsByFile(Protocol):
+    """Settings that differ from file to file (`passlint check`: each file's nearest
+    configuration file's, ``check_settings``)."""
+
+    def settings_for(self, path: str) -> Settings:
+        """The settings of the file at ``path`` (before its per-file ignores)."""
+        ...
+
+    def size_limit(self, path: str) -> int:
+        """``Settings.size_limit`` of the file at ``path``."""
+        ...
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the engine needs to know; built from pyproject.toml, CLI flags or LSP settings.
@@ -34,8 +46,11 @@ class Settings:
     ruff, the longest matching prefix decides and ``ignore`` wins a tie.
 
     ``per_file_ignores`` maps a file pattern (relative to ``root``, the configuration file's
-    folder; a leading ``!`` negates it) to codes that are never reported in those files,
-    whatever the selection: ``for_file`` applies it.
+    folder, unless it is an absolute path; a leading ``!`` negates it) to codes that are
+    never reported in those files, whatever the selection: ``for_file`` applies it.
+
+    ``by_file``, when set, gives each file its own settings (``for_file``, ``size_limit``);
+    the other fields are then unused.
     """
 
     select: tuple[str, ...] | None = None
@@ -50,6 +65,7 @@ class Settings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     max_file_size: int | None = None  # None: each language's default (``size_limit``)
+    by_file: SettingsByFile | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         per_file = (code for _, codes in self.per_file_ignores for code in codes)
@@ -87,13 +103,17 @@ class Settings:
         return [code for code in RULES if self.is_selected(code)]
 
     def for_file(self, path: str) -> Settings:
-        """These settings for the file at ``path``: its per-file ignores applied."""
+        """These settings for the file at ``path`` (``by_file``'s, when set), with its
+        per-file ignores applied."""
+        if self.by_file is not None:
+            return self.by_file.settings_for(path).for_file(path)
         if not self.per_file_ignores:
             return self
         codes: list[str] = []
         for pattern, ignored in self.per_file_ignores:
             negated = pattern.startswith("!")
-            matcher = ExcludeMatcher([pattern[1:] if negated else pattern], self.root or ".")
+            body = pattern[1:] if negated else pattern
+            matcher = ExcludeMatcher([body], os.sep if os.path.isabs(body) else self.root or ".")
             if matcher.matches_with_parents(path) != negated:
                 codes.extend(ignored)
         if not codes:
@@ -103,6 +123,8 @@ class Settings:
     def size_limit(self, path: str) -> int:
         """The largest file at ``path`` that is analysed (in bytes): ``max_file_size``, else
         the default of the file's language (``filesystem.default_size_limit``)."""
+        if self.by_file is not None:
+            return self.by_file.size_limit(path)
         return default_size_limit(path) if self.max_file_size is None else self.max_file_size
 
     def severity_of(self, code: str, default: Severity) -> Severity:
@@ -206,60 +228,6 @@ def _size(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise ConfigError("'max-file-size' must be a positive number of bytes")
     return value
-
-
-def find_config_file(start: str | Path) -> Path | None:
-    """The nearest ``passlint.toml``, or ``pyproject.toml`` with a ``[tool.passlint]`` table,
-    in ``start`` (a folder or a file's folder) or its parents."""
-    folder = Path(start).resolve()
-    if not folder.is_dir():
-        folder = folder.parent
-    for candidate in (folder, *folder.parents):
-        own = candidate / "passlint.toml"
-        if own.is_file():
-            return own
-        pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file() and (
-            "passlint" in _read_toml(pyproject).get("tool", {}) or _mentions_passlint(pyproject)
-        ):
-            return pyproject
-    return None
-
-
-def _mentions_passlint(pyproject: Path) -> bool:
-    """A pyproject.toml that does not parse (or is too large to read) but may name
-    ``tool.passlint`` is ours to report (loading it then raises ConfigError) rather than
-    silently ignored."""
-    try:
-        text = read_regular(str(pyproject), METADATA_LIMIT).decode("utf-8", errors="replace")
-    except TooLarge:
-        return True  # (too large to tell: reported rather than passed over)
-    except OSError:
-        return False
-    if "tool.passlint" not in text:
-        return False
-    try:
-        tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return True
-    return False
-
-
-def load_config_file(path: str | Path) -> Settings:
-    """Settings from a passlint.toml (top-level keys) or pyproject.toml ([tool.passlint])."""
-    path = Path(path)
-    data = _read_toml(path, strict=True)
-    table = data if path.name == "passlint.toml" else data.get("tool", {}).get("passlint", {})
-    return settings_from_mapping(table, str(path), str(path.resolve().parent))
-
-
-def _read_toml(path: Path, strict: bool = False) -> dict[str, Any]:
-    try:
-        return tomllib.loads(read_regular(str(path), METADATA_LIMIT).decode("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        if strict:
-            raise ConfigError(f"{path}: {error}") from None
-        return {}
 
 
 def with_overrides(

@@ -217,7 +217,7 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
 
 def discover(
     paths: Sequence[str],
-    exclude: Iterable[str],
+    exclude: Iterable[str] | ExcludeMatcher,
     root: str | os.PathLike[str],
     boundary: Boundary,
     *,
@@ -227,9 +227,10 @@ def discover(
     """The ``.mlir`` and ``.py`` files named by ``paths`` (files or folders), each a regular
     file inside ``boundary`` and listed once by its real path. A link out of the boundary,
     a FIFO, a device or a socket met in a folder is left out with a warning; named on the
-    command line, it is an error."""
+    command line, it is an error. ``exclude``: patterns relative to ``root``, or a matcher
+    made already (``check_settings.FolderExcludes``)."""
     result = Discovery()
-    matcher = ExcludeMatcher(exclude, root)
+    matcher = exclude if isinstance(exclude, ExcludeMatcher) else ExcludeMatcher(exclude, root)
     gitignore = GitIgnore()
     found = _Found(result.files)
     for path in paths:

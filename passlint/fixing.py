@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -34,6 +35,7 @@ class FixOutcome:
     fixed: dict[str, str] = field(default_factory=dict)  # real path -> text after
     display: dict[str, str] = field(default_factory=dict)  # real path -> path as shown
     applied: int = 0  # findings whose fix was applied
+    fixed_by_rule: Counter[tuple[str, str]] = field(default_factory=Counter)  # (path, code)
     results: list[FileResult] = field(default_factory=list)  # analysis of the fixed texts
     refused: list[str] = field(default_factory=list)  # messages about fixes not applied
 
@@ -60,7 +62,7 @@ def compute_fixes(
         results = check(paths, replace(job, overlay=dict(overlay)))
         outcome.results = results
         fixes: list[Fix] = []
-        owners: dict[Fix, int] = {}
+        owners: dict[Fix, list[tuple[str, str]]] = {}  # a fix -> the findings it fixes
         for result in results:
             for finding in result.findings:
                 if finding.fix is None or not finding.fix.preferred:
@@ -68,8 +70,8 @@ def compute_fixes(
                 fix = _by_real_path(finding.fix)
                 if fix not in owners:
                     fixes.append(fix)
-                    owners[fix] = 0
-                owners[fix] += 1
+                    owners[fix] = []
+                owners[fix].append((finding.path, finding.code))
         usable = []
         for fix in fixes:
             refusal = _refusal(fix, roots, allowed, verdicts, shown)
@@ -101,9 +103,10 @@ def compute_fixes(
                 overlay[real] = new
                 outcome.fixed[real] = new
                 progress = True
-        outcome.applied += sum(
-            owners[fix] for fix in usable if all(id(edit) in kept for edit in fix.edits)
-        )
+        for fix in usable:
+            if all(id(edit) in kept for edit in fix.edits):
+                outcome.fixed_by_rule.update(owners[fix])
+                outcome.applied += len(owners[fix])
         if not progress:
             return outcome
     outcome.results = check(paths, replace(job, overlay=dict(overlay)))

@@ -11,20 +11,26 @@ home or temporary folder is never a project by being a parent.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
-from passlint.config import find_config_file
+from passlint.config_files import config_root, find_config_file
 from passlint.discovery import git_top
 
 
-def project_root(path: str | Path, config: Path | None = None) -> str | None:
+def project_root(
+    path: str | Path, config: Path | None = None, named: Sequence[str] = ()
+) -> str | None:
     """The real path of the project folder holding ``path`` (a file or a folder), or None;
-    ``config``: the configuration file named on the command line, if one was."""
+    ``config``: the configuration file named on the command line, if one was; ``named``:
+    the paths the user named (where a linked configuration file may lead,
+    ``config_files``). A project's folder is the one holding its configuration file, not
+    where a link there leads."""
     real = os.path.realpath(path)
     folder = real if os.path.isdir(real) else os.path.dirname(real)
-    found = config if config is not None else find_config_file(folder)
+    found = config if config is not None else find_config_file(folder, named)
     if found is not None:
-        return os.path.dirname(os.path.realpath(found))
+        return config_root(found)
     top = git_top(folder)
     return os.path.realpath(top) if top is not None else None
 

@@ -1,4 +1,5 @@
-"""The text format: ``path:line:col: CODE message`` per finding and a summary line.
+"""The text format: ``path:line:col: CODE message`` per finding and a summary line (with
+``--show-fixes``, the fixes between them: ``report.fixes``).
 
 On a terminal (``color=True``) the location and code are coloured; with ``source=True``
 (on a terminal by default, always with ``--output-format full``) each finding is followed
@@ -90,8 +91,13 @@ def render_text(
     quiet: bool = False,
     errors: int = 0,
     source: bool | None = None,
+    fixes: str = "",
 ) -> str:
+    """The findings, then ``fixes`` (``--show-fixes``: ``report.fixes``) after a blank line,
+    then the summary line unless ``quiet``."""
     out = [render_finding(f, color, (lines or {}).get(f.path), source) for f in findings]
+    if fixes:
+        out.extend(["", *fixes.splitlines()] if out else fixes.splitlines())
     if not quiet:
         out.append(summary(findings, files_checked, errors))
     return "".join(line + "\n" for line in out)

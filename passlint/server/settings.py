@@ -1,10 +1,12 @@
 """Settings per document: the client's ``passlint`` section over ``[tool.passlint]``.
 
-The project file (``passlint.toml`` or ``[tool.passlint]`` in ``pyproject.toml``, found from
-the document's folder upwards, read as a regular file of at most ``METADATA_LIMIT`` bytes)
-gives the base; keys the client sets in its ``passlint`` section win. Keys that only the
-editor extension uses are ignored; anything else unknown is a configuration error, reported
-once and replaced by the project's settings.
+The project file governing the document (``config_files``, the one rule `passlint check`
+follows too: the nearest ``passlint.toml`` or ``pyproject.toml`` with ``[tool.passlint]`` in
+the document's folder or above, read as a regular file of at most ``METADATA_LIMIT`` bytes,
+never through a link out of the document's workspace) gives the base; keys the client sets
+in its ``passlint`` section win. Keys that only the editor extension uses are ignored;
+anything else unknown is a configuration error, reported once and replaced by the project's
+settings.
 """
 
 from __future__ import annotations
@@ -12,13 +14,12 @@ from __future__ import annotations
 import logging
 import os
 import re
-import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from passlint.config import ConfigError, Settings, find_config_file, settings_from_mapping
-from passlint.filesystem import METADATA_LIMIT, Refused, read_regular
+from passlint.config import ConfigError, Settings, settings_from_mapping
+from passlint.config_files import ConfigLookup, config_root, read_config_table
 
 log = logging.getLogger(__name__)
 
@@ -42,30 +43,31 @@ def client_table(section: Any) -> dict[str, Any]:
     }
 
 
-def project_table(folder: str) -> tuple[dict[str, Any], str | None]:
-    """The project's settings table around ``folder`` and the file it came from."""
+def project_table(
+    folder: str, lookup: ConfigLookup | None = None
+) -> tuple[dict[str, Any], str | None]:
+    """The project's settings table governing ``folder`` and the file it came from
+    (``lookup``: one that answers for each folder once, with the document's workspace)."""
     try:
-        found = find_config_file(folder)
+        found = (lookup or ConfigLookup()).for_folder(folder)
     except OSError as error:  # a folder that cannot be looked into: no project file
         log.warning("no settings file looked for around %s: %s", folder, error)
         return {}, None
     if found is None:
         return {}, None
-    try:
-        data = tomllib.loads(read_regular(str(found), METADATA_LIMIT).decode("utf-8"))
-    except Refused as refused:
-        raise ConfigError(f"{found}: {refused.reason}") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ConfigError(f"{found}: {error}") from None
-    table = data if found.name == "passlint.toml" else data.get("tool", {}).get("passlint", {})
+    table = read_config_table(found)
     return {_dashed(key): value for key, value in table.items()}, str(found)
 
 
 class SettingsStore:
-    """Settings of each folder, cached until the client's section or a config file changes."""
+    """Settings of each folder, cached until the client's section or a config file changes.
+    ``workspace_of``: the workspace of a document (``session.roots``), where a project file
+    that is a symbolic link may lead."""
 
-    def __init__(self) -> None:
+    def __init__(self, workspace_of: Callable[[str], tuple[str, ...]] | None = None) -> None:
         self.client: dict[str, Any] = {}
+        self.workspace_of = workspace_of
+        self._lookups: dict[tuple[str, ...], ConfigLookup] = {}  # by workspace
         self._by_folder: dict[str, Settings] = {}
         self.errors: list[str] = []  # new configuration errors, for the server to show once
         self._reported: set[str] = set()
@@ -76,6 +78,7 @@ class SettingsStore:
 
     def invalidate(self) -> None:
         self._by_folder.clear()
+        self._lookups.clear()
         self._reported.clear()
 
     def settings_for(self, path: str) -> Settings:
@@ -83,15 +86,18 @@ class SettingsStore:
         (a relative path: ``uris``) has no project file, only the client's section."""
         folder = str(Path(path).parent) if os.path.isabs(path) else ""
         if folder not in self._by_folder:
-            self._by_folder[folder] = self._load(folder)
+            self._by_folder[folder] = self._load(folder, path)
         return self._by_folder[folder]
 
-    def _load(self, folder: str) -> Settings:
+    def _load(self, folder: str, path: str) -> Settings:
         table: dict[str, Any] = {}
         origin = None
         try:
             if folder:
-                table, origin = project_table(folder)
+                workspace = self.workspace_of(path) if self.workspace_of else ()
+                if workspace not in self._lookups:
+                    self._lookups[workspace] = ConfigLookup(workspace)
+                table, origin = project_table(folder, self._lookups[workspace])
         except ConfigError as error:
             self._report(str(error))
         if self.client:
@@ -119,7 +125,7 @@ class SettingsStore:
 
 def _root(path: str | None) -> str:
     """The folder ``per-file-ignores`` patterns are relative to: the project file's."""
-    return str(Path(path).parent) if path else ""
+    return config_root(path) if path else ""
 
 
 def _origin(path: str | None, client: bool) -> str:

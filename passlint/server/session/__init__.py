@@ -42,8 +42,8 @@ class Session:
         self.scheduler = scheduler
         self.memo = Memo()  # what this session's analyses keep (the analysis process: its own)
         self.converted = ConvertedFindings()  # the diagnostics of their last runs, likewise
-        self.settings = SettingsStore()
         self.roots = WorkspaceRoots()
+        self.settings = SettingsStore(self.roots.for_path)
         self.documents = OpenDocuments(scheduler.documents)
         self.disk_copies = DiskCopies()  # large modules the analysis process reads from disk
         self.models = ModelCache(executor, self.memo)
@@ -138,6 +138,7 @@ class Session:
         loc() reads is drawn from the folders now open (the models read in the old one are
         forgotten)."""
         self.roots.change(added, removed)
+        self.settings.invalidate()  # (where a linked project file may lead has changed)
         self.models.clear()
 
     def folders_changed(self, added: list[str], removed: list[str]) -> None:
