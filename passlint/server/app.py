@@ -1,7 +1,8 @@
 """`passlint serve`: start the language server on stdio (default) or TCP.
 
-Only the protocol goes to stdout: logging goes to stderr, and ``sys.stdout`` is pointed at
-stderr while the server runs so a stray ``print`` cannot corrupt the stream.
+Only the protocol goes to stdout: logging goes to the client (``client_log``) once it is
+there and to stderr before, and ``sys.stdout`` is pointed at stderr while the server runs so
+a stray ``print`` cannot corrupt the stream.
 """
 
 from __future__ import annotations
@@ -70,8 +71,16 @@ def run(argv: Sequence[str]) -> int:
         level=getattr(logging, args.log_level.upper()),
         format="passlint %(levelname)s %(name)s: %(message)s",
     )
+    from passlint.server.client_log import ClientLog, quiet_pygls
     from passlint.server.server import server
 
+    quiet_pygls()
+    root = logging.getLogger()
+    server.client_log = ClientLog(server.window_log_message, root.level)
+    for handler in root.handlers:  # stderr's: until the client is there
+        handler.setLevel(root.level)  # (a pygls record quiet_pygls lowers stays below it)
+        handler.addFilter(server.client_log.keeps_off_stderr)
+    root.addHandler(server.client_log)
     map_large_blocks()  # texts of freed versions go back to the system (P9)
     server.scheduler.debounce = max(0.0, args.debounce)
     if args.threads_only:

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
     from pygls.server import ServerErrors
 
+    from passlint.server.client_log import ClientLog
+
 log = logging.getLogger(__name__)
 
 WATCHED = ("**/*.py", "**/pyproject.toml", "**/passlint.toml")
@@ -47,6 +49,8 @@ class PasslintServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=PasslintProtocol,
         )
+        # The log records sent to the client (``passlint serve`` installs it; see client_log).
+        self.client_log: ClientLog | None = None
         self.executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="passlint")
         self.quick_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="quick")
         self.scheduler: Scheduler[Job, Result] = Scheduler(

@@ -9,6 +9,7 @@ in its own module (``actions``, ``hover``, ``inlay``, ``symbols``, ``navigation`
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import Any
 
@@ -56,6 +57,8 @@ server = PasslintServer()
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: PasslintServer, params: types.InitializeParams) -> None:
+    if ls.client_log is not None:  # (LSP lets window/logMessage out during initialize)
+        ls.client_log.start(asyncio.get_running_loop())
     ls.session.start(learn(params))
 
 
@@ -68,6 +71,8 @@ async def initialized(ls: PasslintServer, params: types.InitializedParams) -> No
 
 @server.feature(types.SHUTDOWN)
 def shutdown(ls: PasslintServer, params: None) -> None:
+    if ls.client_log is not None:
+        ls.client_log.stop()
     ls.scheduler.shutdown()
 
 

@@ -85,7 +85,7 @@ def test_an_absurd_content_length_is_skipped(wire: Wire, tmp_path: Path) -> None
     wire.send_raw(b"Content-Length: 1000000000000\r\n\r\n")
     assert_still_answers(wire, uri)
     assert rss_kib(wire.process.pid) < before + 50_000  # nothing of the declared size
-    assert wire.stderr_says(b"Content-Length 1000000000000 is more than")
+    assert "Content-Length 1000000000000 is more than" in wire.log()
     assert wire.popups() == []
     assert wire.close() == 0
 
@@ -186,7 +186,7 @@ def test_notifications_with_bad_params_are_logged_not_shown(wire: Wire, tmp_path
     wire.notify("$/cancelRequest", {"id": [1]})
     assert_still_answers(wire, uri)
     assert wire.popups() == []
-    log = wire.stderr.decode()
+    log = wire.log()
     assert "textDocument/didOpen: invalid params: " in log
     assert "didChange for file:///nowhere/b.mlir, which is not open" in log
     assert wire.close() == 0
@@ -212,7 +212,7 @@ def test_a_handler_exception_is_a_one_line_internal_error(hooked: Wire, tmp_path
     hooked.notify("passlint/testRaise", {})
     assert_still_answers(hooked, uri)
     assert hooked.popups() == []
-    log = hooked.stderr.decode()
+    log = hooked.log()
     # each logged once, with its traceback
     assert log.count("RuntimeError: simulated bug in a handler") == 1
     assert log.count("RuntimeError: simulated bug in a notification handler") == 1

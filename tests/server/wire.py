@@ -139,6 +139,12 @@ class Wire:
     def notification(self, method: str, timeout: float = TIMEOUT) -> dict[str, Any]:
         return self._first(lambda m: m.get("method") == method and "id" not in m, timeout)
 
+    def log(self) -> str:
+        """What the server logged: the window/logMessage notifications seen so far (one a
+        line, as ``passlint serve`` sends its records once the client is there) and stderr."""
+        sent = [m["params"]["message"] for m in self.seen if m.get("method") == "window/logMessage"]
+        return "".join(f"{line}\n" for line in sent) + self.stderr.decode(errors="replace")
+
     def popups(self) -> list[dict[str, Any]]:
         """The window/showMessage notifications seen so far."""
         return [m for m in self.seen if m.get("method") == "window/showMessage"]
