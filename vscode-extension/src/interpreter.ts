@@ -33,6 +33,8 @@ export interface Candidate {
   command: string[];
   source: InterpreterSource;
   problem?: string;
+  /** Whether it ran at all (false: missing, not executable, crashed): its version is not to blame. */
+  started?: boolean;
 }
 
 export type Discovery =
@@ -79,7 +81,7 @@ export async function discoverInterpreter(host: DiscoveryHost): Promise<Discover
     const result = await host.probe(command);
     const problem = problemWith(result, host.importStrategy);
     if (problem !== undefined || result.version === undefined) {
-      rejected.push({ command, source, problem: problem ?? 'could not be started' });
+      rejected.push({ command, source, problem: problem ?? 'could not be started', started: result.version !== undefined });
       return undefined;
     }
     return { command, source, version: versionText(result.version) };
@@ -96,7 +98,7 @@ export async function discoverInterpreter(host: DiscoveryHost): Promise<Discover
   try {
     fromExtension = await host.pythonExtension();
   } catch (error) {
-    rejected.push({ command: [], source: 'python-extension', problem: `did not answer: ${String(error)}` });
+    rejected.push({ command: [], source: 'python-extension', problem: `did not answer: ${String(error)}`, started: false });
   }
   if (fromExtension !== undefined && fromExtension.length > 0) {
     const chosen = await attempt(fromExtension, 'python-extension');
@@ -119,12 +121,25 @@ const SOURCE_NAMES: Record<InterpreterSource, string> = {
   path: 'PATH',
 };
 
+/**
+ * The toast when no interpreter can run the server. Python's version is blamed only when an
+ * interpreter ran and was too old: a `passlint.interpreter` that does not run is named with
+ * what is wrong with it, and when nothing ran at all the message says none was found.
+ */
 export function failureMessage(rejected: Candidate[]): string {
+  const configured = rejected.find((c) => c.source === 'setting');
+  if (configured !== undefined && configured.started === false) {
+    return `passlint.interpreter is set to ${configured.command.join(' ') || '(nothing)'}, which ` +
+      `${configured.problem ?? 'could not be started'}: set it to a Python ${MIN_PYTHON.join('.')} ` +
+      "or newer, or clear it to use the Python extension's interpreter or PATH's.";
+  }
   const details = rejected
     .map((c) => `${c.command.join(' ') || '(none)'} from ${SOURCE_NAMES[c.source]} ${c.problem ?? ''}`.trim())
     .join('; ');
-  return `passlint needs Python ${MIN_PYTHON.join('.')} or newer to run its language server` +
-    (details ? `: ${details}.` : '.');
+  const lead = rejected.length > 0 && rejected.every((c) => c.started === false)
+    ? `No Python could be started to run passlint's language server (it needs ${MIN_PYTHON.join('.')} or newer)`
+    : `passlint needs Python ${MIN_PYTHON.join('.')} or newer to run its language server`;
+  return lead + (details ? `: ${details}.` : '.');
 }
 
 /** Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and a leading `~`. */
@@ -189,7 +204,7 @@ export function probeInterpreter(command: string[], options: { cwd?: string; env
         }
         const code = (error as (NodeJS.ErrnoException & { code?: unknown }) | null)?.code;
         resolve({
-          error: code === 'ENOENT' ? 'was not found' : `did not run (${error ? error.message.split('\n')[0] : 'no output'})`,
+          error: code === 'ENOENT' ? 'was not found' : code === 'EACCES' ? 'is not executable' : `did not run (${error ? error.message.split('\n')[0] : 'no output'})`,
         });
       },
     );

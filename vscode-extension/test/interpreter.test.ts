@@ -119,6 +119,42 @@ describe('interpreter discovery', () => {
     }
   });
 
+  it('names a configured interpreter that does not run, not the Python version', async () => {
+    const found = await discoverInterpreter(host({ python3: py(12) }, { configured: ['/opt/none/python'] }));
+    assert.equal(found.ok, false);
+    if (!found.ok) {
+      assert.equal(
+        found.message,
+        'passlint.interpreter is set to /opt/none/python, which was not found: set it to a Python 3.11 ' +
+          "or newer, or clear it to use the Python extension's interpreter or PATH's.",
+      );
+    }
+  });
+
+  it('blames the version of a configured interpreter that is too old', async () => {
+    const found = await discoverInterpreter(host({ '/usr/bin/python3.8': py(8) }, { configured: ['/usr/bin/python3.8'] }));
+    assert.equal(found.ok, false);
+    if (!found.ok) {
+      assert.equal(
+        found.message,
+        'passlint needs Python 3.11 or newer to run its language server: /usr/bin/python3.8 from ' +
+          'passlint.interpreter is Python 3.8.0; passlint needs 3.11 or newer.',
+      );
+    }
+  });
+
+  it('says no Python was found when none ran', async () => {
+    const found = await discoverInterpreter(host({}));
+    assert.equal(found.ok, false);
+    if (!found.ok) {
+      assert.equal(
+        found.message,
+        "No Python could be started to run passlint's language server (it needs 3.11 or newer): " +
+          'python3 from PATH was not found; python from PATH was not found.',
+      );
+    }
+  });
+
   it('judges versions at the 3.11 boundary', () => {
     assert.equal(problemWith({ version: [3, 11, 0] }, 'useBundled'), undefined);
     assert.equal(problemWith({ version: [4, 0, 0] }, 'useBundled'), undefined);
