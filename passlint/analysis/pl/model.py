@@ -296,6 +296,13 @@ class Function:
     outlined: list[OutlinedScope] = field(default_factory=list)
     _by_name: tuple[int, dict[str, Param]] | None = field(default=None, repr=False, compare=False)
 
+    def outermost(self) -> Function:
+        """The module-level def around this one (itself, when it is one)."""
+        function = self
+        while function.parent is not None:
+            function = function.parent
+        return function
+
     @property
     def is_device_kernel(self) -> bool:
         return self.decorated and not self.is_jit and self.func_type in DEVICE_KERNEL_TYPES

@@ -72,13 +72,13 @@ class UnitKeys:
             self._env = _environment(self.memo, self.module, self.with_workspace)
         homes: dict[int, tuple[int, str, str | None]] = {}
         for site in callers:
-            outer = outermost(site.caller)
+            outer = site.caller.outermost()
             if id(outer) not in homes:
                 homes[id(outer)] = self._home(outer)
         node = kernel.node
         return (
             self._env,
-            self._home(outermost(kernel)),
+            self._home(kernel.outermost()),
             node.lineno,
             node.col_offset,
             kernel.name,
@@ -145,12 +145,6 @@ def cached_unit(
             units.clear()
         units[key] = unit
     return unit
-
-
-def outermost(function: Function) -> Function:
-    while function.parent is not None:
-        function = function.parent
-    return function
 
 
 def _statement_text(lines: list[str], node: ast.stmt) -> tuple[int, str]:

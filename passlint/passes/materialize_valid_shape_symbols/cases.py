@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -75,7 +76,8 @@ from passlint.passes.materialize_valid_shape_symbols.checks import CHECKS
 from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary, OutlinedKernel
 from passlint.passes.materialize_valid_shape_symbols.rebinding import NameReads
 from passlint.passes.materialize_valid_shape_symbols.rules import UNBOUND_VALID_SHAPE_SYMBOL
-from passlint.passes.materialize_valid_shape_symbols.run import Run
+from passlint.passes.materialize_valid_shape_symbols.run import Kept, Run
+from passlint.passes.materialize_valid_shape_symbols.sites import SiteIndex
 
 Bindings = dict[tuple[int, str], Resolved]
 REQUEST_PARAM = "request.param"  # the binding of a fixture's request.param in its contexts
@@ -120,6 +122,15 @@ class Units:
             for key, table in self._fixtures.items()
         }
         self._find()
+        # Once every unit is found: the units, those with the most contexts first; the
+        # functions by the id of the unit owning them (None: none), in module order.
+        self._by_count = sorted(self.units.values(), key=lambda u: -len(u.contexts))
+        self._owned: dict[int | None, list[Function]] = {}
+        self._order: dict[int, int] = {}
+        for order, function in enumerate(module.functions):
+            unit = self.owner(function)
+            self._owned.setdefault(None if unit is None else id(unit), []).append(function)
+            self._order[id(function)] = order
 
     def owner(self, function: Function) -> Unit | None:
         key = id(function)
@@ -430,21 +441,28 @@ class Units:
 
     def runs(self, workspace: Workspace | None) -> Iterator[tuple[int, Run]]:
         """Per context index, a run with every unit's context of that index bound."""
-        count = max((len(u.contexts) for u in self.units.values()), default=0)
         reads = NameReads(self.module, self.resolver.memo)
-        for index in range(count):
+        calls = SiteIndex(self.module)
+        memo = self.resolver.memo
+        for index in range(len(self._by_count[0].contexts) if self._by_count else 0):
             bindings: Bindings = {}
-            for unit in self.units.values():
-                if index < len(unit.contexts):
-                    bindings.update(unit.contexts[index].bindings)
-            yield index, Run(self.module, workspace, bindings, reads, self.resolver.memo)
+            for unit in self.active(index):
+                bindings.update(unit.contexts[index].bindings)
+            yield index, Run(self.module, workspace, bindings, reads, memo, calls)
 
-    def keep(self, index: int) -> Callable[[Function], bool]:
-        def kept(function: Function) -> bool:
-            unit = self.owner(function)
-            return unit is not None and index < len(unit.contexts)
+    def active(self, index: int) -> list[Unit]:
+        """The units with a context of that index."""
+        return list(itertools.takewhile(lambda u: index < len(u.contexts), self._by_count))
 
-        return kept
+    def kept(self, index: int) -> Kept:
+        """The functions the run of context ``index`` reports on: those of the units it
+        binds (a unit's functions are those it owns, not a nested unit's)."""
+        functions = [f for unit in self.active(index) for f in self._owned.get(id(unit), ())]
+        return Kept(sorted(functions, key=lambda f: self._order[id(f)]))
+
+    def outside(self) -> Kept:
+        """The functions no unit owns (analysed once)."""
+        return Kept(self._owned.get(None, ()))
 
     def lines(self) -> UnitLines:
         """Which unit holds each line (once every unit is found)."""
@@ -494,18 +512,17 @@ def findings(module: Module, workspace: Workspace | None, memo: PlMemo | None) -
         found += base.findings()
         found.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))
         return found
-    found += base.findings(lambda f: units.owner(f) is None)
+    found += base.findings(units.outside())
     per_unit: dict[int, list[list[Finding]]] = {id(u): [] for u in units.units.values()}
     lines = units.lines()
     for index, run in units.runs(workspace):
         of_run: dict[int, list[Finding]] = {}
-        for finding in run.findings(units.keep(index)):
+        for finding in run.findings(units.kept(index)):
             unit = lines.at(finding.range.start.line + 1)
             if unit is not None:
                 of_run.setdefault(id(unit), []).append(finding)
-        for unit in units.units.values():
-            if index < len(unit.contexts):
-                per_unit[id(unit)].append(of_run.get(id(unit), []))
+        for unit in units.active(index):
+            per_unit[id(unit)].append(of_run.get(id(unit), []))
     for unit in units.units.values():
         found += merged(unit, per_unit[id(unit)])
     found.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))
@@ -525,18 +542,18 @@ def summaries(
     for kernel in module.kernels:
         if units.owner(kernel) is None:
             chosen[id(kernel)] = base.summary(kernel)
-    for item in base.outlined(lambda f: units.owner(f) is None):
+    for item in base.outlined(units.outside()):
         outlined.setdefault(id(item.scope.node), item)
     for index, run in units.runs(workspace):
-        keep = units.keep(index)
-        for kernel in module.kernels:
-            if not keep(kernel):
+        kept = units.kept(index)
+        for kernel in kept.functions:
+            if not kernel.is_device_kernel:
                 continue
             summary = run.summary(kernel)
             old = chosen.get(id(kernel))
             if old is None or (not old.unbound and summary.unbound):
                 chosen[id(kernel)] = summary
-        for item in run.outlined(keep):
+        for item in run.outlined(kept):
             outlined.setdefault(id(item.scope.node), item)
     kernels = [chosen[id(k)] for k in module.kernels if id(k) in chosen]
     return kernels, list(outlined.values())
@@ -564,17 +581,16 @@ def merged(unit: Unit, per_context: list[list[Finding]]) -> list[Finding]:
         if len(contexts) == every:
             out.append(finding)
             continue
-        labels = [unit.contexts[i].label for i in contexts]
-        giving = set(contexts)
-        others = [c.label for i, c in enumerate(unit.contexts) if i not in giving]
-        note = f"This holds in {_named(labels)} only, not in {_named(others)}."
+        labels = [unit.contexts[i].label for i in contexts[: _NAMED + 1]]
+        others = _labels_except(unit.contexts, set(contexts))
+        note = f"This holds in {_named(labels, len(contexts))} only, not in {_named(*others)}."
         fix = finding.fix
         reason = ""
         if fix is not None:
-            without = [c.label for i, c in enumerate(unit.contexts) if i not in fixed[fix.edits]]
-            if without:
-                cases = _named(without)
-                share, need = ("shares", "needs") if len(without) == 1 else ("share", "need")
+            without = _labels_except(unit.contexts, fixed[fix.edits])
+            if without[1]:
+                cases = _named(*without)
+                share, need = ("shares", "needs") if without[1] == 1 else ("share", "need")
                 reason = f" The fix is not preferred: {cases} {share} the text it edits, " + (
                     "and there the pass adds nothing; the fix would still give the kernel the "
                     "parameter there and pass it an extent at every call."
@@ -591,10 +607,24 @@ def merged(unit: Unit, per_context: list[list[Finding]]) -> list[Finding]:
 _NAMED = 4  # the contexts a message names one by one; the others it counts
 
 
-def _named(labels: list[str]) -> str:
-    if len(labels) > _NAMED:
-        return f"{', '.join(labels[: _NAMED - 1])} and {len(labels) - _NAMED + 1} more"
-    if len(labels) == 1:
+def _labels_except(contexts: list[Context], giving: set[int]) -> tuple[list[str], int]:
+    """The first labels (as many as ``_named`` shows) of the contexts whose indexes are not
+    in ``giving``, and how many such contexts there are."""
+    labels: list[str] = []
+    for index, context in enumerate(contexts):
+        if len(labels) > _NAMED:
+            break
+        if index not in giving:
+            labels.append(context.label)
+    return labels, len(contexts) - len(giving)
+
+
+def _named(labels: list[str], count: int) -> str:
+    """``count`` contexts, whose first labels are ``labels`` (at least ``_NAMED + 1`` of
+    them, or all)."""
+    if count > _NAMED:
+        return f"{', '.join(labels[: _NAMED - 1])} and {count - _NAMED + 1} more"
+    if count == 1:
         return labels[0]
     return f"{', '.join(labels[:-1])} and {labels[-1]}"
 

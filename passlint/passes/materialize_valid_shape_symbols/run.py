@@ -5,7 +5,7 @@ findings lives in ``cache``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Iterable, Mapping
 
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl.memo import PlMemo
@@ -40,15 +40,27 @@ from passlint.passes.materialize_valid_shape_symbols.rebinding import (
     Readers,
     Rebinding,
 )
-from passlint.passes.materialize_valid_shape_symbols.sites import CallSites
+from passlint.passes.materialize_valid_shape_symbols.sites import CallSites, SiteIndex
+
+
+class Kept:
+    """The functions whose kernels, calls and ``pl.at`` scopes one run reports on, in module
+    order (a run of a parametrized case visits these alone, never the whole module)."""
+
+    def __init__(self, functions: Iterable[Function]) -> None:
+        self.functions = list(functions)
+        self._ids = {id(function) for function in self.functions}
+
+    def __contains__(self, function: Function) -> bool:
+        return id(function) in self._ids
 
 
 class Run:
     """The analyses of one module's kernels (and of the kernels its calls reach);
     ``bindings`` give enclosing functions' parameters the values of one parametrized case
-    (``Resolver``; such a run reuses no stored findings); ``reads``, the module's name
-    index, is shared by the runs of one module's cases; ``memo`` keeps the other modules
-    read and the kernels' findings for the next run (``cache``)."""
+    (``Resolver``; such a run reuses no stored findings); ``reads`` and ``index``, the
+    module's name and call indexes, are shared by the runs of one module's cases; ``memo``
+    keeps the other modules read and the kernels' findings for the next run (``cache``)."""
 
     def __init__(
         self,
@@ -57,12 +69,13 @@ class Run:
         bindings: Mapping[tuple[int, str], Resolved] | None = None,
         reads: NameReads | None = None,
         memo: PlMemo | None = None,
+        index: SiteIndex | None = None,
     ) -> None:
         self.module = module
         self.workspace = workspace
         self.resolver = Resolver(module, workspace, bindings, memo)
         self._bound = bool(bindings)
-        self.sites = CallSites(module, self.resolver, workspace)
+        self.sites = CallSites(module, self.resolver, workspace, index)
         self.pipeline = Pipeline(self.resolver, self.sites.reader)
         self._analyses: dict[int, KernelAnalysis] = {}
         self._sites: dict[int, list[SiteResult]] = {}
@@ -158,13 +171,11 @@ class Run:
             self._declared[id(function)] = declared
         return dynamic in declared
 
-    def outlined(self, keep: Callable[[Function], bool] | None = None) -> list[OutlinedKernel]:
-        """The kernels outlined from ``pl.at`` scopes of non-kernel functions (those
-        ``keep`` keeps) that gain parameters."""
+    def outlined(self, kept: Kept | None = None) -> list[OutlinedKernel]:
+        """The kernels outlined from ``pl.at`` scopes of non-kernel functions (all, or those
+        ``kept`` holds) that gain parameters."""
         found: list[OutlinedKernel] = []
-        for function in self.module.functions:
-            if keep is not None and not keep(function):
-                continue
+        for function in self.module.functions if kept is None else kept.functions:
             if not function.is_device_kernel and function.outlined:
                 reader = self.sites.reader
                 found += outlined_kernels(function, self.module, self.resolver, reader)
@@ -172,48 +183,40 @@ class Run:
 
     # -- findings ----------------------------------------------------------------------------
 
-    def findings(self, keep: Callable[[Function], bool] | None = None) -> list[Finding]:
-        """The module's findings; with ``keep``, those of the kernels, calls and ``pl.at``
-        scopes in the functions it keeps."""
+    def findings(self, kept: Kept | None = None) -> list[Finding]:
+        """The module's findings; with ``kept``, those of the kernels, calls and ``pl.at``
+        scopes in the functions it holds."""
         found: list[Finding] = []
-        own_sites: dict[int, list[tuple[Finding, ...]]] = {}
         module = self.module
-        for kernel in module.kernels:
-            if keep is not None and not keep(kernel):
+        functions = module.functions if kept is None else kept.functions
+        for kernel in functions:
+            if not kernel.is_device_kernel:
                 continue
             unit = self._unit(kernel)
             found.extend(unit.findings)
-            if unit.sites is not None:
-                own_sites[id(kernel)] = list(reversed(unit.sites))
-        for function in module.functions:
-            kept = keep is None or keep(function)
+            if unit.sites is not None:  # its calls in this module, in the unit's order
+                for site, results in zip(self.sites.own_calls(kernel), unit.sites, strict=True):
+                    if kept is None or site.caller in kept:
+                        found.extend(results)
+        for function in functions:
             for site in function.calls:
                 callee = self.sites.callee(site, module)
                 if callee is None or not callee.function.is_device_kernel:
                     continue
-                if callee.module is module and (keep is None or keep(callee.function)):
-                    queue = own_sites.get(id(callee.function))
-                    if queue is None:  # no unbound symbols: no call site findings
-                        continue
-                    if queue:
-                        results = queue.pop()  # taken in order, kept or not
-                        if kept:
-                            found.extend(results)
-                        continue
-                if not kept:
-                    continue
+                if callee.module is module and (kept is None or callee.function in kept):
+                    continue  # reported with the kernel above
                 analysis = self.analysis(callee.function, callee.module)
                 if analysis.symbols:
                     result = self.sites.result(site, module, analysis)
                     found.extend(report.site_findings(result, analysis))
-        found += [report.outlined(module, kernel) for kernel in self.outlined(keep)]
+        found += [report.outlined(module, kernel) for kernel in self.outlined(kept)]
         found.sort(key=lambda f: (f.range.start, f.range.end, f.code, f.message))
         return found
 
     def _unit(self, kernel: Function) -> KernelUnit:
         """The findings of a kernel of this module and those at its calls in this module,
         reused from an earlier run whose inputs were the same (``cache``)."""
-        callers = self.sites.calls_named(self.module).get(kernel.name, [])
+        callers = self.sites.calling(kernel)
         # A standalone kernel's uses as a value may be anywhere in the module: not cached.
         stored = kernel.owner is not None and not self._bound
         keys = self._keys

@@ -34,21 +34,74 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
 )
 
 
-class CallSites:
-    """Finds and reads the call sites of kernels, starting from one module."""
+class SiteIndex:
+    """What one module's syntax says about calls, built when first asked and shared by
+    every run over the module (the runs of its parametrized cases): its call sites by the
+    called name, and by name within each outermost function; its escaping values; which
+    names it mentions only by calling them."""
 
-    def __init__(self, module: Module, resolver: Resolver, workspace: Workspace | None) -> None:
+    def __init__(self, module: Module) -> None:
+        self.module = module
+        self._named: dict[str, list[CallSite]] | None = None
+        self._within: dict[tuple[int, str], list[CallSite]] | None = None
+        self._escapes: dict[str, list[_Escape]] | None = None
+        self._mentions: _Mentions | None = None
+
+    def named(self) -> dict[str, list[CallSite]]:
+        """The call sites grouped by the called name, in module order."""
+        if self._named is None:
+            self._named = {}
+            for function in self.module.functions:
+                for site in function.calls:
+                    self._named.setdefault(site.target_name, []).append(site)
+        return self._named
+
+    def calling(self, kernel: Function) -> list[CallSite]:
+        """The call sites by ``kernel``'s name that may launch it: for a kernel defined
+        inside a function, those in that outermost function (its name, or its program's,
+        is seen nowhere else: ``self.k`` is its program's method, a bare ``k`` is looked
+        up in the enclosing definitions, ``alias.k`` reaches module-level functions only)."""
+        if kernel.parent is None:
+            return self.named().get(kernel.name, [])
+        if self._within is None:
+            self._within = {}
+            for name, sites in self.named().items():
+                for site in sites:
+                    key = (id(site.caller.outermost()), name)
+                    self._within.setdefault(key, []).append(site)
+        return self._within.get((id(kernel.outermost()), kernel.name), [])
+
+    def escapes(self) -> dict[str, list[_Escape]]:
+        if self._escapes is None:
+            self._escapes = _escapes(self.module)
+        return self._escapes
+
+    def only_called(self, name: str) -> bool:
+        if self._mentions is None:
+            self._mentions = _Mentions(self.module)
+        return self._mentions.only_called(name)
+
+
+class CallSites:
+    """Finds and reads the call sites of kernels, starting from one module (``index``: its
+    ``SiteIndex``, when the caller shares one between runs)."""
+
+    def __init__(
+        self,
+        module: Module,
+        resolver: Resolver,
+        workspace: Workspace | None,
+        index: SiteIndex | None = None,
+    ) -> None:
         self.module = module
         self.resolver = resolver
         self.workspace = workspace
         self.reader = ExtentReader(resolver)
         self._callees: dict[int, RFunction | None] = {}
         self._foreign_callees: set[int] = set()
-        self._by_name: dict[int, dict[str, list[CallSite]]] = {}
-        self._escapes: dict[int, dict[str, list[_Escape]]] = {}  # per module
+        self._indexes = {id(module): index if index is not None else SiteIndex(module)}
         self._importing: dict[int, list[tuple[Module, set[str]]]] = {}  # per kernel
-        self._mentions: dict[int, _Mentions] = {}  # per module
-        self._grouped: dict[tuple[int, str], tuple[dict[int, list[CallSite]], bool]] = {}
+        self._grouped: dict[tuple[int, str, int], tuple[dict[int, list[CallSite]], bool]] = {}
 
     def callee(self, site: CallSite, module: Module) -> RFunction | None:
         """The function ``site`` launches (memoised per site)."""
@@ -62,16 +115,15 @@ class CallSites:
             self.resolver.foreign += 1  # what depends on this answer depends on other files
         return self._callees[key]
 
-    def calls_named(self, module: Module) -> dict[str, list[CallSite]]:
-        """The call sites of a module grouped by the called name (built once per module)."""
-        found = self._by_name.get(id(module))
+    def index(self, module: Module) -> SiteIndex:
+        found = self._indexes.get(id(module))
         if found is None:
-            found = {}
-            for function in module.functions:
-                for site in function.calls:
-                    found.setdefault(site.target_name, []).append(site)
-            self._by_name[id(module)] = found
+            found = self._indexes[id(module)] = SiteIndex(module)
         return found
+
+    def calling(self, kernel: Function) -> list[CallSite]:
+        """The call sites of this module by ``kernel``'s name that may launch it."""
+        return self._indexes[id(self.module)].calling(kernel)
 
     # -- the calls of one kernel -------------------------------------------------------------
 
@@ -84,6 +136,11 @@ class CallSites:
             for other, names in self._importers(kernel, module):
                 found.extend((site, other) for site in self._calls_to(kernel, other, names))
         return [self.result(site, where, analysis) for site, where in found]
+
+    def own_calls(self, kernel: Function) -> list[CallSite]:
+        """The calls of a kernel of this module in this module, in source order (the order
+        of ``of_kernel``'s first results)."""
+        return self._calls_to(kernel, self.module, {kernel.name})
 
     def value_uses(self, kernel: Function, module: Module) -> list[ValueUse]:
         """Uses of ``kernel`` as a value (an argument, an assigned or returned value, an
@@ -103,30 +160,26 @@ class CallSites:
         return [UnreadFile(p, r) for p, r in sorted(self.workspace.refused().items())]
 
     def _value_uses(self, kernel: Function, module: Module, names: set[str]) -> list[ValueUse]:
-        if all(self._only_called(module, name) for name in names):
+        if all(self.index(module).only_called(name) for name in names):
             return []
-        escapes = self._escapes.get(id(module))
-        if escapes is None:
-            escapes = self._escapes[id(module)] = _escapes(module)
+        escapes = self.index(module).escapes()
         return _value_uses(kernel, module, names, self.resolver, escapes)
-
-    def _only_called(self, module: Module, name: str) -> bool:
-        found = self._mentions.get(id(module))
-        if found is None:
-            found = self._mentions[id(module)] = _Mentions(module)
-        return found.only_called(name)
 
     def _calls_to(self, kernel: Function, module: Module, names: set[str]) -> list[CallSite]:
         sites: list[CallSite] = []
         for name in sorted(names):
-            sites += self._calls_by_callee(module, name).get(id(kernel), ())
+            sites += self._calls_by_callee(kernel, module, name).get(id(kernel), ())
         sites.sort(key=lambda s: s.span)
         return sites
 
-    def _calls_by_callee(self, module: Module, name: str) -> dict[int, list[CallSite]]:
-        """The calls by ``name`` in ``module``, grouped by the function they launch (once
-        per module and name: many kernels may share a name)."""
-        key = (id(module), name)
+    def _calls_by_callee(
+        self, kernel: Function, module: Module, name: str
+    ) -> dict[int, list[CallSite]]:
+        """The calls by ``name`` in ``module`` that may launch ``kernel``, grouped by the
+        function they launch (once per module, name and outermost function of a nested
+        kernel: many kernels may share a name)."""
+        nested = module is self.module and kernel.parent is not None
+        key = (id(module), name, id(kernel.outermost()) if nested else 0)
         found = self._grouped.get(key)
         if found is not None:
             if found[1]:
@@ -134,7 +187,9 @@ class CallSites:
             return found[0]
         before = self.resolver.foreign
         groups: dict[int, list[CallSite]] = {}
-        for site in self.calls_named(module).get(name, ()):
+        index = self.index(module)
+        candidates = index.calling(kernel) if nested else index.named().get(name, ())
+        for site in candidates:
             callee = self.callee(site, module)
             if callee is not None:
                 groups.setdefault(id(callee.function), []).append(site)
