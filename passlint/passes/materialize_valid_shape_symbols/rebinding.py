@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import ast
 import bisect
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from passlint.analysis.pl.memo import Clearable, PlMemo
@@ -62,11 +63,11 @@ SHOWN = 3  # readers named in a message, on each side
 
 
 class ReadsMemo(Clearable):
-    """The names each function's syntax tree reads, by the tree (a ``PlMemo`` part): the
-    front end reuses the trees of the statements an edit left alone, which are then not
-    walked again."""
+    """The names each parsed root (an annotated parameter, a statement of a body) reads, by
+    the root's node (a ``PlMemo`` part): the front end reuses the trees of the statements
+    an edit left alone, which are then not walked again."""
 
-    _SIZE = 20_000
+    _SIZE = 50_000
 
     def __init__(self) -> None:
         self.names: dict[int, tuple[ast.AST, frozenset[str]]] = {}  # id(node) -> node, names
@@ -74,42 +75,85 @@ class ReadsMemo(Clearable):
     def clear(self) -> None:
         self.names.clear()
 
-    def read_by(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    def read_by(self, node: ast.AST) -> frozenset[str]:
         found = self.names.get(id(node))
         if found is not None and found[0] is node:
             return found[1]
         if len(self.names) >= self._SIZE:
             self.names.clear()
-        names = _names_read(node)
+        names = _names_read((node,))
         self.names[id(node)] = (node, names)
         return names
 
 
-def _names_read(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
-    """The Python names a function reads where pypto parses it (nested definitions are
-    their own)."""
-    return frozenset(n.id for n in nodes_below(_roots(node), _DEFS) if type(n) is ast.Name)
+def _names_read(roots: Iterable[ast.AST]) -> frozenset[str]:
+    """The Python names read in ``roots`` (nested definitions are their own)."""
+    return frozenset(n.id for n in nodes_below(roots, _DEFS) if type(n) is ast.Name)
 
 
 class NameReads:
     """The decorated functions of a module whose text reads each Python name (annotations
     and body; nested definitions are their own), by program: syntax only, so one index
-    serves every run over the module (each parametrized case's)."""
+    serves every run over the module (each parametrized case's).
+
+    A name is looked up when first asked about: the functions whose text spells it (when
+    the text spells every name as CPython reads it), and of those only the parameters and
+    statements holding it are walked."""
 
     def __init__(self, module: Module, memo: PlMemo | None = None) -> None:
+        self.module = module
+        self._read_by = memo.part(ReadsMemo).read_by if memo is not None else None
+        self._functions = [f for f in module.functions if f.decorated]
+        self._spans: list[tuple[int, int]] | None = None  # of ``_functions``
+        self._roots: dict[int, tuple[list[int], list[ast.AST]]] = {}  # per function
+        self._asked: set[str] = set()
         self._names: dict[tuple[str, int | None], list[Function]] = {}
-        reads = memo.part(ReadsMemo).read_by if memo is not None else _names_read
-        for function in module.functions:
-            if not function.decorated:
-                continue
-            for read in reads(function.node):
-                self._names.setdefault((read, None), []).append(function)
-                if function.owner is not None:
-                    self._names.setdefault((read, id(function.owner)), []).append(function)
 
     def readers(self, name: str, program: Program | None) -> list[Function]:
         """The functions reading ``name``: the methods of ``program``, or (None) all."""
+        if name not in self._asked:
+            self._asked.add(name)
+            for function in self._reading(name):
+                self._names.setdefault((name, None), []).append(function)
+                if function.owner is not None:
+                    self._names.setdefault((name, id(function.owner)), []).append(function)
         return self._names.get((name, id(program) if program is not None else None), [])
+
+    def _reading(self, name: str) -> list[Function]:
+        if not self.module.names_as_written:
+            return [f for f in self._functions if name in self._reads(_roots(f.node))]
+        pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+        spelled = [m.start() for m in pattern.finditer(self.module.text)]
+        if not spelled:
+            return []
+        if self._spans is None:
+            self._spans = [self.module.positions.span(f.node) for f in self._functions]
+        found: list[Function] = []
+        for function, (start, end) in zip(self._functions, self._spans, strict=True):
+            at = spelled[bisect.bisect_left(spelled, start) : bisect.bisect_left(spelled, end)]
+            if at and name in self._reads(self._holding(function, at)):
+                found.append(function)
+        return found
+
+    def _holding(self, function: Function, offsets: list[int]) -> list[ast.AST]:
+        """The roots of ``function`` (``_roots``) whose text holds one of ``offsets``."""
+        known = self._roots.get(id(function))
+        if known is None:
+            roots = sorted(_roots(function.node), key=self.module.positions.start)
+            known = ([self.module.positions.start(r) for r in roots], roots)
+            self._roots[id(function)] = known
+        starts, roots = known
+        holding: dict[int, ast.AST] = {}
+        for offset in offsets:
+            index = bisect.bisect_right(starts, offset) - 1
+            if index >= 0 and offset < self.module.positions.end(roots[index]):
+                holding[index] = roots[index]
+        return list(holding.values())
+
+    def _reads(self, roots: list[ast.AST]) -> frozenset[str]:
+        if self._read_by is None:
+            return _names_read(roots)
+        return frozenset().union(*(self._read_by(root) for root in roots))
 
 
 class Readers:
