@@ -36,7 +36,7 @@ from passlint.analysis.pl.model import (
 )
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.python_text import bom_length, decoding_problem, parser_text
-from passlint.analysis.pl.walk import names_below, nodes_below
+from passlint.analysis.pl.walk import blocks, flat_statements, names_below, nodes_below
 from passlint.analysis.source import SourceText
 
 PL = "pypto.language"
@@ -235,7 +235,7 @@ class _Builder:
         module = Module(self.path, self.text, self.tree, self.aliases, Scope())
         module.built_positions = self.pos
         module.postponed = _postpones_annotations(self.tree)
-        for stmt in _flat_statements(self.tree.body):
+        for stmt in flat_statements(self.tree.body):
             self._scope_statement(module.scope, stmt)
             self._definition(module.scope, stmt, None)
         module.functions = self.functions
@@ -269,7 +269,7 @@ class _Builder:
             elif isinstance(item, ast.ClassDef):
                 self._class(item, parent)
             else:
-                for stmt in _flat_statements(_blocks_of(item)):
+                for stmt in flat_statements(_blocks_of(item)):
                     if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                         self._cached_function(stmt, parent, None, True)
                     elif isinstance(stmt, ast.ClassDef):
@@ -511,7 +511,7 @@ class _Builder:
         """Nested definitions, call sites and outlined ``pl.at`` scopes (in DSL bodies), and
         (read only through those: by the callee and extent lookups at a call, by a nested
         definition's name lookups) the body's scope and assignments."""
-        stmts = list(_flat_statements(function.node.body))
+        stmts = list(flat_statements(function.node.body))
         spans = [self.pos.span(stmt) for stmt in stmts]
         calls: list[ast.Call] = []  # those that may be call sites (not in nested defs)
         nested = False
@@ -684,7 +684,7 @@ def _attribute_base(node: ast.Attribute) -> str | None:
 
 def _blocks_of(stmt: ast.stmt) -> list[ast.stmt]:
     """The statements of every block of a compound statement, in order."""
-    return [inner for block in _blocks(stmt) for inner in block]
+    return [inner for block in blocks(stmt) for inner in block]
 
 
 _DOTTED_CALL = re.compile(r"(?<![\w.])(\w+(?:\.\w+)*)\(")  # group 1: the name before ``(``
@@ -799,21 +799,6 @@ def _walrus_in(stmt: ast.stmt) -> Iterator[ast.NamedExpr]:
             yield node
 
 
-def _flat_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Statements of a block in source order, entering compound statements (not defs)."""
-    stack: list[Iterator[ast.stmt]] = [iter(body)]
-    while stack:
-        stmt = next(stack[-1], None)
-        if stmt is None:
-            stack.pop()
-            continue
-        yield stmt
-        if isinstance(stmt, _SCOPE_BARRIERS):
-            continue
-        for block in reversed(_blocks(stmt)):
-            stack.append(iter(block))
-
-
 def _imports_in(
     body: list[ast.stmt], memo: ModelMemo | None
 ) -> Iterator[ast.Import | ast.ImportFrom]:
@@ -828,19 +813,8 @@ def _imports_in(
             else:
                 yield from _function_imports(stmt, memo)
         elif not isinstance(stmt, ast.Expr | ast.Assign | ast.Return):
-            for block in _blocks(stmt):
+            for block in blocks(stmt):
                 yield from _imports_in(block, memo)
-
-
-def _blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
-    blocks: list[list[ast.stmt]] = []
-    for name in ("body", "orelse", "finalbody"):
-        block = getattr(stmt, name, None)
-        if isinstance(block, list):
-            blocks.append(block)
-    blocks.extend(handler.body for handler in getattr(stmt, "handlers", ()))
-    blocks.extend(case.body for case in getattr(stmt, "cases", ()))
-    return blocks
 
 
 def _function_imports(node: _Def, memo: ModelMemo) -> tuple[ast.Import | ast.ImportFrom, ...]:

@@ -15,6 +15,7 @@ import itertools
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from passlint.analysis.findings import Finding
 from passlint.analysis.pl.memo import Clearable
@@ -23,6 +24,7 @@ from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.source import has_lone_cr
 
 _UNIT_CACHE_SIZE = 20_000
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -36,17 +38,21 @@ class KernelUnit:
 
 
 class UnitMemo(Clearable):
-    """The kernels' units by key (``units``), and the numbers standing for the keys' larger
-    parts (``numbers``; ``_number``), kept in a ``PlMemo`` (``PlMemo.part``)."""
+    """The kernels' units by key (``units``), the names of their unbound symbols by the same
+    key (``unbound``: what the rebinding rule asks of every other reader of a symbol), and the
+    numbers standing for the keys' larger parts (``numbers``; ``_number``), kept in a
+    ``PlMemo`` (``PlMemo.part``)."""
 
     def __init__(self) -> None:
         self.units: dict[tuple[object, ...], KernelUnit] = {}
+        self.unbound: dict[tuple[object, ...], frozenset[str]] = {}
         self.numbers: dict[tuple[object, ...], int] = {}
         self.names: dict[str, tuple[str, ...]] = {}  # a statement's text -> the names it reads
         self.counter = itertools.count(1)  # never reset: a number is never handed out twice
 
     def clear(self) -> None:
         self.units.clear()
+        self.unbound.clear()
         self.numbers.clear()
         self.names.clear()
 
@@ -127,24 +133,23 @@ class UnitKeys:
         return found
 
 
-def cached_unit(
-    memo: UnitMemo,
+def cached(
+    table: dict[tuple[object, ...], T],
     key: tuple[object, ...] | None,
-    compute: Callable[[], KernelUnit],
+    compute: Callable[[], T],
     reads_others: Callable[[], bool],
-) -> KernelUnit:
-    """The unit under ``key`` in ``memo``, else ``compute()``'s, stored when
-    ``reads_others()`` (asked after computing) says it read no other file."""
-    units = memo.units
-    found = units.get(key) if key is not None else None
+) -> T:
+    """The value under ``key`` in ``table`` (one of a ``UnitMemo``'s), else ``compute()``'s,
+    stored when ``reads_others()`` (asked after computing) says it read no other file."""
+    found = table.get(key) if key is not None else None
     if found is not None:
         return found
-    unit = compute()
+    value = compute()
     if key is not None and not reads_others():
-        if len(units) >= _UNIT_CACHE_SIZE:
-            units.clear()
-        units[key] = unit
-    return unit
+        if len(table) >= _UNIT_CACHE_SIZE:
+            table.clear()
+        table[key] = value
+    return value
 
 
 def _statement_text(lines: list[str], node: ast.stmt) -> tuple[int, str]:

@@ -35,6 +35,7 @@ from passlint.analysis.pl.extents import ExtentReader
 from passlint.analysis.pl.frontend import pl_name
 from passlint.analysis.pl.model import Assignment, CallSite, Function, Module
 from passlint.analysis.pl.resolve import RDynamic, Resolver, RInt
+from passlint.analysis.pl.walk import flat_statements
 
 if TYPE_CHECKING:
     from passlint.passes.materialize_valid_shape_symbols.model import Symbol
@@ -160,9 +161,9 @@ class Pipeline:
         found = self._alone.get(id(function))
         if found is None:
             found = {
-                id(node.value)
-                for node in ast.walk(function.node)
-                if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                id(stmt.value)
+                for stmt in flat_statements(function.node.body)
+                if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
             }
             self._alone[id(function)] = found
         return id(call) not in found

@@ -104,8 +104,6 @@ class NameReads:
         self.module = module
         self._read_by = memo.part(ReadsMemo).read_by if memo is not None else None
         self._functions = [f for f in module.functions if f.decorated]
-        self._spans: list[tuple[int, int]] | None = None  # of ``_functions``
-        self._roots: dict[int, tuple[list[int], list[ast.AST]]] = {}  # per function
         self._asked: set[str] = set()
         self._names: dict[tuple[str, int | None], list[Function]] = {}
 
@@ -123,32 +121,18 @@ class NameReads:
         if not self.module.names_as_written:
             return [f for f in self._functions if name in self._reads(_roots(f.node))]
         pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-        spelled = [m.start() for m in pattern.finditer(self.module.text)]
-        if not spelled:
-            return []
-        if self._spans is None:
-            self._spans = [self.module.positions.span(f.node) for f in self._functions]
+        starts = self.module.positions.source.line_starts
+        lines = sorted(
+            {bisect.bisect_right(starts, m.start()) for m in pattern.finditer(self.module.text)}
+        )
         found: list[Function] = []
-        for function, (start, end) in zip(self._functions, self._spans, strict=True):
-            at = spelled[bisect.bisect_left(spelled, start) : bisect.bisect_left(spelled, end)]
-            if at and name in self._reads(self._holding(function, at)):
+        for function in self._functions:
+            node = function.node
+            end = node.end_lineno or node.lineno
+            at = lines[bisect.bisect_left(lines, node.lineno) : bisect.bisect_right(lines, end)]
+            if at and name in self._reads(_holding(function, at)):
                 found.append(function)
         return found
-
-    def _holding(self, function: Function, offsets: list[int]) -> list[ast.AST]:
-        """The roots of ``function`` (``_roots``) whose text holds one of ``offsets``."""
-        known = self._roots.get(id(function))
-        if known is None:
-            roots = sorted(_roots(function.node), key=self.module.positions.start)
-            known = ([self.module.positions.start(r) for r in roots], roots)
-            self._roots[id(function)] = known
-        starts, roots = known
-        holding: dict[int, ast.AST] = {}
-        for offset in offsets:
-            index = bisect.bisect_right(starts, offset) - 1
-            if index >= 0 and offset < self.module.positions.end(roots[index]):
-                holding[index] = roots[index]
-        return list(holding.values())
 
     def _reads(self, roots: list[ast.AST]) -> frozenset[str]:
         if self._read_by is None:
@@ -266,6 +250,17 @@ class Readers:
             return None
         indent = text[first.start : start]
         return last.end, f"{last.newline}{indent}{fresh} = {value}"
+
+
+def _holding(function: Function, lines: list[int]) -> list[ast.AST]:
+    """The roots of ``function`` (``_roots``) on one of ``lines`` (1-based, sorted)."""
+    found: list[ast.AST] = []
+    for root in _roots(function.node):
+        first: int = getattr(root, "lineno", 0)
+        index = bisect.bisect_left(lines, first)
+        if index < len(lines) and lines[index] <= (getattr(root, "end_lineno", None) or first):
+            found.append(root)
+    return found
 
 
 def _roots(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:

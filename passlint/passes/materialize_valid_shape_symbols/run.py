@@ -18,7 +18,7 @@ from passlint.passes.materialize_valid_shape_symbols.cache import (
     KernelUnit,
     UnitKeys,
     UnitMemo,
-    cached_unit,
+    cached,
 )
 from passlint.passes.materialize_valid_shape_symbols.model import (
     KernelAnalysis,
@@ -77,9 +77,9 @@ class Run:
         self._bound = bool(bindings)
         self.sites = CallSites(module, self.resolver, workspace, index)
         self.pipeline = Pipeline(self.resolver, self.sites.reader)
-        self._analyses: dict[int, KernelAnalysis] = {}
         self._sites: dict[int, list[SiteResult]] = {}
-        self._declared: dict[int, frozenset[Dynamic]] = {}  # id(kernel) -> its symbols' dynamics
+        self._analyses: dict[int, tuple[KernelAnalysis, bool]] = {}  # and: read other files
+        self._unbound: dict[int, frozenset[str]] = {}  # id(kernel) -> its unbound symbols' names
         units = memo.part(UnitMemo) if memo is not None else None
         self._keys = UnitKeys(module, workspace is not None, units) if units is not None else None
         self.readers = Readers(
@@ -90,11 +90,16 @@ class Run:
         )
 
     def analysis(self, kernel: Function, module: Module) -> KernelAnalysis:
+        """The kernel's analysis (once per run; asking again counts as reading the other
+        files the first computation read, as ``resolver.foreign`` tells the caches)."""
         found = self._analyses.get(id(kernel))
         if found is None:
-            found = analyze_kernel(kernel, module, self.resolver)
-            self._analyses[id(kernel)] = found
-        return found
+            before = self.resolver.foreign
+            analysis = analyze_kernel(kernel, module, self.resolver)
+            found = self._analyses[id(kernel)] = analysis, self.resolver.foreign != before
+        elif found[1]:
+            self.resolver.foreign += 1
+        return found[0]
 
     def sites_of(self, analysis: KernelAnalysis) -> list[SiteResult]:
         found = self._sites.get(id(analysis.kernel))
@@ -161,15 +166,30 @@ class Run:
         return [r for r in found if r is not None]
 
     def _takes_over(self, function: Function, dynamic: Dynamic) -> bool:
-        """Does ``function``'s own VS001 fix give it the parameter for ``dynamic``?"""
+        """Does ``function``'s own VS001 fix give it the parameter for ``dynamic``? (Asked
+        of a function whose name for ``dynamic`` means it: so when it has an unbound symbol
+        of that name, that symbol is ``dynamic``.)"""
         if not function.is_device_kernel:
             return False
-        declared = self._declared.get(id(function))
-        if declared is None:
-            analysis = self.analysis(function, self.module)
-            declared = frozenset(symbol.declared for symbol in analysis.symbols)
-            self._declared[id(function)] = declared
-        return dynamic in declared
+        unbound = self._unbound.get(id(function))
+        if unbound is None:
+            unbound = self._unbound[id(function)] = self._unbound_names(function)
+        return dynamic.name in unbound
+
+    def _unbound_names(self, kernel: Function) -> frozenset[str]:
+        """The names of a kernel's unbound symbols, kept in the memo as its unit is
+        (``cache``): an edit of one kernel does not analyse every other reader again."""
+        keys = self._keys
+        stored = kernel.owner is not None and not self._bound
+        key = keys.key(kernel, self.sites.calling(kernel)) if stored and keys is not None else None
+        before = self.resolver.foreign
+
+        def compute() -> frozenset[str]:
+            return frozenset(s.name for s in self.analysis(kernel, self.module).symbols)
+
+        if keys is None:
+            return compute()
+        return cached(keys.memo.unbound, key, compute, lambda: self.resolver.foreign != before)
 
     def outlined(self, kept: Kept | None = None) -> list[OutlinedKernel]:
         """The kernels outlined from ``pl.at`` scopes of non-kernel functions (all, or those
@@ -248,4 +268,4 @@ class Run:
 
         if keys is None:
             return compute()
-        return cached_unit(keys.memo, key, compute, lambda: self.resolver.foreign != before)
+        return cached(keys.memo.units, key, compute, lambda: self.resolver.foreign != before)

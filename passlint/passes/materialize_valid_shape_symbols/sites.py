@@ -37,12 +37,13 @@ from passlint.passes.materialize_valid_shape_symbols.model import (
 class SiteIndex:
     """What one module's syntax says about calls, built when first asked and shared by
     every run over the module (the runs of its parametrized cases): its call sites by the
-    called name, and by name within each outermost function; its escaping values; which
-    names it mentions only by calling them."""
+    called name, also within each program and each outermost function; its escaping
+    values; which names it mentions only by calling them."""
 
     def __init__(self, module: Module) -> None:
         self.module = module
         self._named: dict[str, list[CallSite]] | None = None
+        self._by_program: dict[tuple[int, str], list[CallSite]] | None = None
         self._within: dict[tuple[int, str], list[CallSite]] | None = None
         self._escapes: dict[str, list[_Escape]] | None = None
         self._mentions: _Mentions | None = None
@@ -57,19 +58,32 @@ class SiteIndex:
         return self._named
 
     def calling(self, kernel: Function) -> list[CallSite]:
-        """The call sites by ``kernel``'s name that may launch it: for a kernel defined
-        inside a function, those in that outermost function (its name, or its program's,
-        is seen nowhere else: ``self.k`` is its program's method, a bare ``k`` is looked
-        up in the enclosing definitions, ``alias.k`` reaches module-level functions only)."""
-        if kernel.parent is None:
-            return self.named().get(kernel.name, [])
-        if self._within is None:
-            self._within = {}
+        """The call sites by ``kernel``'s name that may launch it: for a program's method,
+        those in the program's methods (``self.k``: a method is no name any definition
+        sees); for another kernel defined inside a function, those in that outermost
+        function (a bare ``k`` is looked up in the enclosing definitions, ``alias.k``
+        reaches module-level functions only); else all."""
+        if kernel.owner is not None:
+            return self._grouped()[0].get((id(kernel.owner), kernel.name), [])
+        if kernel.parent is not None:
+            return self._grouped()[1].get((id(kernel.outermost()), kernel.name), [])
+        return self.named().get(kernel.name, [])
+
+    def _grouped(
+        self,
+    ) -> tuple[dict[tuple[int, str], list[CallSite]], dict[tuple[int, str], list[CallSite]]]:
+        """The call sites by (program of the caller, name) and by (outermost function of
+        the caller, name)."""
+        if self._by_program is None or self._within is None:
+            self._by_program, self._within = {}, {}
             for name, sites in self.named().items():
                 for site in sites:
+                    if site.caller.owner is not None:
+                        key = (id(site.caller.owner), name)
+                        self._by_program.setdefault(key, []).append(site)
                     key = (id(site.caller.outermost()), name)
                     self._within.setdefault(key, []).append(site)
-        return self._within.get((id(kernel.outermost()), kernel.name), [])
+        return self._by_program, self._within
 
     def escapes(self) -> dict[str, list[_Escape]]:
         if self._escapes is None:
@@ -178,8 +192,8 @@ class CallSites:
         """The calls by ``name`` in ``module`` that may launch ``kernel``, grouped by the
         function they launch (once per module, name and outermost function of a nested
         kernel: many kernels may share a name)."""
-        nested = module is self.module and kernel.parent is not None
-        key = (id(module), name, id(kernel.outermost()) if nested else 0)
+        nested = module is self.module and (kernel.owner is not None or kernel.parent is not None)
+        key = (id(module), name, id(kernel.owner or kernel.outermost()) if nested else 0)
         found = self._grouped.get(key)
         if found is not None:
             if found[1]:

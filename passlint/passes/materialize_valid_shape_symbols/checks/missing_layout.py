@@ -92,8 +92,13 @@ def missing_layouts(kernel: Function, module: Module, resolver: Resolver) -> lis
         if tensor.view is not None:
             # postponed: pypto's parser reads it, layout ND; an argument that reads a name
             # unbound where the kernel is defined raises NameError first (VS006 says so)
-            if not module.postponed and _arguments_evaluate(tensor.view, kernel, module, resolver):
-                found += _lacking(kernel, param, tensor.view, module, None)
+            view = tensor.view
+            if (
+                _needs_layout(view)
+                and not module.postponed
+                and _arguments_evaluate(view, kernel, module, resolver)
+            ):
+                found.append(MissingLayout(kernel, param, view, module, None))
         elif isinstance(tensor.view_ref, ast.Name):
             name = tensor.view_ref.id
             held = resolver.view_in_definition(name, module, kernel)
