@@ -71,6 +71,7 @@ from passlint.analysis.pl.resolve import (
     RInt,
     ROther,
 )
+from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols.checks import CHECKS
 from passlint.passes.materialize_valid_shape_symbols.model import KernelSummary, OutlinedKernel
@@ -83,6 +84,7 @@ Bindings = dict[tuple[int, str], Resolved]
 REQUEST_PARAM = "request.param"  # the binding of a fixture's request.param in its contexts
 MAX_BUILDER_DEPTH = 4  # builders followed from a test: build(n) -> make(n) -> ..., 4 calls deep
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 @dataclass
@@ -166,7 +168,7 @@ class Units:
                 bindings = self._case_bindings(function, case)
                 unit.contexts.append(Context(self._label(function, case), bindings))
         builders: dict[int, Unit] = {}
-        calls = _calls_by_name(module)
+        calls: dict[str, list[tuple[Function | None, ast.Call]]] | None = None  # when needed
         known = {id(function): self.units[id(function)] for function, _ in tests}
         callers = [
             (f, {name for case in found[:1] for name, _ in case.values}) for f, found in tests
@@ -181,6 +183,7 @@ class Units:
                     builder = self._builder(node, function, names)
                     if builder is None or id(builder) in known:
                         continue
+                    calls = _calls_by_name(module) if calls is None else calls
                     unit = self._builder_unit(builder, calls, known)
                     known[id(builder)] = builders[id(builder)] = unit
                     reached.append((builder, {p.name for p in builder.params}))
@@ -707,17 +710,17 @@ def _calls_by_name(module: Module) -> dict[str, list[tuple[Function | None, ast.
     whose body makes it (None: the module's top level), in source order."""
     functions = {id(f.node): f for f in module.functions}
     found: dict[str, list[tuple[Function | None, ast.Call]]] = {}
-    stack: list[tuple[ast.AST, Function | None]] = [(s, None) for s in module.tree.body]
-    while stack:
-        item, owner = stack.pop()
-        if isinstance(item, ast.Call) and isinstance(item.func, ast.Name):
-            found.setdefault(item.func.id, []).append((owner, item))
-        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-            inner = functions.get(id(item), owner)
-            stack.extend((child, owner) for child in item.decorator_list)
-            stack.extend((child, inner) for child in item.body)
-            continue
-        stack.extend((child, owner) for child in ast.iter_child_nodes(item))
+    # (what to walk, the function whose body it is): a def's decorators belong to the body
+    # around it, its parameters are not walked
+    regions: list[tuple[list[ast.AST], Function | None]] = [([*module.tree.body], None)]
+    while regions:
+        roots, owner = regions.pop()
+        for item in nodes_below(roots, _DEFS):
+            if isinstance(item, ast.Call) and isinstance(item.func, ast.Name):
+                found.setdefault(item.func.id, []).append((owner, item))
+            elif isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                regions.append(([*item.decorator_list], owner))
+                regions.append(([*item.body], functions.get(id(item), owner)))
     for calls in found.values():
         calls.sort(key=lambda c: (c[1].lineno, c[1].col_offset))
     return found
