@@ -13,6 +13,7 @@ from typing import Literal
 
 from passlint.analysis.pl.positions import Positions
 from passlint.analysis.pl.python_text import spells_names_alike
+from passlint.analysis.pl.spellings import Spellings
 from passlint.analysis.pl.walk import names_below
 from passlint.analysis.source import SourceText
 
@@ -365,6 +366,11 @@ class Module:
     def kernels(self) -> list[Function]:
         """Every device kernel of the module, at any depth, in source order."""
         return [f for f in self.functions if f.is_device_kernel]
+
+    @cached_property
+    def spellings(self) -> Spellings:
+        """Where the text spells each name (one index per module, shared by its analyses)."""
+        return Spellings(self.text)
 
     @cached_property
     def names_as_written(self) -> bool:

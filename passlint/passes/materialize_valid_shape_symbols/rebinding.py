@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -104,6 +103,8 @@ class NameReads:
         self.module = module
         self._read_by = memo.part(ReadsMemo).read_by if memo is not None else None
         self._functions = [f for f in module.functions if f.decorated]
+        self._order = {id(f): index for index, f in enumerate(self._functions)}
+        self._starts: tuple[list[int], list[Function]] | None = None  # every function's
         self._asked: set[str] = set()
         self._names: dict[tuple[str, int | None], list[Function]] = {}
 
@@ -120,18 +121,33 @@ class NameReads:
     def _reading(self, name: str) -> list[Function]:
         if not self.module.names_as_written:
             return [f for f in self._functions if name in self._reads(_roots(f.node))]
-        pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
         starts = self.module.positions.source.line_starts
-        lines = sorted(
-            {bisect.bisect_right(starts, m.start()) for m in pattern.finditer(self.module.text)}
-        )
+        spelled: dict[int, tuple[Function, list[int]]] = {}  # by id: lines spelling the name
+        for at in self.module.spellings.of(name):
+            line = bisect.bisect_right(starts, at)
+            for function in self._around(line):
+                lines = spelled.setdefault(id(function), (function, []))[1]
+                if not lines or lines[-1] != line:
+                    lines.append(line)
+        found = [f for f, lines in spelled.values() if name in self._reads(_holding(f, lines))]
+        found.sort(key=lambda f: self._order[id(f)])
+        return found
+
+    def _around(self, line: int) -> list[Function]:
+        """The decorated functions whose text holds 1-based ``line``: the innermost function
+        holding it (the last to start on or before it, or one around that) and those
+        around it."""
+        if self._starts is None:
+            every = sorted(self.module.functions, key=lambda f: f.node.lineno)
+            self._starts = ([f.node.lineno for f in every], every)
+        lines, every = self._starts
+        index = bisect.bisect_right(lines, line) - 1
+        function = every[index] if index >= 0 else None
         found: list[Function] = []
-        for function in self._functions:
-            node = function.node
-            end = node.end_lineno or node.lineno
-            at = lines[bisect.bisect_left(lines, node.lineno) : bisect.bisect_right(lines, end)]
-            if at and name in self._reads(_holding(function, at)):
+        while function is not None:
+            if function.decorated and line <= (function.node.end_lineno or function.node.lineno):
                 found.append(function)
+            function = function.parent
         return found
 
     def _reads(self, roots: list[ast.AST]) -> frozenset[str]:

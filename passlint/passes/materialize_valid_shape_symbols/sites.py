@@ -327,14 +327,11 @@ class _Mentions:
     """Whether every mention of a name in a module's text (not after a ``.``) is a call
     (``name(`` on one line), a definition (``def name``) or in an import on one line. Then
     no Name node of it is read as a value: a Name followed on its line by ``(`` is the
-    function of a call. The first few names asked about are searched for one by one; then
-    every word's mentions are listed in one pass (a module may define thousands of kernels:
-    one search each would cost their number times the text)."""
+    function of a call (the mentions: ``Module.spellings``)."""
 
     def __init__(self, module: Module) -> None:
         self.module = module
         self._answers: dict[str, bool] = {}
-        self._at: dict[str, list[int]] | None = None  # every word's mentions, once listed
         self._imports: dict[int, int] = {}  # line start -> where its import's names end
 
     def only_called(self, name: str) -> bool:
@@ -342,24 +339,9 @@ class _Mentions:
             return False  # a mention may be spelled otherwise (NFKC): not to be told here
         found = self._answers.get(name)
         if found is None:
-            found = self._answers[name] = all(self._called_at(at, name) for at in self._at_(name))
+            spelled = self.module.spellings.of(name)
+            found = self._answers[name] = all(self._called_at(at, name) for at in spelled)
         return found
-
-    def _at_(self, name: str) -> list[int]:
-        text = self.module.text
-        if self._at is None and len(self._answers) >= _ONE_BY_ONE:
-            self._at = {}
-            for match in _MENTION.finditer(text):
-                self._at.setdefault(match.group(), []).append(match.start())
-        if self._at is not None and _MENTION.fullmatch(name):
-            return self._at.get(name, [])
-        # (a pattern that starts with the name is searched for at memchr's speed)
-        mention = re.compile(re.escape(name) + r"(?!\w)")
-        return [
-            at
-            for at in (match.start() for match in mention.finditer(text))
-            if not at or _WORD_OR_DOT.match(text, at - 1) is None
-        ]
 
     def _called_at(self, at: int, name: str) -> bool:
         text = self.module.text
@@ -374,9 +356,6 @@ class _Mentions:
         return end <= names_end
 
 
-_ONE_BY_ONE = 8  # names searched for one by one before every word's mentions are listed
-_MENTION = re.compile(r"(?<![\w.])\w+")
-_WORD_OR_DOT = re.compile(r"[\w.]")
 _CALLED = re.compile(r"[ \t]*\(")
 _DEF_BEFORE = re.compile(r"\bdef[ \t]+\Z")
 # An import statement on one line up to the end of the names it imports.
