@@ -179,17 +179,15 @@ class Run:
     def _unbound_names(self, kernel: Function) -> frozenset[str]:
         """The names of a kernel's unbound symbols, kept in the memo as its unit is
         (``cache``): an edit of one kernel does not analyse every other reader again."""
-        keys = self._keys
-        stored = kernel.owner is not None and not self._bound
-        key = keys.key(kernel, self.sites.calling(kernel)) if stored and keys is not None else None
         before = self.resolver.foreign
 
         def compute() -> frozenset[str]:
             return frozenset(s.name for s in self.analysis(kernel, self.module).symbols)
 
-        if keys is None:
+        if self._keys is None:
             return compute()
-        return cached(keys.memo.unbound, key, compute, lambda: self.resolver.foreign != before)
+        table, key = self._keys.memo.unbound, self._key(kernel)
+        return cached(table, key, compute, lambda: self.resolver.foreign != before)
 
     def outlined(self, kept: Kept | None = None) -> list[OutlinedKernel]:
         """The kernels outlined from ``pl.at`` scopes of non-kernel functions (all, or those
@@ -236,11 +234,6 @@ class Run:
     def _unit(self, kernel: Function) -> KernelUnit:
         """The findings of a kernel of this module and those at its calls in this module,
         reused from an earlier run whose inputs were the same (``cache``)."""
-        callers = self.sites.calling(kernel)
-        # A standalone kernel's uses as a value may be anywhere in the module: not cached.
-        stored = kernel.owner is not None and not self._bound
-        keys = self._keys
-        key = keys.key(kernel, callers) if stored and keys is not None else None
         before = self.resolver.foreign
 
         def compute() -> KernelUnit:
@@ -266,6 +259,15 @@ class Run:
                 )
             return KernelUnit(tuple(findings), own)
 
-        if keys is None:
+        if self._keys is None:
             return compute()
-        return cached(keys.memo.units, key, compute, lambda: self.resolver.foreign != before)
+        table, key = self._keys.memo.units, self._key(kernel)
+        return cached(table, key, compute, lambda: self.resolver.foreign != before)
+
+    def _key(self, kernel: Function) -> tuple[object, ...] | None:
+        """What a kernel's findings depend on in this module (``cache.UnitKeys``); None when
+        they are not kept: a standalone kernel's uses as a value may be anywhere in the
+        module, and a case's run binds parameters."""
+        if self._keys is None or kernel.owner is None or self._bound:
+            return None
+        return self._keys.key(kernel, self.sites.calling(kernel))
