@@ -190,9 +190,14 @@ class CallSites:
         self, kernel: Function, module: Module, name: str
     ) -> dict[int, list[CallSite]]:
         """The calls by ``name`` in ``module`` that may launch ``kernel``, grouped by the
-        function they launch (once per module, name and outermost function of a nested
-        kernel: many kernels may share a name)."""
-        nested = module is self.module and (kernel.owner is not None or kernel.parent is not None)
+        function they launch (once per module and name, and per program or outermost
+        function for a kernel of this module that ``SiteIndex.calling`` narrows: many
+        kernels may share a name)."""
+        nested = (
+            module is self.module
+            and name == kernel.name
+            and (kernel.owner is not None or kernel.parent is not None)
+        )
         key = (id(module), name, id(kernel.owner or kernel.outermost()) if nested else 0)
         found = self._grouped.get(key)
         if found is not None:
