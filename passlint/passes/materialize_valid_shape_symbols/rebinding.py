@@ -105,6 +105,8 @@ class NameReads:
         self._functions = [f for f in module.functions if f.decorated]
         self._order = {id(f): index for index, f in enumerate(self._functions)}
         self._starts: tuple[list[int], list[Function]] | None = None  # every function's
+        self._roots: dict[int, tuple[list[int], list[ast.AST]]] = {}  # per function, by start
+        self._walked: dict[int, frozenset[str]] = {}  # per root, without a memo
         self._asked: set[str] = set()
         self._names: dict[tuple[str, int | None], list[Function]] = {}
 
@@ -120,18 +122,34 @@ class NameReads:
 
     def _reading(self, name: str) -> list[Function]:
         if not self.module.names_as_written:
-            return [f for f in self._functions if name in self._reads(_roots(f.node))]
+            return [
+                f for f in self._functions if any(name in self._read_in(r) for r in _roots(f.node))
+            ]
         starts = self.module.positions.source.line_starts
-        spelled: dict[int, tuple[Function, list[int]]] = {}  # by id: lines spelling the name
+        spelled: dict[int, tuple[Function, list[ast.AST]]] = {}  # by id: roots spelling it
         for at in self.module.spellings.of(name):
-            line = bisect.bisect_right(starts, at)
-            for function in self._around(line):
-                lines = spelled.setdefault(id(function), (function, []))[1]
-                if not lines or lines[-1] != line:
-                    lines.append(line)
-        found = [f for f, lines in spelled.values() if name in self._reads(_holding(f, lines))]
+            for function in self._around(bisect.bisect_right(starts, at)):
+                root = self._root_at(function, at)
+                if root is not None:
+                    roots = spelled.setdefault(id(function), (function, []))[1]
+                    if not roots or roots[-1] is not root:
+                        roots.append(root)
+        found = [f for f, roots in spelled.values() if any(name in self._read_in(r) for r in roots)]
         found.sort(key=lambda f: self._order[id(f)])
         return found
+
+    def _root_at(self, function: Function, offset: int) -> ast.AST | None:
+        """The root of ``function`` (``_roots``) whose text holds character ``offset``."""
+        known = self._roots.get(id(function))
+        if known is None:
+            positions = self.module.positions
+            roots = sorted(_roots(function.node), key=positions.start)
+            known = self._roots[id(function)] = ([positions.start(r) for r in roots], roots)
+        starts, roots = known
+        index = bisect.bisect_right(starts, offset) - 1
+        if index < 0 or offset >= self.module.positions.end(roots[index]):
+            return None
+        return roots[index]
 
     def _around(self, line: int) -> list[Function]:
         """The decorated functions whose text holds 1-based ``line``: the innermost function
@@ -150,10 +168,14 @@ class NameReads:
             function = function.parent
         return found
 
-    def _reads(self, roots: list[ast.AST]) -> frozenset[str]:
-        if self._read_by is None:
-            return _names_read(roots)
-        return frozenset().union(*(self._read_by(root) for root in roots))
+    def _read_in(self, root: ast.AST) -> frozenset[str]:
+        """The names ``root`` reads (kept by the session's memo, else by this index)."""
+        if self._read_by is not None:
+            return self._read_by(root)
+        found = self._walked.get(id(root))
+        if found is None:
+            found = self._walked[id(root)] = _names_read((root,))
+        return found
 
 
 class Readers:
@@ -266,17 +288,6 @@ class Readers:
             return None
         indent = text[first.start : start]
         return last.end, f"{last.newline}{indent}{fresh} = {value}"
-
-
-def _holding(function: Function, lines: list[int]) -> list[ast.AST]:
-    """The roots of ``function`` (``_roots``) on one of ``lines`` (1-based, sorted)."""
-    found: list[ast.AST] = []
-    for root in _roots(function.node):
-        first: int = getattr(root, "lineno", 0)
-        index = bisect.bisect_left(lines, first)
-        if index < len(lines) and lines[index] <= (getattr(root, "end_lineno", None) or first):
-            found.append(root)
-    return found
 
 
 def _roots(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
