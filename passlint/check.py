@@ -132,7 +132,14 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             shown = [path for path in files if is_checked_source(path, settings.size_limit(path))]
             write_report(out, render_files(shown))
             return EXIT_ERROR if errors else EXIT_CLEAN
-        if not files and not errors and not args.quiet:
+        if (
+            not errors
+            and not args.quiet
+            and not any(
+                not path.endswith(".txt") or is_checked_source(path, settings.size_limit(path))
+                for path in files  # (a .txt file counts when it is HLO text)
+            )
+        ):
             say("warning: no .mlir or .py files found in the given paths")
 
     job = Job(settings, boundary.roots, overlay)

@@ -1,4 +1,5 @@
-"""Finding the files `passlint check` looks at: `*.mlir` and `*.py` below the given paths.
+"""Finding the files `passlint check` looks at: `*.mlir`, `*.hlo`, `*.txt` (HLO text and XLA
+dumps) and `*.py` below the given paths.
 
 Folders are walked with ``os.scandir`` (one system call per folder, so a folder of 10,000
 files costs milliseconds), skipping what ``exclude``/``extend-exclude`` and ``.gitignore``
@@ -6,7 +7,8 @@ files name. Symbolic links to folders are followed once: a link back into a fold
 on the walk (a loop) or to a folder already walked is reported and not entered again.
 Files named on the command line are always checked unless ``force_exclude`` is set (as
 pre-commit passes every staged file by name). Whether a ``.py`` file is a pl source is
-decided later, from its text; here every ``.py`` file is a candidate.
+decided later, from its text; here every ``.py`` file is a candidate (and every ``.txt``
+file, read as HLO only when it starts with ``HloModule``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 
 from passlint.filesystem import METADATA_LIMIT, Boundary, is_inside, kind_of, read_regular
 
-SUFFIXES = (".mlir", ".py")
+SUFFIXES = (".mlir", ".hlo", ".txt", ".py")
 
 
 @dataclass

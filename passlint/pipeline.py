@@ -97,6 +97,9 @@ def analyze_document(
         raw, parsed, tensorizer = _mlir_findings(path, text, settings, memo)
         findings = postprocess(raw, SourceText(text), settings, path)
         return DocumentAnalysis(findings, parsed, tensorizer)
+    if language == "hlo":
+        raw = _hlo_findings(path, text, settings)
+        return DocumentAnalysis(postprocess(raw, SourceText(text), settings, path))
     if language == "pl":
         from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 
@@ -179,3 +182,16 @@ def _mlir_findings(
     tensorizer = analyze_file(parsed, settings.pipeline)
     findings = syntax_findings(path, parsed, source) + check(path, tensorizer, source)
     return findings, parsed, tensorizer
+
+
+def _hlo_findings(path: str, text: str, settings: Settings) -> list[Finding]:
+    """E010 and TensorizerLegalization's findings on the ENTRY computation of HLO text."""
+    from passlint.analysis.hlo.parser import parse_hlo
+    from passlint.analysis.hlo.syntax_findings import syntax_findings
+    from passlint.passes.tensorizer_legalization.hlo_findings import hlo_findings
+    from passlint.passes.tensorizer_legalization.hlo_outputs import analyze_hlo
+
+    parsed = parse_hlo(text)
+    return syntax_findings(path, parsed) + hlo_findings(
+        path, analyze_hlo(parsed, settings.pipeline)
+    )

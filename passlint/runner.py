@@ -2,9 +2,10 @@
 
 Each file is read by whoever analyses it (the worker, not the parent), so a large tree is
 never held in one process. Reading rules: a ``.py`` file is ours only if it imports
-``pypto.language`` (decided on the raw bytes, so a non-UTF-8 ``.py`` file that is not a pl
-source is skipped silently); a ``.mlir`` or pl file that is not UTF-8, cannot be read or
-makes a pass fail gives a one-line error for that file and the rest are still checked.
+``pypto.language``, a ``.txt`` file only if it is HLO text (decided on the raw bytes, so a
+non-UTF-8 ``.py`` or ``.txt`` file that is not ours is skipped silently); a ``.mlir``, HLO
+or pl file that is not UTF-8, cannot be read or makes a pass fail gives a one-line error for
+that file and the rest are still checked.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from passlint import pipeline
 from passlint.analysis import collector
 from passlint.analysis.findings import Finding
-from passlint.analysis.language import imports_pl, language_of
+from passlint.analysis.language import imports_pl, is_hlo_file, language_of
 from passlint.analysis.source import split_lines
 from passlint.analysis.workspace import DiskFiles, Workspace
 from passlint.config import Settings
@@ -69,6 +70,8 @@ def read_source(
         return None, _unreadable(error), None
     if path.endswith(".py") and not imports_pl(data):
         return None, None, None
+    if path.endswith(".txt") and not is_hlo_file(path, data):
+        return None, None, None  # (a text file that is not an XLA dump)
     try:
         return data.decode("utf-8"), None, None
     except UnicodeDecodeError as error:
@@ -95,14 +98,16 @@ def _internal(error: Exception) -> str:
 
 
 def is_checked_source(path: str, max_size: int) -> bool:
-    """Whether `passlint check` analyses the file at ``path``: a ``.mlir`` file, or a ``.py``
-    file that imports ``pypto.language`` (an unreadable file counts: its error is shown)."""
-    if not path.endswith(".py"):
-        return path.endswith(".mlir")
+    """Whether `passlint check` analyses the file at ``path``: a ``.mlir`` or ``.hlo`` file, a
+    ``.txt`` file of HLO text, or a ``.py`` file that imports ``pypto.language`` (an
+    unreadable file counts: its error is shown)."""
+    if not path.endswith((".py", ".txt")):
+        return path.endswith((".mlir", ".hlo"))
     try:
-        return imports_pl(read_regular(path, max_size))
+        data = read_regular(path, max_size)
     except OSError:
         return True
+    return imports_pl(data) if path.endswith(".py") else is_hlo_file(path, data)
 
 
 def check_text(

@@ -1,6 +1,6 @@
 """One style for every finding's message (docs/messages.md; issue #17, point 3).
 
-Walks every message the analysis produces over the test corpus (every ``.mlir`` and pl
+Walks every message the analysis produces over the test corpus (every ``.mlir``, ``.hlo`` and pl
 ``.py`` file under tests/data, each pipeline variant, every rule selected; the two findings
 no input gives, PL001 and the server's PL002, are made here) and the rule catalog (what
 ``passlint rule CODE`` prints). A message's first sentence (up to the first ". ", or the
@@ -29,7 +29,9 @@ FIRST_SENTENCE_LIMIT = 100
 
 def _corpus_messages() -> dict[str, set[str]]:
     messages: dict[str, set[str]] = defaultdict(set)
-    files = sorted(p for p in DATA.rglob("*") if p.suffix in (".mlir", ".py") and p.is_file())
+    files = sorted(
+        p for p in DATA.rglob("*") if p.suffix in (".mlir", ".py", ".hlo") and p.is_file()
+    )
     for variant in PIPELINES:
         settings = Settings(select=tuple(RULES), pipeline=variant)
         for path in files:

@@ -5,7 +5,9 @@
 - ``analysis``: @main's outputs, each classified by the case table;
 - ``cases``: the table (classification, finding, fix, hover, inlay, apply, quick path);
 - ``findings``: the findings and their copy fixes, from the full parse or @main's outline;
-- ``apply``: the module after the whole pass (`passlint legalize`).
+- ``apply``: the module after the whole pass (`passlint legalize`);
+- ``hlo_outputs``, ``hlo_findings``: the same rules on an XLA HLO text's ENTRY computation,
+  with the copy fix written as an HLO ``copy`` instruction.
 
 The package itself imports nothing, so reading the rules does not load the pass.
 """

@@ -190,14 +190,19 @@ def _quoted(names: list[str | None] | list[str]) -> str:
 
 
 def _copy_place(text: str, ret: Operation) -> _CopyPlace:
-    """Where a copy goes: on a new line before the return, above a suppression comment right
-    before it; before the return itself when something precedes it on its line."""
-    start = line_start(text, ret.span[0])
-    prefix = text[start : ret.span[0]]
-    newline = line_break(text, ret.span[0])
+    return copy_place(text, ret.span[0])
+
+
+def copy_place(text: str, at: int) -> _CopyPlace:
+    """Where a copy goes before the statement at ``at`` (a return, an HLO ROOT): on a new
+    line before it, above a suppression comment right before it; before the statement
+    itself when something precedes it on its line."""
+    start = line_start(text, at)
+    prefix = text[start:at]
+    newline = line_break(text, at)
     if prefix.strip():
         indent = prefix[: len(prefix) - len(prefix.lstrip())]
-        return _CopyPlace(ret.span[0], "", f"{newline}{indent}")
+        return _CopyPlace(at, "", f"{newline}{indent}")
     return _CopyPlace(_above_suppression(text, start), prefix, newline)
 
 

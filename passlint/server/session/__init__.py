@@ -261,4 +261,4 @@ class Session:
 
 
 def uri_tracked(uri: str) -> bool:
-    return uri.endswith((".mlir", ".py"))
+    return uri.endswith((".mlir", ".hlo", ".txt", ".py"))
