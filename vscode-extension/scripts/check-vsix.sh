@@ -18,6 +18,7 @@ with zipfile.ZipFile(vsix) as archive:
 required = [
     "extension/package.json", "extension/readme.md", "extension/LICENSE.txt", "extension/changelog.md",
     "extension/dist/extension.js", "extension/language-configuration.json",
+    "extension/hlo-language-configuration.json",
     "extension/syntaxes/mlir.tmLanguage.json", "extension/bundled/libs/passlint/__init__.py",
     "extension/bundled/libs/passlint/analysis/mlir/mlir.lark",
 ]

@@ -13,6 +13,9 @@ export const DOCUMENT_SELECTOR = [
   { scheme: 'untitled', language: 'mlir' },
   // .mlir files whatever language another extension gives them
   { scheme: 'file', pattern: '**/*.mlir' },
+  // XLA HLO text (.hlo, .hlo.txt); an XLA dump's .txt file is plain text, checked by `passlint check`
+  { scheme: 'file', language: 'hlo' },
+  { scheme: 'file', pattern: '**/*.hlo' },
   // pl kernel sources are Python files; the server ignores Python that does not import pypto.language
   { scheme: 'file', language: 'python' },
   { scheme: 'untitled', language: 'python' },

@@ -24,8 +24,8 @@ describe('package.json', () => {
     }
   });
 
-  it('activates on .mlir and Python files, and in a workspace with .mlir files (a file above 50 MB opens no document), and loads the bundle', () => {
-    assert.deepEqual(manifest.activationEvents, ['onLanguage:mlir', 'onLanguage:python', 'workspaceContains:**/*.mlir']);
+  it('activates on .mlir, Python and HLO files, and in a workspace with .mlir files (a file above 50 MB opens no document), and loads the bundle', () => {
+    assert.deepEqual(manifest.activationEvents, ['onLanguage:mlir', 'onLanguage:python', 'onLanguage:hlo', 'workspaceContains:**/*.mlir']);
     assert.equal(manifest.main, './dist/extension.js');
   });
 
@@ -37,6 +37,13 @@ describe('package.json', () => {
     assert.equal(grammar.language, 'mlir');
     assert.equal(grammar.scopeName, read(grammar.path).scopeName);
     assert.ok(existsSync(path.join(root, language.configuration)));
+  });
+
+  it('contributes the hlo language for .hlo and .hlo.txt files, with its own configuration', () => {
+    const hlo = manifest.contributes.languages.find((l: { id: string }) => l.id === 'hlo');
+    assert.deepEqual(hlo.extensions, ['.hlo', '.hlo.txt']);
+    const configuration = read(hlo.configuration);
+    assert.deepEqual(configuration.comments, { lineComment: '//', blockComment: ['/*', '*/'] });
   });
 
   it('contributes the settings the extension reads, each with a default and a description', () => {

@@ -75,7 +75,7 @@ describe('workspace/configuration middleware', () => {
     assert.deepEqual(answer, [{}]);
   });
 
-  it('is wired into the client options with .mlir and Python documents', async () => {
+  it('is wired into the client options with .mlir, HLO and Python documents', async () => {
     const output = { name: 'passlint' } as never;
     const trace = { name: 'passlint Trace' } as never;
     const options = buildClientOptions(output, trace, () => ({ ignore: ['TL006'] }));
@@ -83,7 +83,7 @@ describe('workspace/configuration middleware', () => {
     assert.equal(options.traceOutputChannel, trace);
     assert.deepEqual(options.documentSelector, DOCUMENT_SELECTOR);
     const languages = DOCUMENT_SELECTOR.map((s) => ('language' in s ? s.language : s.pattern));
-    assert.deepEqual([...new Set(languages)].sort(), ['**/*.mlir', 'mlir', 'python']);
+    assert.deepEqual([...new Set(languages)].sort(), ['**/*.hlo', '**/*.mlir', 'hlo', 'mlir', 'python']);
     const configuration = options.middleware?.workspace?.configuration;
     assert.ok(configuration);
     const result = await configuration({ items: [{ section: 'passlint' }] }, {} as never, () => []);
