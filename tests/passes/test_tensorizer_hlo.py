@@ -126,6 +126,19 @@ def test_one_line_computation_and_crlf() -> None:
     assert check(fix_all(one_line)) == []
 
 
+def test_a_byte_order_mark_is_no_token() -> None:
+    """A file saved with a BOM (and CR LF) reads as without one: the finding's range and the
+    fixed text are those of the text after the mark."""
+    text = "\ufeffHloModule m\r\nENTRY e {\r\n  p = f32[2] parameter(0)\r\n  ROOT t = (f32[2]) tuple(p)\r\n}\r\n"
+    [finding] = check(text)
+    assert (finding.code, finding.range) == ("TL001", Range(Position(3, 26), Position(3, 27)))
+    assert fix_all(text) == (
+        "\ufeffHloModule m\r\nENTRY e {\r\n  p = f32[2] parameter(0)\r\n"
+        "  p.copy = f32[2] copy(p)\r\n  ROOT t = (f32[2]) tuple(p.copy)\r\n}\r\n"
+    )
+    assert check(fix_all(text)) == []
+
+
 def test_copy_names_are_fresh_and_distinct() -> None:
     text = (
         "HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  p.copy = f32[2] negate(p)\n"

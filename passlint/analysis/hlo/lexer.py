@@ -1,6 +1,6 @@
-"""HLO text as tokens: one compiled regular expression over the text, comments (``//`` to
-the end of the line, ``/* ... */``) and blanks skipped, each token with its character span and
-whether it starts a line (the parser's recovery point)."""
+"""HLO text as tokens: one compiled regular expression over the text, a leading byte order
+mark, comments (``//`` to the end of the line, ``/* ... */``) and blanks skipped, each token
+with its character span and whether it starts a line (the parser's recovery point)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,8 @@ def tokenize(text: str) -> list[Token]:
     """Every token of ``text``, ending with an ``END`` token at its end."""
     tokens: list[Token] = []
     line_start = True
-    for match in _TOKEN.finditer(text):
+    start_at = 1 if text.startswith("\ufeff") else 0  # (a byte order mark is no token)
+    for match in _TOKEN.finditer(text, start_at):
         kind = match.lastgroup
         start, end = match.span()
         if kind == "blank" or kind == "comment":

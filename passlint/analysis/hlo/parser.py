@@ -33,6 +33,7 @@ _OPENERS = {"{": "}", "(": ")", "[": "]"}
 _CLOSERS = frozenset(_OPENERS.values())
 # Opcodes whose parenthesised text is one literal, not a list of operands.
 LITERAL_OPCODES = frozenset({"constant", "parameter", "iota"})
+MAX_TUPLE_DEPTH = 100  # tuple shapes nested deeper are an error, not a RecursionError
 
 
 class _Error(Exception):
@@ -290,16 +291,24 @@ class _Parser:
 
     # -- shapes -----------------------------------------------------------------------------
 
-    def shape(self) -> Shape:
+    def shape(self, depth: int = 0) -> Shape:
+        """A shape; a tuple shape nested more than ``MAX_TUPLE_DEPTH`` deep is an error (the
+        parser recurses once per level)."""
         first = self.peek()
         if self.at("("):
+            if depth >= MAX_TUPLE_DEPTH:
+                raise _Error(
+                    f"Tuple shape nesting too deep: more than {MAX_TUPLE_DEPTH} levels; "
+                    "flatten the tuple.",
+                    _span(first),
+                )
             self.advance()
             elements: list[Shape] = []
             if not self.at(")"):
-                elements.append(self.shape())
+                elements.append(self.shape(depth + 1))
                 while self.at(","):
                     self.advance()
-                    elements.append(self.shape())
+                    elements.append(self.shape(depth + 1))
             close = self.expect(")", "to close the tuple shape")
             return Shape(
                 (first.start, close.end),

@@ -203,3 +203,13 @@ def test_a_header_of_many_comments_is_linear() -> None:
     assert_doubling_linear(
         lambda n: ("/**/ // c\n" * n + "x").encode(), lambda d: is_hlo_file("a.txt", d), 4096
     )
+
+
+def test_tuple_shapes_nested_too_deep_are_an_error_not_a_recursion_error() -> None:
+    deep = "HloModule m\nENTRY e {\n  ROOT x = " + "(" * 100_000 + "f32[] " + ")" * 100_000
+    parsed = parse_hlo(deep + " tuple()\n}\n")
+    assert [issue.message for issue in parsed.issues][:1] == [
+        "Tuple shape nesting too deep: more than 100 levels; flatten the tuple."
+    ]
+    allowed = "HloModule m\nENTRY e {\n  ROOT x = " + "(" * 100 + "f32[] " + ")" * 100
+    assert parse_hlo(allowed + " tuple()\n}\n").issues == []
