@@ -10,10 +10,12 @@ import ast
 from pathlib import Path
 
 import pytest
+from linear_time import assert_doubling_linear
 
 from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.pl.model import Function, Module
 from passlint.analysis.pl.resolve import load_module
+from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
 from passlint.passes.materialize_valid_shape_symbols.rebinding import NameReads
 
 DATA = Path(__file__).parent.parent / "data" / "pl"
@@ -139,3 +141,24 @@ def test_names_of_one_function_are_found_once_per_name() -> None:
     first = reads.readers("N", None)
     assert reads.readers("N", None) is first
     assert all(isinstance(f, Function) for f in first)
+
+
+def test_a_text_not_spelling_names_as_written_is_walked_once() -> None:
+    """n kernels reading n symbols in a text that spells a name otherwise (``ﬁ``): every
+    function is walked once for all names, not once per name."""
+    kernel = (
+        "\n@pl.function(type=pl.FunctionType.InCore)\n"
+        "def k{i}(x: pl.Tensor[[64], pl.FP32, pl.TensorView(valid_shape=[V{i}])]):\n"
+        "    return x\n"
+    )
+
+    def build(n: int) -> str:
+        dynamics = "".join(f'V{i} = pl.dynamic("V{i}")\n' for i in range(n))
+        kernels = "".join(kernel.format(i=i) for i in range(n))
+        return "import pypto.language as pl\n# ﬁ\n" + dynamics + kernels
+
+    memo = PlMemo()
+    assert not loaded("m.py", build(2)).names_as_written
+    assert_doubling_linear(
+        build, lambda t: check_text("m.py", t, None, memo), 64, before=memo.clear
+    )

@@ -107,6 +107,7 @@ class NameReads:
         self._starts: tuple[list[int], list[Function]] | None = None  # every function's
         self._roots: dict[int, tuple[list[int], list[ast.AST]]] = {}  # per function, by start
         self._walked: dict[int, frozenset[str]] = {}  # per root, without a memo
+        self._walked_all: dict[str, list[Function]] | None = None  # by name, every function
         self._asked: set[str] = set()
         self._names: dict[tuple[str, int | None], list[Function]] = {}
 
@@ -121,10 +122,13 @@ class NameReads:
         return self._names.get((name, id(program) if program is not None else None), [])
 
     def _reading(self, name: str) -> list[Function]:
-        if not self.module.names_as_written:
-            return [
-                f for f in self._functions if any(name in self._read_in(r) for r in _roots(f.node))
-            ]
+        if not self.module.names_as_written:  # (a spelling may not be the name: walk all, once)
+            if self._walked_all is None:
+                self._walked_all = {}
+                for function in self._functions:
+                    for read in frozenset().union(*map(self._read_in, _roots(function.node))):
+                        self._walked_all.setdefault(read, []).append(function)
+            return self._walked_all.get(name, [])
         starts = self.module.positions.source.line_starts
         spelled: dict[int, tuple[Function, list[ast.AST]]] = {}  # by id: roots spelling it
         for at in self.module.spellings.of(name):
