@@ -105,7 +105,7 @@ class NameReads:
         self._functions = [f for f in module.functions if f.decorated]
         self._order = {id(f): index for index, f in enumerate(self._functions)}
         self._starts: tuple[list[int], list[Function]] | None = None  # every function's
-        self._roots: dict[int, tuple[list[int], list[ast.AST]]] = {}  # per function, by start
+        self._roots: dict[int, list[ast.AST]] = {}  # per function, in source order
         self._walked: dict[int, frozenset[str]] = {}  # per root, without a memo
         self._walked_all: dict[str, list[Function]] | None = None  # by name, every function
         self._asked: set[str] = set()
@@ -143,15 +143,14 @@ class NameReads:
         return found
 
     def _root_at(self, function: Function, offset: int) -> ast.AST | None:
-        """The root of ``function`` (``_roots``) whose text holds character ``offset``."""
-        known = self._roots.get(id(function))
-        if known is None:
-            positions = self.module.positions
-            roots = sorted(_roots(function.node), key=positions.start)
-            known = self._roots[id(function)] = ([positions.start(r) for r in roots], roots)
-        starts, roots = known
-        index = bisect.bisect_right(starts, offset) - 1
-        if index < 0 or offset >= self.module.positions.end(roots[index]):
+        """The root of ``function`` (``_roots``, in source order) whose text holds character
+        ``offset``."""
+        roots = self._roots.get(id(function))
+        if roots is None:
+            roots = self._roots[id(function)] = _roots(function.node)
+        positions = self.module.positions
+        index = bisect.bisect_right(roots, offset, key=positions.start) - 1
+        if index < 0 or offset >= positions.end(roots[index]):
             return None
         return roots[index]
 
@@ -295,7 +294,8 @@ class Readers:
 
 
 def _roots(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
-    """What pypto parses of a function: its parameters' annotations, return type, body."""
+    """What pypto parses of a function, in source order: its parameters (with their
+    annotations), return type, body."""
     args = node.args
-    roots: list[ast.AST] = [*args.posonlyargs, *args.args, *args.kwonlyargs, *node.body]
-    return roots + ([node.returns] if node.returns is not None else [])
+    returns: list[ast.AST] = [node.returns] if node.returns is not None else []
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *returns, *node.body]

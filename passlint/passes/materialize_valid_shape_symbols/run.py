@@ -80,6 +80,7 @@ class Run:
         self._sites: dict[int, list[SiteResult]] = {}
         self._analyses: dict[int, tuple[KernelAnalysis, bool]] = {}  # and: read other files
         self._unbound: dict[int, frozenset[str]] = {}  # id(kernel) -> its unbound symbols' names
+        self._unit_keys: dict[int, tuple[object, ...] | None] = {}  # id(kernel) -> ``_key``
         units = memo.part(UnitMemo) if memo is not None else None
         self._keys = UnitKeys(module, workspace is not None, units) if units is not None else None
         self.readers = Readers(
@@ -270,4 +271,6 @@ class Run:
         module, and a case's run binds parameters."""
         if self._keys is None or kernel.owner is None or self._bound:
             return None
-        return self._keys.key(kernel, self.sites.calling(kernel))
+        if id(kernel) not in self._unit_keys:  # (asked for its unit and its unbound names)
+            self._unit_keys[id(kernel)] = self._keys.key(kernel, self.sites.calling(kernel))
+        return self._unit_keys[id(kernel)]
