@@ -340,7 +340,7 @@ class Workspace:
             bases = [importer_dir, *self.roots]
         for base in bases:
             for candidate in _module_files(base, parts):
-                if self.contains(candidate) and (candidate in self._overlay or candidate.is_file()):
+                if self.contains(candidate) and (candidate in self._overlay or _is_file(candidate)):
                     return str(candidate)
         return None
 
@@ -380,6 +380,15 @@ class Workspace:
         if key not in self._derived:
             self._derived[key] = build()
         return self._derived[key]  # type: ignore[return-value]
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False when it cannot be looked at (a name too long for
+    the system, a folder that cannot be read: the import is then not followed)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _module_files(base: Path, parts: list[str]) -> list[Path]:

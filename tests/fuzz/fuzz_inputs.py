@@ -1,5 +1,5 @@
-"""The CI fuzz target's inputs: its seeds (every MLIR module and pl source under tests/data
-and examples/), mutant number ``index`` of a run's seed number (the same on every machine),
+"""The CI fuzz target's inputs: its seeds (every MLIR module, pl source and HLO text under
+tests/data and examples/), mutant number ``index`` of a run's seed number (the same on every machine),
 and the same input doubled in a shape that stays valid (for the linearity check)."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from passlint.analysis.language import language_of
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 SEED_FOLDERS = (REPOSITORY / "tests" / "data", REPOSITORY / "examples")
-PATHS = {"mlir": "/fuzz/model.mlir", "pl": "/fuzz/kernels.py"}
+PATHS = {"mlir": "/fuzz/model.mlir", "pl": "/fuzz/kernels.py", "hlo": "/fuzz/module.hlo"}
+LANGUAGES = ("mlir", "pl", "hlo")  # mutant ``index`` is of ``LANGUAGES[index % 3]``
 ROOT = "/fuzz"
 MAX_SEED_SIZE = 100_000  # bytes
 
@@ -23,17 +24,20 @@ MAX_SEED_SIZE = 100_000  # bytes
 class Seeds:
     mlir: tuple[str, ...]
     pl: tuple[str, ...]
+    hlo: tuple[str, ...]
 
     def of(self, language: str) -> tuple[str, ...]:
-        return self.mlir if language == "mlir" else self.pl
+        found: tuple[str, ...] = getattr(self, language)
+        return found
 
 
 def load_seeds(folders: tuple[Path, ...] = SEED_FOLDERS) -> Seeds:
-    """Every ``.mlir`` file and every ``.py`` file passlint reads as pl, in path order."""
-    found: dict[str, list[str]] = {"mlir": [], "pl": []}
+    """Every ``.mlir`` file, every ``.py`` file passlint reads as pl and every HLO text
+    (``.hlo``, ``.hlo.txt``, an XLA dump's ``.txt``), in path order."""
+    found: dict[str, list[str]] = {language: [] for language in LANGUAGES}
     for folder in folders:
         for path in sorted(folder.rglob("*")):
-            if path.suffix not in (".mlir", ".py") or not path.is_file():
+            if path.suffix not in (".mlir", ".py", ".hlo", ".txt") or not path.is_file():
                 continue
             if path.stat().st_size >= MAX_SEED_SIZE:
                 continue
@@ -44,13 +48,13 @@ def load_seeds(folders: tuple[Path, ...] = SEED_FOLDERS) -> Seeds:
             language = language_of(path.name, text)
             if language is not None:
                 found[language].append(text)
-    return Seeds(tuple(found["mlir"]), tuple(found["pl"]))
+    return Seeds(tuple(found["mlir"]), tuple(found["pl"]), tuple(found["hlo"]))
 
 
 @dataclass(frozen=True)
 class Mutant:
     index: int
-    language: str  # "mlir" or "pl"
+    language: str  # one of LANGUAGES
     text: str
 
     @property
@@ -61,18 +65,18 @@ class Mutant:
     def doubling(self) -> str:
         """How the linearity check doubles it (``doubled``): ``runs`` when it holds a long
         run of one short unit (the shape of issue 25's quadratic cases), else MLIR as
-        ``chunks`` or ``copies`` (every other mutant), pl as ``copies``."""
+        ``chunks`` or ``copies`` (every other mutant), pl and HLO as ``copies``."""
         if _RUN.search(self.text):
             return "runs"
-        if self.language == "mlir" and (self.index // 2) % 2:
+        if self.language == "mlir" and (self.index // 3) % 2:
             return "chunks"
         return "copies"
 
 
 def mutant(seeds: Seeds, seed: int, index: int) -> Mutant:
-    """Mutant ``index`` of run ``seed``: even indices MLIR, odd ones pl; one seed text
-    changed one to four times."""
-    language = "mlir" if index % 2 == 0 else "pl"
+    """Mutant ``index`` of run ``seed``: of ``LANGUAGES[index % 3]`` (MLIR, pl, HLO in
+    turn); one seed text changed one to four times."""
+    language = LANGUAGES[index % 3]
     corpus = seeds.of(language)
     choose = SeededChoices(f"passlint-fuzz/{seed}/{index}")
     text = choose.pick(corpus)
@@ -97,13 +101,13 @@ def doubled(item: Mutant, text: str, level: int) -> str:
     """``text`` (``item``'s, maybe doubled already ``level`` times) doubled in a shape that
     stays the same kind of input (``item.doubling``): ``runs`` makes every long run twice
     as long; ``chunks`` appends the MLIR text as a second ``// -----`` chunk; ``copies``
-    appends it in the same chunk (MLIR) or with the copy's names renamed (pl, suffix
+    appends it in the same chunk (MLIR), as is (HLO) or with the copy's names renamed (pl, suffix
     ``_d{level}``, so a text doubled again renames apart), so the copy neither redefines
     nor calls the original."""
     if item.doubling == "runs":
         return _RUN.sub(lambda run: run[0] * 2, text)
     separator = "" if text.endswith(("\n", "\r")) or not text else "\n"
-    if item.language == "mlir":
+    if item.language in ("mlir", "hlo"):
         marker = "// -----\n" if item.doubling == "chunks" else ""
         return f"{text}{separator}{marker}{text}"
     names = {name for match in _DEFINED.finditer(text) for name in match.groups() if name}

@@ -66,9 +66,9 @@ class Done:
 
 
 def is_sampled(index: int, every: int) -> bool:
-    """Whether mutant ``index`` gets the linearity check: one MLIR and one pl mutant in
-    each ``2 * every`` (the languages alternate)."""
-    return (index // 2) % every == 0
+    """Whether mutant ``index`` gets the linearity check: one mutant of each language in
+    each ``3 * every`` (the languages take turns)."""
+    return (index // 3) % every == 0
 
 
 def stage_input(item: Mutant, stage: str, level: int) -> str:

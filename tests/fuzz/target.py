@@ -1,4 +1,4 @@
-"""The CI fuzz target: mutants of every MLIR and pl seed (tests/data, examples/), checked in
+"""The CI fuzz target: mutants of every MLIR, pl and HLO seed (tests/data, examples/), checked in
 a few long-lived worker processes, with a watchdog.
 
     python tests/fuzz/target.py [--seed N] [--mutants N] [--workers N] [--out DIR]
@@ -28,11 +28,11 @@ from pathlib import Path
 # Run as a script: tests/fuzz is on the path; tests/ (ir_dump) is added.
 sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 
-from fuzz_inputs import Seeds, load_seeds, mutant
+from fuzz_inputs import LANGUAGES, Seeds, load_seeds, mutant
 from fuzz_worker import Done, Failure, Started, is_sampled, serve, stage_input
 
 STARTUP = 120.0  # seconds a new worker may take to import passlint and start its first step
-EXTENSIONS = {"mlir": "mlir", "pl": "py"}
+EXTENSIONS = {"mlir": "mlir", "pl": "py", "hlo": "hlo"}
 SHOWN = 300  # characters of a failing input printed (all of it is saved)
 
 
@@ -188,11 +188,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for failure in sorted(pool.failures, key=lambda f: (f.index, f.stage)):
         _report(failure, seeds, args, out)
     counts = Counter(failure.kind for failure in pool.failures)
-    languages = Counter("MLIR" if index % 2 == 0 else "pl" for index in pool.finished)
+    languages = Counter(LANGUAGES[index % 3] for index in pool.finished)
     sampled = sum(1 for index in pool.finished if is_sampled(index, args.linear_every))
     print(
-        f"fuzz: {len(pool.finished)} mutants ({languages['MLIR']} MLIR, {languages['pl']} pl) of "
-        f"{len(seeds.mlir)} MLIR and {len(seeds.pl)} pl seeds, seed {args.seed}, "
+        f"fuzz: {len(pool.finished)} mutants ({languages['mlir']} MLIR, {languages['pl']} pl, "
+        f"{languages['hlo']} HLO) of {len(seeds.mlir)} MLIR, {len(seeds.pl)} pl and "
+        f"{len(seeds.hlo)} HLO seeds, seed {args.seed}, "
         f"{len(pool.workers)} workers, {elapsed:.1f} s: {counts['crash']} crashes, "
         f"{counts['property']} property failures, {counts['hang']} hangs, "
         f"{counts['nonlinear']} non-linear ({sampled} linearity samples)"

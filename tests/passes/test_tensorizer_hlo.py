@@ -112,6 +112,24 @@ def test_a_root_that_is_the_output_hands_root_to_the_copy() -> None:
     assert fix_all(fix_all(text)) == fix_all(text)
 
 
+def test_a_computation_without_root_returns_its_last_instruction() -> None:
+    """No ``ROOT`` keyword: XLA's parser takes the last instruction; the copy is added after
+    it as the ROOT (there is no keyword to drop). Found by the fuzz target."""
+    text = "HloModule m\n\nENTRY main {\n  p = f32[2] parameter(0)\n}\n"
+    (finding,) = check(text)
+    assert (finding.code, spanned(text, finding)) == ("TL001", "p")
+    assert fix_all(text) == (
+        "HloModule m\n\nENTRY main {\n  p = f32[2] parameter(0)\n  ROOT p.copy = f32[2] copy(p)\n}\n"
+    )
+    assert check(fix_all(text)) == []
+    tupled = "HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  t = (f32[2]) tuple(p)\n}\n"
+    assert fix_all(tupled) == (
+        "HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  p.copy = f32[2] copy(p)\n"
+        "  t = (f32[2]) tuple(p.copy)\n}\n"
+    )
+    assert check(fix_all(tupled)) == []
+
+
 def test_one_line_computation_and_crlf() -> None:
     text = "HloModule m\r\nENTRY e { p = f32[2] parameter(0)\r\n  ROOT t = (f32[2]) tuple(p) }\r\n"
     fixed = fix_all(text)

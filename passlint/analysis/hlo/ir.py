@@ -27,15 +27,28 @@ class Shape:
 
     @property
     def num_elements(self) -> int | None:
-        """The element count of an array shape (None for a tuple or a dynamic dimension)."""
+        """The element count of an array shape: 0 when a dimension is 0 (a dynamic one too),
+        None for a tuple, a dynamic dimension or a count past ``_MAX_COUNT`` (no array is
+        that large: such a dimension is not read as a number)."""
         if self.is_tuple:
             return None
+        static = [dim for dim in self.dims if dim.isascii() and dim.isdigit()]
+        if any(not dim.strip("0") for dim in static):
+            return 0
+        if len(static) < len(self.dims):
+            return None
         count = 1
-        for dim in self.dims:
-            if not dim.isdigit():
+        for dim in static:
+            if len(dim) > _MAX_DIGITS:
                 return None
             count *= int(dim)
+            if count > _MAX_COUNT:
+                return None
         return count
+
+
+_MAX_COUNT = 2**64
+_MAX_DIGITS = 20
 
 
 @dataclass

@@ -133,10 +133,10 @@ def _fix(path: str, analysis: HloAnalysis, output: HloOutput) -> Fix | None:
 
 
 def _new_root(path: str, parsed: HloFile, root: Instruction, copy: str) -> tuple[TextEdit, ...]:
-    """The ROOT that is itself the output: ``ROOT `` dropped, and the copy added as the new
-    ROOT on the next line (after a comment that ends the ROOT's line)."""
+    """The ROOT that is itself the output: ``ROOT `` dropped (a computation without the
+    keyword returns its last instruction), and the copy added as the new ROOT on the next
+    line (after a comment that ends the ROOT's line)."""
     text = parsed.source.text
-    assert root.root_span is not None
     start = line_start(text, root.span[0])
     prefix = text[start : root.span[0]]
     indent = prefix[: len(prefix) - len(prefix.lstrip())]
@@ -144,8 +144,8 @@ def _new_root(path: str, parsed: HloFile, root: Instruction, copy: str) -> tuple
     end = line_end(text, after)
     rest = text[after:end].strip()
     at = end if not rest or rest.startswith("//") else after
+    added = TextEdit(path, parsed.range((at, at)), f"{line_break(text, start)}{indent}ROOT {copy}")
+    if root.root_span is None:
+        return (added,)
     dropped: Span = (root.root_span[0], root.name_span[0])
-    return (
-        TextEdit(path, parsed.range(dropped), ""),
-        TextEdit(path, parsed.range((at, at)), f"{line_break(text, start)}{indent}ROOT {copy}"),
-    )
+    return (TextEdit(path, parsed.range(dropped), ""), added)

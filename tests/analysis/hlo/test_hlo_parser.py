@@ -114,6 +114,21 @@ def test_constants_zero_elements_and_splats() -> None:
     assert by_name["s"].shape.num_elements == 1
 
 
+def test_element_counts_of_dynamic_and_huge_dimensions() -> None:
+    """A 0 dimension makes zero elements beside a dynamic one (as in MLIR's `tensor<?x0xf32>`);
+    a dimension of thousands of digits is no number (the fuzz target found int() raising)."""
+    huge = "9" * 8001
+    text = (
+        f"HloModule m\nENTRY e {{\n  a = f32[?,0] parameter(0)\n  b = f32[<=4,2] parameter(1)\n"
+        f"  c = f32[{huge}] parameter(2)\n  d = f32[{huge},0] parameter(3)\n"
+        f"  ROOT t = (f32[2]{{0}}) tuple(a, b, c, d)\n}}\n"
+    )
+    parsed = parse_hlo(text)
+    assert parsed.issues == []
+    counts = [parsed.computations[0].by_name[n].shape.num_elements for n in "abcd"]
+    assert counts == [0, None, None, 0]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from passlint.analysis.workspace import Workspace
+from passlint.pipeline import analyze
 
 
 def test_find_module_next_to_the_importer_then_in_roots(tmp_path: Path) -> None:
@@ -30,6 +31,17 @@ def test_find_module_stays_inside_the_roots(tmp_path: Path) -> None:
     workspace = Workspace([tmp_path / "ws"])
     assert workspace.find_module("outside", str(tmp_path / "ws" / "m.py")) is None
     assert workspace.find_module("outside", str(tmp_path / "ws" / "m.py"), level=2) is None
+
+
+def test_a_module_name_too_long_for_the_system_is_not_found(tmp_path: Path) -> None:
+    """``import shared_999...`` (thousands of characters): the lookup's stat fails with
+    ENAMETOOLONG, which is "no such module", not a crash (found by the fuzz target)."""
+    workspace = Workspace([tmp_path])
+    name = "shared_" + "9" * 5000
+    assert workspace.find_module(name, str(tmp_path / "m.py")) is None
+    text = f"import pypto.language as pl\nfrom {name} import K\n"
+    (tmp_path / "m.py").write_text(text)
+    assert analyze(str(tmp_path / "m.py"), text, None, workspace) == []
 
 
 def test_python_files_skip_hidden_and_cache_folders_and_include_overlays(tmp_path: Path) -> None:
