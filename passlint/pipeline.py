@@ -50,10 +50,10 @@ def analyze(
     per-file ignores for ``path``); ``memo``: what the run keeps between documents (None:
     the reference path, every document analysed from scratch).
 
-    For .mlir the collector stays paused until the IR is garbage: its first collection then
-    frees the whole IR in one pass, instead of scanning it again and again while it lives
-    (the IR is millions of objects in cycles when `passlint check` reads megabytes)."""
-    if language_of(path, text) != "mlir":
+    For .mlir and HLO text the collector stays paused until the IR is garbage: its first
+    collection then frees the whole IR in one pass, instead of scanning it again and again
+    while it lives (the IR is millions of objects when `passlint check` reads megabytes)."""
+    if language_of(path, text) not in ("mlir", "hlo"):
         return analyze_document(path, text, settings, workspace, memo).findings
     with collector_paused():
         return _findings(path, text, settings, workspace, memo)
@@ -185,13 +185,15 @@ def _mlir_findings(
 
 
 def _hlo_findings(path: str, text: str, settings: Settings) -> list[Finding]:
-    """E010 and TensorizerLegalization's findings on the ENTRY computation of HLO text."""
+    """E010 and TensorizerLegalization's findings on the ENTRY computation of each module of
+    HLO text."""
     from passlint.analysis.hlo.parser import parse_hlo
     from passlint.analysis.hlo.syntax_findings import syntax_findings
     from passlint.passes.tensorizer_legalization.hlo_findings import hlo_findings
-    from passlint.passes.tensorizer_legalization.hlo_outputs import analyze_hlo
+    from passlint.passes.tensorizer_legalization.hlo_outputs import analyze_modules
 
     parsed = parse_hlo(text)
-    return syntax_findings(path, parsed) + hlo_findings(
-        path, analyze_hlo(parsed, settings.pipeline)
-    )
+    findings = syntax_findings(path, parsed)
+    for analysis in analyze_modules(parsed, settings.pipeline):
+        findings += hlo_findings(path, analysis)
+    return findings

@@ -214,3 +214,30 @@ def _many_outputs(n: int) -> str:
 
 def test_findings_and_fixes_are_linear_in_the_outputs() -> None:
     assert_doubling_linear(_many_outputs, check, 128)
+
+
+def test_every_module_of_a_lit_test_is_checked() -> None:
+    """A lit test holds modules between `// -----` lines (XLA's tools read them one by one):
+    each module's ENTRY computation (else its last) is checked, and fixed in place."""
+    text = (
+        "HloModule first\n\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT n = f32[2] negate(p)\n}\n"
+        "\n// -----\n\n"
+        "HloModule second\n\nc {\n  ROOT q = f32[2] parameter(0)\n}\n\n"
+        "ENTRY e {\n  p = f32[2] parameter(0)\n  ROOT t = (f32[2]) tuple(p)\n}\n"
+        "\n// -----\n\n"
+        "f {\n  ROOT k = f32[2] constant({1, 2})\n}\n"
+    )
+    findings = check(text)
+    assert [(f.code, f.range.start.line, spanned(text, f)) for f in findings] == [
+        ("TL001", 17, "p"),
+        ("TL002", 23, "k"),
+    ]
+    fixed = fix_all(text)
+    assert fixed == text.replace(
+        "  ROOT t = (f32[2]) tuple(p)\n",
+        "  p.copy = f32[2] copy(p)\n  ROOT t = (f32[2]) tuple(p.copy)\n",
+    ).replace(
+        "  ROOT k = f32[2] constant({1, 2})\n",
+        "  k = f32[2] constant({1, 2})\n  ROOT k.copy = f32[2] copy(k)\n",
+    )
+    assert check(fixed) == []

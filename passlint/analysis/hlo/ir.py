@@ -108,6 +108,7 @@ class Computation:
     name: str
     name_span: Span
     is_entry: bool
+    module: int = 0  # which module of the file (a lit test's ``// -----`` parts), from 0
     instructions: list[Instruction] = field(default_factory=list)
     by_name: dict[str, Instruction] = field(default_factory=dict)  # keyed without ``%``
 
@@ -141,11 +142,19 @@ class HloFile:
 
     @property
     def entry(self) -> Computation | None:
-        """The ``ENTRY`` computation, else the last one (as XLA's parser takes it)."""
+        """The first module's entry computation (``entries``)."""
+        entries = self.entries()
+        return entries[0] if entries else None
+
+    def entries(self) -> list[Computation]:
+        """Each module's entry computation, in order: its ``ENTRY`` computation, else its
+        last one (as XLA's parser takes them)."""
+        found: dict[int, Computation] = {}
         for computation in self.computations:
-            if computation.is_entry:
-                return computation
-        return self.computations[-1] if self.computations else None
+            known = found.get(computation.module)
+            if known is None or not known.is_entry:
+                found[computation.module] = computation
+        return list(found.values())
 
     def range(self, span: Span) -> Range:
         """The 0-based line/column range of ``span``."""

@@ -47,12 +47,15 @@ class LexError(Exception):
         self.span = span
 
 
-def tokenize(text: str) -> list[Token]:
-    """Every token of ``text``, ending with an ``END`` token at its end."""
+def tokenize(text: str, start: int = 0, end: int | None = None) -> list[Token]:
+    """Every token of ``text[start:end]`` (spans are offsets in ``text``), ending with an
+    ``END`` token at ``end``."""
     tokens: list[Token] = []
     line_start = True
-    start_at = 1 if text.startswith("\ufeff") else 0  # (a byte order mark is no token)
-    for match in _TOKEN.finditer(text, start_at):
+    stop = len(text) if end is None else end
+    if start == 0 and text.startswith("\ufeff"):
+        start = 1  # (a byte order mark is no token)
+    for match in _TOKEN.finditer(text, start, stop):
         kind = match.lastgroup
         start, end = match.span()
         if kind == "blank" or kind == "comment":
@@ -66,5 +69,5 @@ def tokenize(text: str) -> list[Token]:
         assert kind is not None
         tokens.append(Token(kind, match.group(), start, end, line_start))
         line_start = False
-    tokens.append(Token(END, "", len(text), len(text), True))
+    tokens.append(Token(END, "", stop, stop, True))
     return tokens

@@ -5,7 +5,9 @@ the rest is still read; it never raises on any input.
 
 Grammar read (XLA's ``hlo_parser``, as far as the passes need it)::
 
+    file        ::= module ('// -----' module)*     (lit tests: ``hlo-opt --split-input-file``)
     module      ::= 'HloModule' name (',' attribute)* computation*
+                  | computation+                    (no header: ``ENTRY`` or ``name {`` first)
     computation ::= 'ENTRY'? name ('(' ... ')' '->' shape)? '{' instruction* '}'
     instruction ::= 'ROOT'? name '=' shape opcode '(' operands ')' (',' attribute)*
     operand     ::= shape? name | literal            (``constant(...)``: one literal)
@@ -14,6 +16,8 @@ Grammar read (XLA's ``hlo_parser``, as far as the passes need it)::
 """
 
 from __future__ import annotations
+
+import re
 
 from passlint.analysis.hlo.ir import (
     Attribute,
@@ -26,6 +30,7 @@ from passlint.analysis.hlo.ir import (
     SyntaxIssue,
 )
 from passlint.analysis.hlo.lexer import END, NAME, NUMBER, LexError, Token, tokenize
+from passlint.analysis.hlo.printed import read_printed
 from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.source import SourceText
 
@@ -34,6 +39,93 @@ _CLOSERS = frozenset(_OPENERS.values())
 # Opcodes whose parenthesised text is one literal, not a list of operands.
 LITERAL_OPCODES = frozenset({"constant", "parameter", "iota"})
 MAX_TUPLE_DEPTH = 100  # tuple shapes nested deeper are an error, not a RecursionError
+# Opcodes whose result shape XLA's parser infers when the text leaves it out
+# (``x = tuple(a, b)``: ``CanInferShape`` in hlo_parser.cc); every other opcode needs one.
+INFERRED_SHAPE_OPCODES = frozenset(
+    [
+        "abs",
+        "add",
+        "add-dependency",
+        "after-all",
+        "atan2",
+        "batch-norm-grad",
+        "batch-norm-inference",
+        "batch-norm-training",
+        "broadcast",
+        "call",
+        "cbrt",
+        "ceil",
+        "cholesky",
+        "clamp",
+        "compare",
+        "complex",
+        "concatenate",
+        "conditional",
+        "convolution",
+        "copy",
+        "cosine",
+        "count-leading-zeros",
+        "divide",
+        "domain",
+        "dot",
+        "erf",
+        "exponential",
+        "exponential-minus-one",
+        "fft",
+        "floor",
+        "gather",
+        "get-dimension-size",
+        "get-tuple-element",
+        "imag",
+        "is-finite",
+        "log",
+        "log-plus-one",
+        "logistic",
+        "and",
+        "not",
+        "or",
+        "xor",
+        "map",
+        "maximum",
+        "minimum",
+        "multiply",
+        "negate",
+        "opt-barrier",
+        "pad",
+        "partition-id",
+        "popcnt",
+        "power",
+        "ragged-dot",
+        "real",
+        "reduce",
+        "reduce-window",
+        "remainder",
+        "replica-id",
+        "reverse",
+        "round-nearest-afz",
+        "round-nearest-even",
+        "rsqrt",
+        "scatter",
+        "select",
+        "select-and-scatter",
+        "set-dimension-size",
+        "shift-left",
+        "shift-right-arithmetic",
+        "shift-right-logical",
+        "sign",
+        "sine",
+        "sort",
+        "sqrt",
+        "subtract",
+        "tan",
+        "tanh",
+        "topk",
+        "transpose",
+        "triangular-solve",
+        "tuple",
+        "while",
+    ]
+)
 
 
 class _Error(Exception):
@@ -43,17 +135,45 @@ class _Error(Exception):
         self.span = span
 
 
+# A line that is only ``// -----``: where ``hlo-opt --split-input-file`` (XLA's
+# ``opt_main.cc``, the separator of ``mlir-opt``) cuts a lit test into modules.
+_SPLIT_LINE = re.compile(r"^[ \t]*// -----[ \t]*\r?$", re.MULTILINE)
+
+
+def split_modules(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each module of ``text``: the text between ``// -----`` lines
+    (the whole text when it has none)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _SPLIT_LINE.finditer(text):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(text)))
+    return spans
+
+
 def parse_hlo(text: str) -> HloFile:
-    """The module in ``text`` with every syntax issue found; never raises."""
+    """The modules in ``text`` with every syntax issue found; never raises. A lit test of
+    several modules (``// -----`` lines between them) is read module by module, as XLA's
+    tools read it: each module's computations are added in order, the header (name and
+    attributes) is the first module's. A text made only of lines as XLA prints them is read
+    a line at a time (``printed``: the same result, several times faster)."""
+    printed = read_printed(text)
+    return printed if printed is not None else parse_tokens(text)
+
+
+def parse_tokens(text: str) -> HloFile:
+    """``parse_hlo`` by the tokens of ``text``: the grammar of the module docstring."""
     result = HloFile(SourceText(text))
-    try:
-        tokens = tokenize(text)
-    except LexError as error:
-        result.issues.append(SyntaxIssue(error.span, error.message))
-        tokens = tokenize(text[: error.span[0]])  # (the text before it has no such error)
-        _Parser(text, tokens, result, quiet_from=error.span[0]).module()
-        return result
-    _Parser(text, tokens, result).module()
+    for index, (start, end) in enumerate(split_modules(text)):
+        try:
+            tokens = tokenize(text, start, end)
+        except LexError as error:
+            result.issues.append(SyntaxIssue(error.span, error.message))
+            tokens = tokenize(text, start, error.span[0])  # (no such error before it)
+            _Parser(text, tokens, result, quiet_from=error.span[0], index=index).module()
+            continue
+        _Parser(text, tokens, result, index=index).module()
     result.issues.sort(key=lambda issue: issue.span)
     return result
 
@@ -64,13 +184,20 @@ def _quote(token: Token) -> str:
 
 class _Parser:
     def __init__(
-        self, text: str, tokens: list[Token], result: HloFile, quiet_from: int | None = None
+        self,
+        text: str,
+        tokens: list[Token],
+        result: HloFile,
+        quiet_from: int | None = None,
+        index: int = 0,
     ) -> None:
         self.text = text
         self.tokens = tokens
         self.i = 0
         self.result = result
         self.quiet_from = quiet_from  # issues from here on follow an earlier one: not reported
+        self.index = index  # which module of the file (``// -----``); the first's name is kept
+        self.header = index == 0
 
     # -- tokens -----------------------------------------------------------------------------
 
@@ -111,22 +238,33 @@ class _Parser:
     def module(self) -> None:
         result = self.result
         try:
-            if not (self.peek().kind == NAME and self.peek().text == "HloModule"):
-                token = self.peek()
+            first = self.peek()
+            if not (first.kind == NAME and first.text == "HloModule"):
+                # XLA's ``HloParserImpl::Run``: without the header, a text that starts with
+                # ``ENTRY`` or with a name and ``{`` is a module of those computations.
+                if first.kind == NAME and (first.text == "ENTRY" or self.at("{", 1)):
+                    self.computations()
+                    return
                 raise _Error(
-                    f"Expected `HloModule name` first, found {_quote(token)}; start the module "
-                    "with it.",
-                    _span(token),
+                    f"Expected `HloModule name` first, found {_quote(first)}; start the module "
+                    "with it (or with a computation, `name {` or `ENTRY`).",
+                    _span(first),
                 )
             self.advance()
             name = self.expect_name("the module's name after `HloModule`")
-            result.name, result.name_span = name.text, _span(name)
+            if self.header:
+                result.name, result.name_span = name.text, _span(name)
             while self.at(","):
                 self.advance()
-                result.attributes.append(self.attribute(header=True))
+                attribute = self.attribute(header=True)
+                if self.header:
+                    result.attributes.append(attribute)
         except _Error as error:
             self.issue(error)
             self.skip_to_computation()
+        self.computations()
+
+    def computations(self) -> None:
         while self.peek().kind != END:
             before = self.i
             try:
@@ -168,7 +306,7 @@ class _Parser:
             self.shape()
         opener = self.expect("{", "to open the computation's body")
         computation = Computation(
-            (start.start, opener.end), name.text, _span(name), is_entry=is_entry
+            (start.start, opener.end), name.text, _span(name), is_entry, module=self.index
         )
         self.result.computations.append(computation)
         issues = len(self.result.issues)
@@ -236,7 +374,7 @@ class _Parser:
             root_span = _span(self.advance())
         name = self.expect_name("an instruction (`name = shape opcode(...)`) or `}`")
         self.expect("=", f"after instruction name '{excerpt(name.text)}'")
-        shape = self.shape()
+        shape = self.result_shape()
         opcode = self.expect_name("an opcode after the shape")
         self.expect("(", f"after opcode '{excerpt(opcode.text)}'")
         instruction = Instruction(
@@ -263,6 +401,20 @@ class _Parser:
             )
         computation.by_name[key] = instruction
         computation.instructions.append(instruction)
+
+    def result_shape(self) -> Shape:
+        """The instruction's shape; none written before an opcode XLA infers it for: an empty
+        shape (its text ``""``, no element type, no element count)."""
+        token = self.peek()
+        if token.kind == NAME and self.at("(", 1) and token.text in INFERRED_SHAPE_OPCODES:
+            return Shape((token.start, token.start), "")
+        if token.kind == NAME and self.at("(", 1) and not self.at_shape():
+            raise _Error(
+                f"Expected a shape before opcode '{excerpt(token.text)}'; XLA's parser infers "
+                "none for it (only for opcodes such as `tuple`, `add` or `reduce`).",
+                _span(token),
+            )
+        return self.shape()
 
     def operands(self, instruction: Instruction) -> None:
         if self.at(")"):

@@ -113,8 +113,9 @@ def _fix(path: str, analysis: HloAnalysis, output: HloOutput) -> Fix | None:
     copy_name = percent + fresh
     shape = operand.shape if operand is not None and operand.shape is not None else None
     source = f"{shape.text} " if shape is not None else ""
+    typed = (shape or instruction.shape).text  # ("" when XLA infers it: so does the copy)
     copy = (
-        f"{copy_name} = {(shape or instruction.shape).text} "
+        f"{copy_name} = {typed + ' ' if typed else ''}"
         f"copy({source}{operand.name if operand else instruction.name})"
     )
     title = (

@@ -65,11 +65,19 @@ class HloAnalysis:
         return "MHLO" if self.variant == "mhlo" else "StableHLO"
 
 
-def analyze_hlo(parsed: HloFile, pipeline: str = "auto") -> HloAnalysis:
-    """Classify the ENTRY computation's outputs (``pipeline``: ``mhlo`` reads them as the
-    MHLO variant; otherwise StableHLO, what the converter makes)."""
+def analyze_modules(parsed: HloFile, pipeline: str = "auto") -> list[HloAnalysis]:
+    """``analyze_hlo`` of each module's entry computation (a lit test holds several)."""
+    return [analyze_hlo(parsed, pipeline, entry) for entry in parsed.entries()]
+
+
+def analyze_hlo(
+    parsed: HloFile, pipeline: str = "auto", entry: Computation | None = None
+) -> HloAnalysis:
+    """Classify the outputs of ``entry`` (by default the first module's ENTRY computation;
+    ``pipeline``: ``mhlo`` reads them as the MHLO variant; otherwise StableHLO, what the
+    converter makes)."""
     variant: Variant = "mhlo" if pipeline == "mhlo" else "stablehlo"
-    analysis = HloAnalysis(parsed, variant, parsed.entry)
+    analysis = HloAnalysis(parsed, variant, entry if entry is not None else parsed.entry)
     entry = analysis.entry
     root = entry.root if entry is not None else None
     if entry is None or root is None:

@@ -8,10 +8,13 @@ from pathlib import Path
 import pytest
 from linear_time import assert_doubling_linear
 
+from passlint.analysis.edits import apply_edits, edits_by_path
 from passlint.analysis.findings import Position, Range
 from passlint.analysis.hlo.literals import is_splat_constant, literal_elements
 from passlint.analysis.hlo.parser import parse_hlo
 from passlint.analysis.language import is_hlo_file, language_of
+from passlint.config import Settings
+from passlint.pipeline import analyze
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "hlo"
 
@@ -228,3 +231,140 @@ def test_tuple_shapes_nested_too_deep_are_an_error_not_a_recursion_error() -> No
     ]
     allowed = "HloModule m\nENTRY e {\n  ROOT x = " + "(" * 100 + "f32[] " + ")" * 100
     assert parse_hlo(allowed + " tuple()\n}\n").issues == []
+
+
+# -- what XLA's own parser and tools accept (openxla/xla's hlo_parser.cc, hlo-opt) ----------
+
+
+def test_a_module_without_header_is_its_computations() -> None:
+    """``HloParserImpl::Run``: a text that starts with ``ENTRY`` or with ``name {`` is a
+    module without the ``HloModule`` line (XLA's emitter and lit tests are written so)."""
+    text = (
+        "// RUN: fusion_to_mlir %s | FileCheck %s\n\nadd {\n  a = f32[] parameter(0)\n"
+        "  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\nfused {\n"
+        "  p = f32[8] parameter(0)\n  z = f32[] constant(0)\n"
+        "  ROOT r = f32[] reduce(p, z), dimensions={0}, to_apply=add\n}\n// CHECK: reduce\n"
+    )
+    parsed = parse_hlo(text)
+    assert parsed.issues == []
+    assert parsed.name is None
+    assert [c.name for c in parsed.computations] == ["add", "fused"]
+    entry = parsed.entry  # no ENTRY: the last computation, as XLA takes it
+    assert entry is not None and entry.name == "fused"
+    assert parse_hlo("ENTRY main {\n  ROOT p = f32[2] parameter(0)\n}\n").issues == []
+
+
+def test_a_text_that_is_no_module_still_needs_the_header() -> None:
+    """Neither ``HloModule``, ``ENTRY`` nor ``name {``: XLA would read a single instruction,
+    which is no module; a computation with a signature needs the header too."""
+    for text in (
+        "x = f32[2] parameter(0)\n",
+        "%c (p: f32[]) -> f32[] {\n  ROOT p = f32[] parameter(0)\n}\n",
+    ):
+        messages = [issue.message for issue in parse_hlo(text).issues]
+        assert len(messages) == 1 and messages[0].startswith("Expected `HloModule name` first")
+
+
+SPLIT = """// RUN: hlo-opt %s --split-input-file | FileCheck %s
+
+HloModule first, is_scheduled=true
+
+ENTRY main {
+  ROOT p = f32[2] parameter(0)
+}
+
+// -----
+
+HloModule second
+
+ENTRY main {
+  p = f32[2] parameter(0)
+  ROOT n = f32[2] negate(p)
+}
+
+// -----
+
+body {
+  ROOT x = f32[2] add(y, y)
+}
+"""
+
+
+def test_a_lit_file_of_several_modules_is_read_module_by_module() -> None:
+    """``hlo-opt --split-input-file`` cuts at ``// -----`` (opt_main.cc): each part is a
+    module of its own, with its header or none; errors are found in every part."""
+    parsed = parse_hlo(SPLIT)
+    assert [(c.name, c.is_entry) for c in parsed.computations] == [
+        ("main", True),
+        ("main", True),
+        ("body", False),
+    ]
+    assert (parsed.name, [a.name for a in parsed.attributes]) == ("first", ["is_scheduled"])
+    assert parsed.entry is parsed.computations[0]
+    line = SPLIT.splitlines().index("  ROOT x = f32[2] add(y, y)")
+    found = [(parsed.range(i.span).start.line, i.message) for i in parsed.issues]
+    assert [where for where, _ in found] == [line, line]
+    assert all(message.startswith("Operand 'y' is not an instruction") for _, message in found)
+
+
+def test_only_a_line_of_exactly_five_dashes_splits() -> None:
+    """A comment rule of more dashes is a comment (XLA's tools read such a file whole)."""
+    text = (
+        "// ------------\n// About this test.\n// ------------\nHloModule m\n\n"
+        "ENTRY e {\n  ROOT p = f32[] parameter(0)\n}\n"
+    )
+    parsed = parse_hlo(text)
+    assert parsed.issues == [] and parsed.name == "m"
+    assert parse_hlo(text.replace("\n", "\r\n")).issues == []
+
+
+def test_an_unterminated_string_in_one_module_leaves_the_next_one_read() -> None:
+    text = (
+        'HloModule a\nENTRY e {\n  ROOT c = f32[] custom-call(), custom_call_target="x\n}\n'
+        "// -----\nHloModule b\nENTRY e {\n  ROOT q = f32[2] add(z, z)\n}\n"
+    )
+    messages = [issue.message for issue in parse_hlo(text).issues]
+    assert messages[0].startswith("Unterminated string")
+    assert [m for m in messages if m.startswith("Operand 'z'")] == [messages[1], messages[2]]
+
+
+def test_an_instruction_without_a_shape_where_xla_infers_it() -> None:
+    """``ParseInstructionRhs``: the shape may be left out before an opcode whose shape XLA
+    infers (``CanInferShape``); ``parameter``, ``constant``, ``fusion`` and the like need it."""
+    text = (
+        "HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n  b = s32[2] parameter(1)\n"
+        "  n = negate(a)\n  ROOT t = tuple(n, b)\n}\n"
+    )
+    parsed = parse_hlo(text)
+    assert parsed.issues == []
+    entry = parsed.computations[0]
+    root = entry.root
+    assert root is not None and root.opcode == "tuple" and root.shape.text == ""
+    assert root.shape.num_elements is None and [o.name for o in root.operands] == ["n", "b"]
+    assert entry.by_name["n"].shape.text == ""
+    broken = parse_hlo("HloModule m\nENTRY e {\n  ROOT p = parameter(0)\n}\n")
+    assert [(parsed.range(i.span).start.line, i.message[:44]) for i in broken.issues] == [
+        (2, "Expected a shape before opcode 'parameter'; ")
+    ]
+
+
+def test_splitting_is_linear_in_the_input() -> None:
+    module = "HloModule m\nENTRY e {\n  ROOT p = f32[] parameter(0)\n}\n"
+    assert_doubling_linear(lambda n: (module + "// -----\n") * n, parse_hlo, 64)
+    assert_doubling_linear(lambda n: "  // ----\n" * n + module, parse_hlo, 256)
+
+
+def test_an_inferred_shape_root_tuple_gives_its_findings() -> None:
+    text = (
+        "fused {\n  ROOT q = f32[2] parameter(0)\n}\n\nENTRY e {\n  p = f32[2] parameter(0)\n"
+        "  n = negate(p)\n  ROOT t = tuple(p, n, n)\n}\n"
+    )
+    findings = analyze("m.hlo", text, Settings())
+    assert [(f.code, f.range.start.line) for f in findings] == [("TL001", 7), ("TL003", 7)]
+    fixes = [f.fix for f in findings if f.fix is not None]
+    fixed = apply_edits(text, edits_by_path(fixes)["m.hlo"])
+    assert fixed == text.replace(
+        "  ROOT t = tuple(p, n, n)\n",
+        "  p.copy = f32[2] copy(p)\n  n.copy = copy(n)\n  ROOT t = tuple(p.copy, n, n.copy)\n",
+    )  # (the copy of a value whose shape XLA infers has its shape inferred too)
+    assert analyze("m.hlo", fixed, Settings()) == []
