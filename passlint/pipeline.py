@@ -140,6 +140,17 @@ def analyze_bytes(
     return analyze_document(path, text, settings, workspace, memo)
 
 
+def analyze_hlo_proto(path: str, data: bytes, settings: Settings | None = None) -> list[Finding]:
+    """The findings of an HLO protocol buffer file (``language.is_hlo_proto``): E011 when it
+    cannot be read, else TensorizerLegalization's on its ENTRY computation, at 0:0 and
+    without fixes. ``settings`` select and re-grade them; a binary file has no suppression
+    comments, so ``postprocess`` is given no text."""
+    settings = (settings or Settings()).for_file(path)
+    if len(data) > settings.size_limit(path):
+        return _too_large(path, len(data), settings)
+    return postprocess(_hlo_proto_findings(path, data, settings), SourceText(""), settings, path)
+
+
 def oversize(text: str, max_size: int) -> int | None:
     """The size of ``text`` in bytes (UTF-8) when it is more than ``max_size``, else None."""
     if len(text) * 4 <= max_size:  # a character is at most 4 bytes: no need to encode
@@ -197,3 +208,17 @@ def _hlo_findings(path: str, text: str, settings: Settings) -> list[Finding]:
     for analysis in analyze_modules(parsed, settings.pipeline):
         findings += hlo_findings(path, analysis)
     return findings
+
+
+def _hlo_proto_findings(path: str, data: bytes, settings: Settings) -> list[Finding]:
+    from passlint.analysis.hlo.proto import read_proto_file
+    from passlint.analysis.hlo.syntax_findings import unreadable_finding
+    from passlint.analysis.hlo.wire import WireError
+    from passlint.passes.tensorizer_legalization.hlo_findings import hlo_proto_findings
+    from passlint.passes.tensorizer_legalization.hlo_outputs import analyze_hlo
+
+    try:
+        parsed = read_proto_file(path, data)
+    except WireError as error:
+        return [unreadable_finding(path, error)]
+    return hlo_proto_findings(path, analyze_hlo(parsed, settings.pipeline))

@@ -3,7 +3,8 @@
 Each file is read by whoever analyses it (the worker, not the parent), so a large tree is
 never held in one process. Reading rules: a ``.py`` file is ours only if it imports
 ``pypto.language``, a ``.txt`` file only if it is HLO text (decided on the raw bytes, so a
-non-UTF-8 ``.py`` or ``.txt`` file that is not ours is skipped silently); a ``.mlir``, HLO
+non-UTF-8 ``.py`` or ``.txt`` file that is not ours is skipped silently); an HLO proto
+(``.hlo.pb``, ``.hlo_module.pb``) is read as bytes and never decoded; a ``.mlir``, HLO
 or pl file that is not UTF-8, cannot be read or makes a pass fail gives a one-line error for
 that file and the rest are still checked.
 """
@@ -19,7 +20,13 @@ from dataclasses import dataclass, field, replace
 from passlint import pipeline
 from passlint.analysis import collector
 from passlint.analysis.findings import Finding
-from passlint.analysis.language import imports_pl, is_hlo_file, language_of
+from passlint.analysis.language import (
+    HLO_PROTO_SUFFIXES,
+    imports_pl,
+    is_hlo_file,
+    is_hlo_proto,
+    language_of,
+)
 from passlint.analysis.source import split_lines
 from passlint.analysis.workspace import DiskFiles, Workspace
 from passlint.config import Settings
@@ -62,12 +69,9 @@ def read_source(
     path: str, boundary: Boundary, max_size: int
 ) -> tuple[str | None, str | None, str | None]:
     """``(text, error, note)`` for ``path``; text is None when the file is not ours."""
-    try:
-        data = boundary.read(path, max_size)
-    except TooLarge as large:
-        return None, None, f"skipped: {large.size} bytes is more than max-file-size ({max_size})"
-    except OSError as error:
-        return None, _unreadable(error), None
+    data, error, note = read_bytes(path, boundary, max_size)
+    if data is None:
+        return None, error, note
     if path.endswith(".py") and not imports_pl(data):
         return None, None, None
     if path.endswith(".txt") and not is_hlo_file(path, data):
@@ -76,6 +80,19 @@ def read_source(
         return data.decode("utf-8"), None, None
     except UnicodeDecodeError as error:
         return None, _not_utf8(data.count(b"\n", 0, error.start) + 1), None
+
+
+def read_bytes(
+    path: str, boundary: Boundary, max_size: int
+) -> tuple[bytes | None, str | None, str | None]:
+    """``(data, error, note)`` for ``path``: its bytes, or why it could not be read (an error)
+    or was skipped (a note: larger than ``max_size``)."""
+    try:
+        return boundary.read(path, max_size), None, None
+    except TooLarge as large:
+        return None, None, f"skipped: {large.size} bytes is more than max-file-size ({max_size})"
+    except OSError as error:
+        return None, _unreadable(error), None
 
 
 def _unreadable(error: OSError) -> str:
@@ -98,11 +115,11 @@ def _internal(error: Exception) -> str:
 
 
 def is_checked_source(path: str, max_size: int) -> bool:
-    """Whether `passlint check` analyses the file at ``path``: a ``.mlir`` or ``.hlo`` file, a
-    ``.txt`` file of HLO text, or a ``.py`` file that imports ``pypto.language`` (an
-    unreadable file counts: its error is shown)."""
+    """Whether `passlint check` analyses the file at ``path``: a ``.mlir`` or ``.hlo`` file, an
+    HLO proto (``.hlo.pb``, ``.hlo_module.pb``), a ``.txt`` file of HLO text, or a ``.py`` file
+    that imports ``pypto.language`` (an unreadable file counts: its error is shown)."""
     if not path.endswith((".py", ".txt")):
-        return path.endswith((".mlir", ".hlo"))
+        return path.endswith((".mlir", ".hlo", *HLO_PROTO_SUFFIXES))
     try:
         data = read_regular(path, max_size)
     except OSError:
@@ -147,6 +164,8 @@ def check_path(
     .mlir file by the streaming reader, whose reading ``on_read`` follows (bytes read, of
     how many) and which may fork a ``helper`` process."""
     text = job.overlay.get(os.path.realpath(path))
+    if text is None and is_hlo_proto(path):
+        return check_proto(path, job, workspace)
     if text is None and memo is not None and path.endswith(".mlir"):
         streamed = check_streamed(path, job, workspace, memo, on_read, helper)
         if streamed is not None:
@@ -157,6 +176,20 @@ def check_path(
         if text is None:
             return FileResult(path, error=error, note=note)
     return check_text(path, text, job, workspace, memo)
+
+
+def check_proto(path: str, job: Job, workspace: Workspace) -> FileResult:
+    """Read an HLO protocol buffer as bytes (within the workspace and ``max-file-size``, as
+    a text file is read) and analyse it; its findings carry no lines to show."""
+    data, error, note = read_bytes(path, workspace.files.boundary, job.settings.size_limit(path))
+    if data is None:
+        return FileResult(path, error=error, note=note)
+    result = FileResult(path, checked=True)
+    try:
+        result.findings = pipeline.analyze_hlo_proto(path, data, job.settings)
+    except Exception as error:  # a pass bug must not stop the other files
+        result.error = _internal(error)
+    return result
 
 
 def check_streamed(

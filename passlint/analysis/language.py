@@ -1,6 +1,7 @@
 """Which pass reads a document: a ``.mlir`` file is MLIR; a ``.hlo`` or ``.hlo.txt`` file is
 XLA HLO text, and so is a ``.txt`` file (an XLA dump) whose first text after blanks and
-comments is ``HloModule``; a ``.py`` file is a pl source when a line of it imports
+comments is ``HloModule`` (a ``.hlo.pb`` or ``.hlo_module.pb`` file is an HLO protocol buffer,
+read as bytes: ``is_hlo_proto``); a ``.py`` file is a pl source when a line of it imports
 ``pypto.language``.
 
 A line starts where CPython's tokenizer starts one: after ``\\n``, ``\\r\\n`` or a lone ``\\r``,
@@ -27,6 +28,8 @@ _HLO = r"BOM?(?:\s|//[^\r\n]*|/\*.*?\*/)*+HloModule\b"
 _HLO_HEADER = re.compile(_HLO.replace("BOM", "\ufeff"), re.DOTALL)
 _HLO_HEADER_BYTES = re.compile(_HLO.replace("BOM", "(?:\xef\xbb\xbf)").encode("latin-1"), re.S)
 HLO_SUFFIXES = (".hlo", ".hlo.txt")
+# XLA HLO as a protocol buffer (``passlint.analysis.hlo.proto``): read as bytes, not text.
+HLO_PROTO_SUFFIXES = (".hlo.pb", ".hlo_module.pb")
 
 
 def language_of(path: str, text: str) -> Language | None:
@@ -51,3 +54,8 @@ def is_hlo_file(path: str, data: bytes) -> bool:
     """Whether the raw bytes of a ``.hlo``/``.txt`` file are HLO text (as ``language_of``
     reads its text)."""
     return path.endswith(HLO_SUFFIXES) or _HLO_HEADER_BYTES.match(data) is not None
+
+
+def is_hlo_proto(path: str) -> bool:
+    """Whether ``path`` names an HLO protocol buffer (``HLO_PROTO_SUFFIXES``)."""
+    return path.endswith(HLO_PROTO_SUFFIXES)

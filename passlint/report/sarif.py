@@ -7,7 +7,7 @@ finding with its fix as ``fixes[].artifactChanges``. Artifact URIs are relative 
 ``%SRCROOT%`` (the repository's top folder, given as ``root``) so the file is portable;
 columns count Unicode code points (``columnKind``), as passlint's do. A URI holds the
 file name's bytes percent-encoded (RFC 3986), so a name of any bytes has one; messages are
-kept exact.
+kept exact. A finding in a binary file (an HLO proto) has no region: the file alone.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 
 from passlint import __version__
 from passlint.analysis.findings import Finding, Range, Severity
+from passlint.analysis.language import is_hlo_proto
 from passlint.analysis.rules import Rule
 from passlint.catalog import RULES
 from passlint.report.escape import percent_encoded
@@ -52,6 +53,15 @@ def _region(rng: Range) -> dict[str, int]:
     }
 
 
+def _physical_location(finding: Finding, root: str) -> dict[str, object]:
+    """Where ``finding`` is: its file and region; a binary file (an HLO proto) has no lines,
+    and SARIF gives no text region in one, so its findings name the file alone."""
+    location: dict[str, object] = {"artifactLocation": artifact_location(finding.path, root)}
+    if not is_hlo_proto(finding.path):
+        location["region"] = _region(finding.range)
+    return location
+
+
 def _rule(rule: Rule) -> dict[str, object]:
     described: dict[str, object] = {
         "id": rule.code,
@@ -75,14 +85,7 @@ def _result(finding: Finding, rule_index: int, root: str) -> dict[str, object]:
         "ruleIndex": rule_index,
         "level": _LEVEL[finding.severity],
         "message": {"text": finding.message},
-        "locations": [
-            {
-                "physicalLocation": {
-                    "artifactLocation": artifact_location(finding.path, root),
-                    "region": _region(finding.range),
-                }
-            }
-        ],
+        "locations": [{"physicalLocation": _physical_location(finding, root)}],
     }
     if finding.related:
         result["relatedLocations"] = [

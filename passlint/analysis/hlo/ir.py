@@ -90,6 +90,7 @@ class Instruction:
     literal: str | None = None  # the parenthesised text of ``constant(...)``/``parameter(N)``
     attributes: list[Attribute] = field(default_factory=list)
     root_span: Span | None = None  # the ``ROOT`` keyword
+    splat: bool | None = None  # a constant read from a proto: its literal is a splat
 
     @property
     def key(self) -> str:

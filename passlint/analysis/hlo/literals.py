@@ -27,6 +27,8 @@ def is_splat_constant(instruction: Instruction) -> bool:
     count = instruction.shape.num_elements
     if count == 1:
         return True
+    if instruction.splat is not None:  # (read from a proto: ``proto.is_splat``)
+        return instruction.splat
     elements = literal_elements(instruction.literal or "")
     if not elements or (count is not None and len(elements) != count):
         return False

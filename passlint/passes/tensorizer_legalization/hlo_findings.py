@@ -1,11 +1,21 @@
 """TensorizerLegalization's findings on an HLO module (``hlo_outputs``' classification), in
 the words of the MLIR findings, with the copy fix in HLO's own terms: a ``copy`` instruction
 inserted before the ROOT (``x.copy = f32[2] copy(x)``) and that ROOT operand rewired to it
-(a ROOT that is itself the output becomes a plain instruction and the copy the new ROOT)."""
+(a ROOT that is itself the output becomes a plain instruction and the copy the new ROOT).
+A module read from a proto has no text: its findings (``hlo_proto_findings``) say the same
+with no position and no fix."""
 
 from __future__ import annotations
 
-from passlint.analysis.findings import Finding, Fix, Location, Severity, TextEdit
+from passlint.analysis.findings import (
+    Finding,
+    Fix,
+    Location,
+    Position,
+    Range,
+    Severity,
+    TextEdit,
+)
 from passlint.analysis.hlo.ir import HloFile, Instruction, Span
 from passlint.analysis.mlir.excerpt import excerpt
 from passlint.analysis.source import line_break, line_end, line_start
@@ -18,29 +28,52 @@ _COPY = "TensorizerLegalization inserts an identity `mhlo.copy` named"
 
 def hlo_findings(path: str, analysis: HloAnalysis) -> list[Finding]:
     """One finding per output slot whose case raises a rule, with its copy fix."""
-    findings = []
-    for output in analysis.outputs:
-        if output.rule is None or output.instruction is None:
-            continue
-        severity = output.rule.severity
-        if output.case == "zero-sized-input" and analysis.variant == "mhlo":
-            severity = Severity.WARNING
-        related = _related(path, analysis, output)
-        findings.append(
-            Finding(
-                output.rule.code,
-                severity,
-                path,
-                analysis.parsed.range(output.span),
-                _message(analysis, output),
-                related,
-                _fix(path, analysis, output),
-            )
+    return [
+        Finding(
+            output.rule.code,
+            _severity(analysis, output),
+            path,
+            analysis.parsed.range(output.span),
+            output_message(analysis, output),
+            _related(path, analysis, output),
+            _fix(path, analysis, output),
         )
-    return findings
+        for output in _reported(analysis)
+        if output.rule is not None
+    ]
 
 
-def _message(analysis: HloAnalysis, output: HloOutput) -> str:
+def hlo_proto_findings(path: str, analysis: HloAnalysis) -> list[Finding]:
+    """The findings of ``hlo_findings`` on a module read from a proto: no text, so each is
+    at 0:0, without related locations or a fix (the message names the instruction)."""
+    nowhere = Range(Position(0, 0), Position(0, 0))
+    return [
+        Finding(
+            output.rule.code,
+            _severity(analysis, output),
+            path,
+            nowhere,
+            output_message(analysis, output),
+        )
+        for output in _reported(analysis)
+        if output.rule is not None
+    ]
+
+
+def _reported(analysis: HloAnalysis) -> list[HloOutput]:
+    """The output slots whose case raises a rule."""
+    return [o for o in analysis.outputs if o.rule is not None and o.instruction is not None]
+
+
+def _severity(analysis: HloAnalysis, output: HloOutput) -> Severity:
+    assert output.rule is not None
+    if output.case == "zero-sized-input" and analysis.variant == "mhlo":
+        return Severity.WARNING
+    return output.rule.severity
+
+
+def output_message(analysis: HloAnalysis, output: HloOutput) -> str:
+    """What a finding on ``output`` says (its instruction quoted by name)."""
     assert output.instruction is not None
     what = f"Output {output.slot} ('{output.name}')"
     value = f"`{excerpt(output.instruction.name, SHORT)}`"
