@@ -5,9 +5,9 @@ module header, each computation's header, each instruction and each closing ``}`
 of its own. A text made only of such lines (and blank or ``//`` comment lines) is read here,
 each line by one regular expression, into the same ``HloFile`` the recursive-descent parser
 builds (no tokens: a few objects per instruction). Anything else — a construct split over
-lines, a ``/* */`` comment, a lit test's ``// -----`` line between modules, brackets nested
-deeper than ``_DEPTH``, an unusual spelling the token grammar reads another way, a name
-defined twice or used undefined — makes
+lines, a ``/* */`` comment (but the ``/*index=5*/`` XLA writes in long lists), a lit test's
+``// -----`` line between modules, brackets nested deeper than ``_DEPTH``, an unusual
+spelling the token grammar reads another way, a name defined twice or used undefined — makes
 ``read_printed`` answer None, and the parser reads the whole text (and reports its errors).
 So this reader never reports and never disagrees with the parser: a test compares the two
 on every text it accepts.
@@ -35,14 +35,17 @@ _DEPTH = 4  # brackets nested in a value, a layout or a literal; deeper: the par
 _NAME = r"(?!(?:inf|nan)\b)%?[A-Za-z_$](?:[\w.$]|-(?!>))*+"
 _STRING = r'"[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+"'
 _PLAIN = r'[^(){}\[\]"\n/]'  # in brackets: anything but brackets, quotes, line breaks, `/`
+# The comment XLA's printer writes before every fifth element of a long list.
+_INDEX = r"/\*index=\d++\*/"
+_SEP = rf"(?:[ \t]|{_INDEX})*+"  # blanks (and index comments) between a list's elements
 
 
 def _nested(depth: int) -> str:
     """What a bracket group holds: plain text, strings and groups ``depth`` deep."""
-    atom = rf"(?:{_PLAIN}|{_STRING})"
+    atom = rf"(?:{_PLAIN}|{_STRING}|{_INDEX})"
     for _ in range(depth):
         group = rf"\((?:{atom})*+\)|\[(?:{atom})*+\]|\{{(?:{atom})*+\}}"
-        atom = rf"(?:{_PLAIN}|{_STRING}|{group})"
+        atom = rf"(?:{_PLAIN}|{_STRING}|{_INDEX}|{group})"
     return atom
 
 
@@ -57,7 +60,7 @@ def _shapes(depth: int) -> str:
     """An array shape, or a tuple of shapes nested ``depth`` deep."""
     shape = _ARRAY
     for _ in range(depth):
-        shape = rf"(?:{_ARRAY}|\([ \t]*+(?:{shape}(?:[ \t]*+,[ \t]*+{shape})*+)?[ \t]*+\))"
+        shape = rf"(?:{_ARRAY}|\({_SEP}(?:{shape}(?:[ \t]*+,{_SEP}{shape})*+)?[ \t]*+\))"
     return shape
 
 
@@ -76,14 +79,16 @@ _COMPUTATION = re.compile(
     rf"(?:\((?:{_INSIDE})*+\)[ \t]*+->[ \t]*+{_SHAPE}[ \t]*+)?(\{{){_END}"
 )
 _WITH_OPERANDS = re.compile(
-    rf"{_START}((?:[ \t]*+{_OPERAND}(?:[ \t]*+,[ \t]*+{_OPERAND})*+)?[ \t]*+)\)"
+    rf"{_START}((?:{_SEP}{_OPERAND}(?:[ \t]*+,{_SEP}{_OPERAND})*+)?[ \t]*+)\)"
     rf"({_ATTRIBUTES}){_END}"
 )
 _WITH_LITERAL = re.compile(rf"{_START}((?:{_INSIDE})*+)\)({_ATTRIBUTES}){_END}")
 _CLOSE = re.compile(rf"[ \t]*+(\}}){_END}")
 
-_EACH_OPERAND = re.compile(rf"[ \t]*+(?:({_SHAPE})[ \t]*+)?({_NAME})[ \t]*+,?")
+_EACH_OPERAND = re.compile(rf"{_SEP}(?:({_SHAPE})[ \t]*+)?({_NAME})[ \t]*+,?")
 _EACH_ATTRIBUTE = re.compile(rf"[ \t]*+,[ \t]*+({_NAME})[ \t]*+=[ \t]*+({_VALUE})")
+_BLOCK_COMMENT = re.compile(r"/\*(?!index=\d++\*/)")
+_LEADING_INDEX = re.compile(rf"{_SEP}")
 _ARRAY_PARTS = re.compile(r"([a-z][a-z0-9]*+)\[([^\]]*+)\]")
 
 
@@ -94,8 +99,8 @@ class _NotPrinted(Exception):
 def read_printed(text: str) -> HloFile | None:
     """The module of ``text`` when every line of it is one XLA's printer writes (and names
     every operand it uses, once); else None."""
-    if "/*" in text or "// -----" in text or text.count("\r") != text.count("\r\n"):
-        return None  # (a block comment, several modules of a lit test, a lone CR)
+    if _BLOCK_COMMENT.search(text) or "// -----" in text or text.count("\r") != text.count("\r\n"):
+        return None  # (a comment but an index, several modules of a lit test, a lone CR)
     try:
         return _Reader(text).module()
     except _NotPrinted:
@@ -238,9 +243,9 @@ def _elements(text: str, start: int, end: int) -> list[Span]:
         elif char in ")]}":
             depth -= 1
         elif char == "," and depth == 0:
-            piece = text[first:at]
-            if piece.strip():
-                lead = len(piece) - len(piece.lstrip())
-                spans.append((first + lead, first + len(piece.rstrip())))
+            lead = _LEADING_INDEX.match(text, first, at)
+            begin = lead.end() if lead else first
+            if text[begin:at].strip():
+                spans.append((begin, begin + len(text[begin:at].rstrip())))
             first = at + 1
     return spans

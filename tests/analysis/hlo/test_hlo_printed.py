@@ -58,7 +58,7 @@ def test_the_printed_corpus_is_read_by_lines() -> None:
 
 
 PRINTED = """\
-HloModule jit_f, entry_computation_layout={(f32[2,3]{1,0}, s32[])->(f32[2,3]{1,0}, s32[])}
+HloModule jit_f, entry_computation_layout={(f32[2,3]{1,0}, /*index=1*/s32[])->(f32[2,3]{1,0}, s32[])}
 
 %add.1 (x.2: f32[], y.3: f32[]) -> f32[] {
   %x.2 = f32[] parameter(0)
@@ -72,6 +72,7 @@ ENTRY main.5 {
   c.3 = f32[] constant(0)
   r.4 = f32[2]{0} reduce(p.1, c.3), dimensions={1}, to_apply=%add.1
   t.5 = (f32[2]{0}, (s32[], f32[<=4,?]{1,0})) custom-call(r.4), custom_call_target="x//y"
+  six = (f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[]) tuple(c.3, c.3, c.3, c.3, c.3, /*index=5*/c.3)
   ROOT tuple.6 = (f32[2,3]{1,0}, s32[]) tuple(p.1, p.2) // the outputs
 }
 """
@@ -80,6 +81,7 @@ ENTRY main.5 {
 NOT_PRINTED = [
     PRINTED.replace("  ROOT tuple.6", "  ROOT\n  tuple.6"),  # (split over lines)
     PRINTED.replace("dimensions={1}", "dimensions={1} /* dims */"),
+    PRINTED.replace("/*index=5*/c.3", "/*index=5 */c.3"),
     PRINTED.replace("to_apply=%add.1", "to_apply=ROOT"),  # (ROOT ends a value)
     PRINTED.replace("p.2 = s32[] parameter(1)", "p.1 = s32[] parameter(1)"),  # (twice)
     PRINTED.replace("tuple(p.1, p.2)", "tuple(p.1, q.2)"),  # (undefined)
@@ -93,7 +95,13 @@ NOT_PRINTED = [
 
 
 def test_printed_text_is_read_by_lines_and_anything_else_by_tokens() -> None:
+    """(XLA's printer writes ``/*index=5*/`` before every fifth element of a long list.)"""
     assert assert_agrees(PRINTED)
+    six = read_printed(PRINTED)
+    assert six is not None
+    tupled = six.computations[1].by_name["six"]
+    assert [e.text for e in tupled.shape.elements][-1] == "f32[]"
+    assert [o.name for o in tupled.operands] == ["c.3"] * 6
     assert assert_agrees(PRINTED.replace("\n", "\r\n"))
     assert assert_agrees("\ufeff" + PRINTED)
     for text in NOT_PRINTED:
