@@ -27,6 +27,9 @@ P11 that module opened in the server: first TL diagnostics once the didOpen is s
 P12 VS Code (code-server) and a 60 MB module, which it does not hand to extensions: the time
     from opening it to TL001 in the Problems panel, as the real-editor test measured it
     (``--p12 FILE``; by default its last run's result)
+H1  `passlint check` of HLO text as XLA prints it (jaxlib's conversion of a generated
+    20 MB model; ``--h1-mb``) beside jaxlib's parse of the same program as MLIR text, and
+    passlint's token parser alone on it (information: no issue sets a goal)
 P9  peak RSS of each row (and the M rows: `passlint check` of an 8 MB `dense<"0x...">` and
     a 4 MB decimal `dense<[...]>` constant): at most 3x the input + 100 MB
 
@@ -713,6 +716,78 @@ def p10_rows(workdir: Path, megabytes: float) -> None:
         path.unlink()
 
 
+_TO_HLO = """
+import sys
+from jax._src.lib import xla_client
+text = open(sys.argv[1]).read()
+computation = xla_client._xla.mlir.mlir_module_to_xla_computation(
+    text, use_tuple_args=False, return_tuple=False
+)
+open(sys.argv[2], "w").write(computation.as_hlo_text())
+"""
+
+_HLO_TOKENS = """
+import gc, sys, time
+from passlint.analysis.hlo.parser import parse_tokens
+text = open(sys.argv[1]).read()
+gc.disable()
+start = time.perf_counter()
+parse_tokens(text)
+print(time.perf_counter() - start)
+"""
+
+
+def h1_rows(workdir: Path, megabytes: float) -> None:
+    """H1: HLO text as XLA prints it, checked by passlint, beside jaxlib's parse of the same
+    program as MLIR and passlint's token parser (what reads text not as XLA prints it)."""
+    mlir = workdir / f"h1_{megabytes:g}MB.mlir"
+    mlir.write_text(mlir_module(layers_for(int(megabytes * 1e6))))
+    hlo = workdir / f"h1_{megabytes:g}MB.hlo"
+    converted = subprocess.run(
+        [sys.executable, "-c", _TO_HLO, str(mlir), str(hlo)], capture_output=True, text=True
+    )
+    if converted.returncode != 0:
+        print(
+            row("H1 (needs jaxlib to write the HLO: pip install -e '.[bench]')", "", "", "", None)
+        )
+        return
+    size_mb = hlo.stat().st_size / 1e6
+    elapsed, peak = check_process(hlo)
+    reference_run = jaxlib_parse(mlir)
+    tokens = float(
+        subprocess.run(
+            [sys.executable, "-c", _HLO_TOKENS, str(hlo)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    ratio_text = f"{elapsed / reference_run[0]:.2f}" if reference_run is not None else ""
+    if reference_run is not None:
+        print(
+            row(
+                f"H1 jaxlib parse, the program as MLIR ({mlir.stat().st_size / 1e6:.0f} MB)",
+                "",
+                f"{reference_run[0]:.2f} s",
+                f"{reference_run[1]:.0f} MB",
+                None,
+            )
+        )
+    print(
+        row(
+            f"H1 passlint check, HLO text {size_mb:.1f} MB",
+            "",
+            f"{elapsed:.2f} s",
+            ratio_text,
+            None,
+        )
+    )
+    print(row("H1 peak RSS", "", f"{peak:.0f} MB", f"{peak / size_mb:.0f} B/B", None))
+    print(row("H1 the token parser alone (in process)", "", f"{tokens:.2f} s", "", None))
+    mlir.unlink()
+    hlo.unlink()
+
+
 def p11_rows(workdir: Path, megabytes: float, edits: int) -> None:
     """P11: a generated module of ``megabytes`` opened in the server (as an editor opens a
     file: its text in the didOpen), its first TL diagnostics, the full analysis that follows
@@ -842,7 +917,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--series", default="1,2,4,8")
     parser.add_argument("--quick", action="store_true", help="fewer runs, 1x-2x series only")
     parser.add_argument(
-        "--rows", default="P1,P2,P3,P4,P6,P7,P8,M,P10,P11,P12,series", help="rows to run"
+        "--rows", default="P1,P2,P3,P4,P6,P7,P8,M,P10,H1,P11,P12,series", help="rows to run"
     )
     parser.add_argument(
         "--upstream",
@@ -855,6 +930,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--p10-mb", type=float, default=100.0, help="P10's and P11's module size (MB)"
     )
+    parser.add_argument("--h1-mb", type=float, default=20.0, help="H1's model size (MB)")
     parser.add_argument("--pl-only", action="store_true", help="the pl rows only (P4, P4b, P5)")
     parser.add_argument(
         "--p12", type=Path, default=P12_RESULT, help="what the real-editor test measured (P12)"
@@ -929,6 +1005,8 @@ def main(argv: list[str] | None = None) -> int:
             )
     if "P10" in rows:
         p10_rows(workdir, args.p10_mb)
+    if "H1" in rows:
+        h1_rows(workdir, args.h1_mb)
     if "P11" in rows:
         p11_rows(workdir, args.p10_mb, args.edits)
     if "P12" in rows:
