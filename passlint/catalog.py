@@ -23,7 +23,7 @@ FILE_TOO_LARGE = Rule(
     name="file-too-large",
     severity=Severity.INFORMATION,
     summary="The file is larger than `max-file-size` (by default 1 GiB for a .mlir file, "
-    "64 MiB for a Python file), so it was not analysed.",
+    "128 MiB for HLO text or a proto, 64 MiB for a Python file), so it was not analysed.",
     why="Analysing a file takes time and memory in proportion to its size; above the limit "
     "passlint reports this one finding instead of running the passes, so an editor stays "
     "responsive. Raise `max-file-size` in `[tool.passlint]` (or the editor's passlint "

@@ -16,16 +16,23 @@ import os
 import stat
 from collections.abc import Iterable
 
+from passlint.analysis.language import HLO_PROTO_SUFFIXES, HLO_SUFFIXES
+
 # How large a source file may be (the ``max-file-size`` setting's default, by language): a
 # .mlir file, a gigabyte, as the dumps of large models are (the streaming reader checks them
-# in bounded memory); a Python file, whose syntax tree takes many times its size, 64 MiB.
+# in bounded memory); an HLO text or proto, whose module takes about 30 bytes a byte, 128 MiB;
+# a Python file, whose syntax tree takes many times its size, 64 MiB.
 MLIR_MAX_FILE_SIZE = 1024 * 1024 * 1024
+HLO_MAX_FILE_SIZE = 128 * 1024 * 1024
 PYTHON_MAX_FILE_SIZE = 64 * 1024 * 1024
+_HLO_FILES = (*HLO_SUFFIXES, ".txt", *HLO_PROTO_SUFFIXES)  # (a .txt file read is an XLA dump)
 
 
 def default_size_limit(path: str) -> int:
     """The largest file at ``path`` analysed by default (``max-file-size`` unset)."""
-    return PYTHON_MAX_FILE_SIZE if path.endswith(".py") else MLIR_MAX_FILE_SIZE
+    if path.endswith(".py"):
+        return PYTHON_MAX_FILE_SIZE
+    return HLO_MAX_FILE_SIZE if path.endswith(_HLO_FILES) else MLIR_MAX_FILE_SIZE
 
 
 # A file read for its settings or rules (a configuration file, a .gitignore) is small; one

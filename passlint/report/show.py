@@ -36,7 +36,8 @@ def render_settings(
         ("extend-exclude", list(settings.extend_exclude)),
         (
             "max-file-size",
-            settings.max_file_size or "default (1 GiB for .mlir files, 64 MiB for .py files)",
+            settings.max_file_size
+            or "default (1 GiB for .mlir files, 128 MiB for HLO, 64 MiB for .py files)",
         ),
         ("output-format", flags["format"]),
         ("fail-on", flags["fail_on"]),

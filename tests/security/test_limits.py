@@ -71,6 +71,27 @@ def test_configured_limit_counts_utf8_bytes_and_applies_to_both_languages() -> N
     assert pipeline.analyze("a.mlir", MAIN, graded)[0].severity == Severity.WARNING
 
 
+@pytest.mark.parametrize(
+    ("path", "limit"),
+    [
+        ("m.mlir", 1024 * 1024 * 1024),
+        ("m.hlo", 128 * 1024 * 1024),
+        ("module_0001.before_optimizations.txt", 128 * 1024 * 1024),
+        ("m.hlo.pb", 128 * 1024 * 1024),
+        ("cache/model.hlo_module.pb", 128 * 1024 * 1024),
+        ("k.py", 64 * 1024 * 1024),
+    ],
+)
+def test_the_default_limit_of_each_kind_of_file(path: str, limit: int) -> None:
+    """An HLO module takes about 30 bytes a byte (docs/performance.md, H1): 128 MiB of it
+    fits in a few gigabytes; a .mlir file is read by the streaming reader."""
+    assert Settings().size_limit(path) == limit
+    text = "HloModule m\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n}\n"
+    if path.endswith((".hlo", ".txt")):
+        (finding,) = pipeline.analyze(path, text, Settings(max_file_size=10))
+        assert finding.code == "PL001"
+
+
 def test_at_the_limit_the_file_is_analysed() -> None:
     size = len(MAIN.encode())
     assert [f.code for f in pipeline.analyze("a.mlir", MAIN, Settings(max_file_size=size))] == [
