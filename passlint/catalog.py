@@ -12,6 +12,7 @@ from __future__ import annotations
 from passlint.analysis import codes
 from passlint.analysis.findings import Severity
 from passlint.analysis.hlo.rules import HLO_SYNTAX_RULES
+from passlint.analysis.mlir.bytecode_rules import BYTECODE_RULES
 from passlint.analysis.mlir.syntax_findings import MLIR_SYNTAX_RULES
 from passlint.analysis.rules import Rule, by_code
 from passlint.passes.materialize_valid_shape_symbols.rules import PYTHON_SYNTAX_ERROR, VS_RULES
@@ -72,6 +73,7 @@ RULES: dict[str, Rule] = by_code(
     *MLIR_SYNTAX_RULES.values(),
     PYTHON_SYNTAX_ERROR,
     *HLO_SYNTAX_RULES.values(),
+    *BYTECODE_RULES.values(),
     FILE_TOO_LARGE,
     INTERNAL_ERROR,
     UNUSED_SUPPRESSION,

@@ -1,6 +1,6 @@
 """Finding the files `passlint check` looks at: `*.mlir`, `*.hlo`, `*.txt` (HLO text and XLA
-dumps), `*.hlo.pb` and `*.hlo_module.pb` (HLO protocol buffers; not every `.pb`) and `*.py`
-below the given paths.
+dumps), `*.hlo.pb` and `*.hlo_module.pb` (HLO protocol buffers; not every `.pb`), `*.mlirbc`
+(MLIR bytecode) and `*.py` below the given paths.
 
 Folders are walked with ``os.scandir`` (one system call per folder, so a folder of 10,000
 files costs milliseconds), skipping what ``exclude``/``extend-exclude`` and ``.gitignore``
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from passlint.filesystem import METADATA_LIMIT, Boundary, is_inside, kind_of, read_regular
 
-SUFFIXES = (".mlir", ".hlo", ".txt", ".py", ".hlo.pb", ".hlo_module.pb")
+SUFFIXES = (".mlir", ".hlo", ".txt", ".py", ".hlo.pb", ".hlo_module.pb", ".mlirbc")
 
 
 @dataclass

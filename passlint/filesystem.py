@@ -16,11 +16,12 @@ import os
 import stat
 from collections.abc import Iterable
 
-from passlint.analysis.language import HLO_PROTO_SUFFIXES, HLO_SUFFIXES
+from passlint.analysis.language import BYTECODE_SUFFIXES, HLO_PROTO_SUFFIXES, HLO_SUFFIXES
 
 # How large a source file may be (the ``max-file-size`` setting's default, by language): a
 # .mlir file, a gigabyte, as the dumps of large models are (the streaming reader checks them
 # in bounded memory); an HLO text or proto, whose module takes about 30 bytes a byte, 128 MiB;
+# MLIR bytecode, whose text jaxlib prints several times larger and which is parsed whole, and
 # a Python file, whose syntax tree takes many times its size, 64 MiB.
 MLIR_MAX_FILE_SIZE = 1024 * 1024 * 1024
 HLO_MAX_FILE_SIZE = 128 * 1024 * 1024
@@ -30,7 +31,7 @@ _HLO_FILES = (*HLO_SUFFIXES, ".txt", *HLO_PROTO_SUFFIXES)  # (a .txt file read i
 
 def default_size_limit(path: str) -> int:
     """The largest file at ``path`` analysed by default (``max-file-size`` unset)."""
-    if path.endswith(".py"):
+    if path.endswith((".py", *BYTECODE_SUFFIXES)):
         return PYTHON_MAX_FILE_SIZE
     return HLO_MAX_FILE_SIZE if path.endswith(_HLO_FILES) else MLIR_MAX_FILE_SIZE
 

@@ -5,7 +5,7 @@ is ``quick``'s."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from passlint.analysis.collector import collector_paused
@@ -149,6 +149,32 @@ def analyze_hlo_proto(path: str, data: bytes, settings: Settings | None = None) 
     if len(data) > settings.size_limit(path):
         return _too_large(path, len(data), settings)
     return postprocess(_hlo_proto_findings(path, data, settings), SourceText(""), settings, path)
+
+
+def analyze_bytecode(
+    path: str, data: bytes, settings: Settings | None = None
+) -> tuple[list[Finding], str | None]:
+    """The findings of MLIR bytecode (``language.is_bytecode_file``) and the text jaxlib
+    prints of it, where they are (None: not read): those of that text as a .mlir file,
+    without fixes (the file is binary), or E012 when jaxlib cannot read it. Raises
+    ``bytecode.BytecodeUnavailable`` when jaxlib is not installed."""
+    from passlint.analysis.mlir.bytecode import BytecodeUnreadable, bytecode_to_text
+    from passlint.analysis.mlir.bytecode_rules import unreadable_finding
+
+    settings = (settings or Settings()).for_file(path)
+    limit = settings.size_limit(path)
+    if len(data) > limit:
+        return _too_large(path, len(data), settings), None
+    try:
+        text = bytecode_to_text(data, limit)
+    except BytecodeUnreadable as error:
+        finding = unreadable_finding(path, str(error))
+        return postprocess([finding], SourceText(""), settings, path), None
+    with collector_paused():
+        raw, parsed, _ = _mlir_findings(path, text, settings, None)
+        parsed.release()
+    findings = postprocess(raw, SourceText(text), settings, path)
+    return [replace(finding, fix=None) for finding in findings], text
 
 
 def oversize(text: str, max_size: int) -> int | None:

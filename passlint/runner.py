@@ -4,7 +4,8 @@ Each file is read by whoever analyses it (the worker, not the parent), so a larg
 never held in one process. Reading rules: a ``.py`` file is ours only if it imports
 ``pypto.language``, a ``.txt`` file only if it is HLO text (decided on the raw bytes, so a
 non-UTF-8 ``.py`` or ``.txt`` file that is not ours is skipped silently); an HLO proto
-(``.hlo.pb``, ``.hlo_module.pb``) is read as bytes and never decoded; a ``.mlir``, HLO
+(``.hlo.pb``, ``.hlo_module.pb``) is read as bytes and never decoded, and so is MLIR bytecode
+(``.mlirbc``, turned into text by jaxlib's bindings: an error without them); a ``.mlir``, HLO
 or pl file that is not UTF-8, cannot be read or makes a pass fail gives a one-line error for
 that file and the rest are still checked.
 """
@@ -21,8 +22,10 @@ from passlint import pipeline
 from passlint.analysis import collector
 from passlint.analysis.findings import Finding
 from passlint.analysis.language import (
+    BYTECODE_SUFFIXES,
     HLO_PROTO_SUFFIXES,
     imports_pl,
+    is_bytecode_file,
     is_hlo_file,
     is_hlo_proto,
     language_of,
@@ -116,10 +119,11 @@ def _internal(error: Exception) -> str:
 
 def is_checked_source(path: str, max_size: int) -> bool:
     """Whether `passlint check` analyses the file at ``path``: a ``.mlir`` or ``.hlo`` file, an
-    HLO proto (``.hlo.pb``, ``.hlo_module.pb``), a ``.txt`` file of HLO text, or a ``.py`` file
-    that imports ``pypto.language`` (an unreadable file counts: its error is shown)."""
+    HLO proto (``.hlo.pb``, ``.hlo_module.pb``), MLIR bytecode (``.mlirbc``), a ``.txt`` file
+    of HLO text, or a ``.py`` file that imports ``pypto.language`` (an unreadable file counts:
+    its error is shown)."""
     if not path.endswith((".py", ".txt")):
-        return path.endswith((".mlir", ".hlo", *HLO_PROTO_SUFFIXES))
+        return path.endswith((".mlir", ".hlo", *HLO_PROTO_SUFFIXES, *BYTECODE_SUFFIXES))
     try:
         data = read_regular(path, max_size)
     except OSError:
@@ -144,12 +148,18 @@ def check_text(
         result.error = _internal(error)
         return result
     if result.findings:
-        lines = split_lines(text)
-        for finding in result.findings:
-            line = finding.range.start.line
-            if 0 <= line < len(lines):
-                result.lines[line] = lines[line]
+        result.lines = _lines_of(text, result.findings)
     return result
+
+
+def _lines_of(text: str, findings: list[Finding]) -> dict[int, str]:
+    """The lines of ``text`` the findings start on, by 0-based number (for carets)."""
+    lines = split_lines(text)
+    return {
+        f.range.start.line: lines[f.range.start.line]
+        for f in findings
+        if 0 <= f.range.start.line < len(lines)
+    }
 
 
 def check_path(
@@ -166,6 +176,8 @@ def check_path(
     text = job.overlay.get(os.path.realpath(path))
     if text is None and is_hlo_proto(path):
         return check_proto(path, job, workspace)
+    if text is None and is_bytecode_file(path):
+        return check_bytecode(path, job, workspace)
     if text is None and memo is not None and path.endswith(".mlir"):
         streamed = check_streamed(path, job, workspace, memo, on_read, helper)
         if streamed is not None:
@@ -189,6 +201,28 @@ def check_proto(path: str, job: Job, workspace: Workspace) -> FileResult:
         result.findings = pipeline.analyze_hlo_proto(path, data, job.settings)
     except Exception as error:  # a pass bug must not stop the other files
         result.error = _internal(error)
+    return result
+
+
+def check_bytecode(path: str, job: Job, workspace: Workspace) -> FileResult:
+    """Read MLIR bytecode as bytes (as ``check_proto`` reads a proto) and analyse the text
+    jaxlib prints of it, whose lines the report shows; without jaxlib, an error that says
+    what to install."""
+    from passlint.analysis.mlir.bytecode import BytecodeUnavailable
+
+    data, error, note = read_bytes(path, workspace.files.boundary, job.settings.size_limit(path))
+    if data is None:
+        return FileResult(path, error=error, note=note)
+    result = FileResult(path, checked=True)
+    try:
+        result.findings, text = pipeline.analyze_bytecode(path, data, job.settings)
+    except BytecodeUnavailable as missing:
+        return FileResult(path, error=f"{missing}; not checked")
+    except Exception as failure:  # a pass bug must not stop the other files
+        result.error = _internal(failure)
+        return result
+    if text is not None and result.findings:
+        result.lines = _lines_of(text, result.findings)
     return result
 
 

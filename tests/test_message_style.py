@@ -1,7 +1,7 @@
 """One style for every finding's message (docs/messages.md; issue #17, point 3).
 
 Walks every message the analysis produces over the test corpus (every ``.mlir``, ``.hlo``, HLO
-proto and pl ``.py`` file under tests/data, each pipeline variant, every rule selected; the two findings
+proto, MLIR bytecode and pl ``.py`` file under tests/data, each pipeline variant, every rule selected; the two findings
 no input gives, PL001 and the server's PL002, are made here) and the rule catalog (what
 ``passlint rule CODE`` prints). A message's first sentence (up to the first ". ", or the
 whole message) says what is wrong and what to do in at most 100 characters; it starts with
@@ -18,7 +18,8 @@ import pytest
 
 from passlint import pipeline
 from passlint.analysis.findings import Severity
-from passlint.analysis.language import is_hlo_proto
+from passlint.analysis.language import is_bytecode_file, is_hlo_proto
+from passlint.analysis.mlir.bytecode import BytecodeUnavailable
 from passlint.analysis.workspace import Workspace
 from passlint.catalog import RULES
 from passlint.config import PIPELINES, Settings
@@ -44,6 +45,15 @@ def _corpus_messages() -> dict[str, set[str]]:
         settings = Settings(select=tuple(RULES), pipeline=variant)
         for path in sorted(p for p in DATA.rglob("*") if is_hlo_proto(p.name) and p.is_file()):
             for finding in pipeline.analyze_hlo_proto(str(path), path.read_bytes(), settings):
+                messages[finding.code].add(finding.message)
+    for variant in PIPELINES:  # MLIR bytecode (read by jaxlib: skipped where it is missing)
+        settings = Settings(select=tuple(RULES), pipeline=variant)
+        for path in sorted(p for p in DATA.rglob("*") if is_bytecode_file(p.name)):
+            try:
+                found, _ = pipeline.analyze_bytecode(str(path), path.read_bytes(), settings)
+            except BytecodeUnavailable:
+                continue
+            for finding in found:
                 messages[finding.code].add(finding.message)
     oversized = Settings(max_file_size=10)
     for finding in pipeline.analyze("big.mlir", "module {}\n" * 4, oversized):

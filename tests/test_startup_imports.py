@@ -39,6 +39,7 @@ PL_RULES = (
 )
 MLIR_SIDE = ("passlint.analysis.mlir.", "passlint.passes.tensorizer_legalization.", "lark")
 MLIR_RULES = (
+    "passlint.analysis.mlir.bytecode_rules",
     "passlint.analysis.mlir.syntax_findings",
     "passlint.passes.tensorizer_legalization.rules",
 )

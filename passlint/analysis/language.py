@@ -1,8 +1,8 @@
 """Which pass reads a document: a ``.mlir`` file is MLIR; a ``.hlo`` or ``.hlo.txt`` file is
 XLA HLO text, and so is a ``.txt`` file (an XLA dump) whose first text after blanks and
 comments is ``HloModule`` (a ``.hlo.pb`` or ``.hlo_module.pb`` file is an HLO protocol buffer,
-read as bytes: ``is_hlo_proto``); a ``.py`` file is a pl source when a line of it imports
-``pypto.language``.
+read as bytes: ``is_hlo_proto``, as is MLIR bytecode, ``.mlirbc``); a ``.py`` file is a pl
+source when a line of it imports ``pypto.language``.
 
 A line starts where CPython's tokenizer starts one: after ``\\n``, ``\\r\\n`` or a lone ``\\r``,
 and the first line may open with a UTF-8 byte order mark. The same rule reads the decoded
@@ -30,6 +30,9 @@ _HLO_HEADER_BYTES = re.compile(_HLO.replace("BOM", "(?:\xef\xbb\xbf)").encode("l
 HLO_SUFFIXES = (".hlo", ".hlo.txt")
 # XLA HLO as a protocol buffer (``passlint.analysis.hlo.proto``): read as bytes, not text.
 HLO_PROTO_SUFFIXES = (".hlo.pb", ".hlo_module.pb")
+# MLIR bytecode and StableHLO portable artifacts (``passlint.analysis.mlir.bytecode``): read
+# as bytes, turned into text by jaxlib.
+BYTECODE_SUFFIXES = (".mlirbc",)
 
 
 def language_of(path: str, text: str) -> Language | None:
@@ -59,3 +62,14 @@ def is_hlo_file(path: str, data: bytes) -> bool:
 def is_hlo_proto(path: str) -> bool:
     """Whether ``path`` names an HLO protocol buffer (``HLO_PROTO_SUFFIXES``)."""
     return path.endswith(HLO_PROTO_SUFFIXES)
+
+
+def is_bytecode_file(path: str) -> bool:
+    """Whether ``path`` names MLIR bytecode (``BYTECODE_SUFFIXES``)."""
+    return path.endswith(BYTECODE_SUFFIXES)
+
+
+def is_binary(path: str) -> bool:
+    """Whether ``path`` names a file passlint reads as bytes, which has no lines of its own
+    (an HLO proto; MLIR bytecode, whose findings are in the text jaxlib prints of it)."""
+    return is_hlo_proto(path) or is_bytecode_file(path)

@@ -7,7 +7,8 @@ finding with its fix as ``fixes[].artifactChanges``. Artifact URIs are relative 
 ``%SRCROOT%`` (the repository's top folder, given as ``root``) so the file is portable;
 columns count Unicode code points (``columnKind``), as passlint's do. A URI holds the
 file name's bytes percent-encoded (RFC 3986), so a name of any bytes has one; messages are
-kept exact. A finding in a binary file (an HLO proto) has no region: the file alone.
+kept exact. A finding in a binary file (an HLO proto, MLIR bytecode) has no region: the file
+alone.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from passlint import __version__
 from passlint.analysis.findings import Finding, Range, Severity
-from passlint.analysis.language import is_hlo_proto
+from passlint.analysis.language import is_binary
 from passlint.analysis.rules import Rule
 from passlint.catalog import RULES
 from passlint.report.escape import percent_encoded
@@ -54,10 +55,10 @@ def _region(rng: Range) -> dict[str, int]:
 
 
 def _physical_location(finding: Finding, root: str) -> dict[str, object]:
-    """Where ``finding`` is: its file and region; a binary file (an HLO proto) has no lines,
-    and SARIF gives no text region in one, so its findings name the file alone."""
+    """Where ``finding`` is: its file and region; a binary file (an HLO proto, MLIR bytecode)
+    has no lines, and SARIF gives no text region in one, so its findings name the file alone."""
     location: dict[str, object] = {"artifactLocation": artifact_location(finding.path, root)}
-    if not is_hlo_proto(finding.path):
+    if not is_binary(finding.path):
         location["region"] = _region(finding.range)
     return location
 
