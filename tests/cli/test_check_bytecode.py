@@ -70,7 +70,7 @@ def test_without_jaxlib_the_file_is_not_checked_and_the_extra_is_named(folder: P
     assert_no_traceback(result)
     assert result.returncode == 2, result.stdout + result.stderr
     assert "identity.mlirbc: reading MLIR bytecode needs jaxlib's MLIR bindings" in result.stderr
-    assert "pip install 'passlint[bytecode]'" in result.stderr
+    assert "install them with `pip install jax==0.10.2 jaxlib==0.10.2`" in result.stderr
     assert "; not checked" in result.stderr
 
 

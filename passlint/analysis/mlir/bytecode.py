@@ -2,8 +2,9 @@
 
 Bytecode is read by MLIR's own reader, never by one of passlint's: a module MLIR cannot read
 is refused with MLIR's diagnostics, not read in part. jaxlib is an optional extra
-(``pip install 'passlint[bytecode]'``), imported when bytecode is first converted; without
-it, ``BytecodeUnavailable`` says what to install.
+(``bytecode``: ``pip install -e '.[bytecode]'`` in a checkout, or jax and jaxlib 0.10.2
+themselves), imported when bytecode is first converted; without it, ``BytecodeUnavailable``
+says what to install.
 
 Two kinds of bytecode are read: a module as MLIR wrote it (``write_bytecode``: the dialects
 it uses) and a StableHLO portable artifact (what ``jax.export`` serializes: the module in the
@@ -24,8 +25,7 @@ from typing import Any
 
 MAGIC = b"ML\xefR"
 EXTRA = "bytecode"
-INSTALL = f"pip install 'passlint[{EXTRA}]'"
-PINNED = "jax==0.10.2 and jaxlib==0.10.2"
+INSTALL = "pip install jax==0.10.2 jaxlib==0.10.2"  # (what the extra pins)
 _VHLO = "vhlo."  # the ops of a StableHLO portable artifact
 
 
@@ -38,8 +38,8 @@ class BytecodeUnavailable(BytecodeError):
 
     def __init__(self, problem: str) -> None:
         super().__init__(
-            f"reading MLIR bytecode needs jaxlib's MLIR bindings ({problem}): install the "
-            f"optional extra with `{INSTALL}` ({PINNED})"
+            f"reading MLIR bytecode needs jaxlib's MLIR bindings ({problem}): install them "
+            f"with `{INSTALL}` (passlint's optional extra `{EXTRA}`)"
         )
 
 
