@@ -70,8 +70,11 @@ ENTRY main.5 {
   p.1 = f32[2,3]{1,0} parameter(0), metadata={op_name="x" source_file="/a/b.py"}
   p.2 = s32[] parameter(1)
   c.3 = f32[] constant(0)
+  w.7 = bf16[56,50]{1,0} constant({...}), metadata={op_type="GatherV2" op_name="lookup"}
+  s.8 = f32[2,2]{1,0} slice(p.1), slice={[0:2], [1:3]}
   r.4 = f32[2]{0} reduce(p.1, c.3), dimensions={1}, to_apply=%add.1
   t.5 = (f32[2]{0}, (s32[], f32[<=4,?]{1,0})) custom-call(r.4), custom_call_target="x//y"
+  g.9 = f32[2]{0} get-tuple-element(t.5), index=0
   six = (f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[]) tuple(c.3, c.3, c.3, c.3, c.3, /*index=5*/c.3)
   ROOT tuple.6 = (f32[2,3]{1,0}, s32[]) tuple(p.1, p.2) // the outputs
 }
