@@ -18,6 +18,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from passlint.server import (
     actions,
+    bytecode,
     completion,
     folding,
     hover,
@@ -219,6 +220,13 @@ def explain_rule(ls: PasslintServer, *args: Any) -> str:
     if options.get("show", True):
         ls.show(types.MessageType.Info, text)
     return text
+
+
+@server.feature(bytecode.CONVERT_FROM_BYTECODE)
+async def convert_from_bytecode(ls: PasslintServer, params: Any) -> JsonData:
+    """mlir-lsp-server's request: ``{"output": text}``, the MLIR text of the bytecode file
+    ``params.uri`` names (a file of the workspace; jaxlib reads it)."""
+    return await bytecode.convert_from_bytecode(ls.session, ls.executor, params)
 
 
 # -- hover, hints, symbols, navigation ---------------------------------------------------------

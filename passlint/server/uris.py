@@ -6,6 +6,10 @@ path holding a NUL or a lone surrogate, a name longer than the file system allow
 the editor only: its path is its URI, which is never absolute, so nothing looks for it, its
 folder, its project or its settings on disk (``on_disk``), and it is no file of any
 workspace.
+
+A document of the ``passlint-mlirbc:`` scheme (``BYTECODE_SCHEME``) is the MLIR text of a
+bytecode file, shown by an editor (the VS Code extension's view of a ``.mlirbc`` file): its
+path is its URI with ``.mlir`` added, so it is analysed as MLIR; it too is no file.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import os
 from urllib.parse import quote
 
 from pygls.uris import to_fs_path
+
+BYTECODE_SCHEME = "passlint-mlirbc"
 
 
 def _usable(uri: str) -> str | None:
@@ -36,11 +42,21 @@ def document_path(uri: str) -> str:
     """The real path of the file a document's URI names, else the URI itself (written in
     ASCII: a character no file name can hold, a NUL or a lone surrogate, percent-encoded)."""
     path = _usable(uri)
-    return (
-        os.path.realpath(path)
-        if path is not None
-        else quote(uri, _URI_CHARACTERS, errors="surrogatepass")
-    )
+    if path is not None:
+        return os.path.realpath(path)
+    written = quote(uri, _URI_CHARACTERS, errors="surrogatepass")
+    return written + ".mlir" if is_bytecode_view(uri) else written
+
+
+def is_bytecode_view(uri: str) -> bool:
+    """Is ``uri`` a document showing a bytecode file's MLIR text (``BYTECODE_SCHEME``)?"""
+    return uri.startswith(BYTECODE_SCHEME + ":")
+
+
+def file_uri_of(uri: str) -> str:
+    """The ``file:`` URI of the bytecode file a ``BYTECODE_SCHEME`` view shows (its path);
+    any other URI as it is."""
+    return "file:" + uri[len(BYTECODE_SCHEME) + 1 :] if is_bytecode_view(uri) else uri
 
 
 # What a URI may hold as it is (RFC 3986's reserved characters, and ``%``).

@@ -27,7 +27,7 @@ from passlint.server.session.disk_copies import DiskCopies
 from passlint.server.session.documents import OpenDocuments
 from passlint.server.session.roots import WorkspaceRoots
 from passlint.server.settings import SettingsStore
-from passlint.server.uris import document_path
+from passlint.server.uris import document_path, is_bytecode_view
 from passlint.server.views import MlirView, Shift
 
 log = logging.getLogger(__name__)
@@ -261,4 +261,4 @@ class Session:
 
 
 def uri_tracked(uri: str) -> bool:
-    return uri.endswith((".mlir", ".hlo", ".txt", ".py"))
+    return uri.endswith((".mlir", ".hlo", ".txt", ".py")) or is_bytecode_view(uri)

@@ -19,6 +19,7 @@ from passlint import pipeline
 from passlint.analysis.text_change import TextChange
 from passlint.filesystem import is_regular
 from passlint.server.disk_copy import DiskCopy, Piece, Stamp, edited
+from passlint.server.uris import on_disk
 
 MOST_PIECES = 4096
 _COMPARED = 1 << 20  # bytes compared at once
@@ -41,7 +42,12 @@ class DiskCopies:
     def opened(self, uri: str, path: str, text: str) -> None:
         """The document was opened (or saved) with ``text``: it may be its file's bytes."""
         self._tracked.pop(uri, None)
-        if not (path.endswith(".mlir") and len(text) >= pipeline.STREAM_MIN and text.isascii()):
+        if not (
+            on_disk(path)  # (a bytecode file's text: no file holds it)
+            and path.endswith(".mlir")
+            and len(text) >= pipeline.STREAM_MIN
+            and text.isascii()
+        ):
             return
         real = os.path.realpath(path)
         try:
