@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 
 import jax
+from hlo_protos import hlo_proto
 from jax._src.interpreters import mlir as jax_mlir
 from jax._src.lib import xla_client
 from jax._src.lib.mlir.dialects import hlo as stablehlo
@@ -34,20 +35,6 @@ from jaxlib.mlir import ir
 ROOT = Path(__file__).resolve().parent.parent
 EXPORTS = ROOT / "tests" / "data" / "exports"
 OUT = ROOT / "tests" / "data" / "formats"
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-def hlo_proto(module_proto: bytes) -> bytes:
-    """An ``HloProto`` holding ``module_proto`` as its ``hlo_module`` (field 1, bytes)."""
-    return b"\x0a" + _varint(len(module_proto)) + module_proto
 
 
 def formats_of(text: str) -> tuple[dict[str, bytes], list[str]]:
