@@ -5,6 +5,8 @@
 //   PASSLINT_E2E_WORKSPACE  the workspace folder (holds main.mlir, suppress.mlir and a 60 MB
 //                           large.mlir)
 //   PASSLINT_E2E_ARTIFACTS  where screenshots and the page log go
+//   PASSLINT_E2E_JAXLIB     1 when the server's Python has jaxlib (unset: the .mlirbc file's
+//                           text is expected to say the `bytecode` extra is missing)
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -333,4 +335,26 @@ test('a module above 50 MB, which VS Code does not hand to extensions, is read f
       .waitFor({ timeout: 180_000 });
     await screenshot('large-file-changed');
   });
+});
+
+test('a .mlirbc file opens as an mlir document of its text, converted by the server', { timeout: 300_000 }, async () => {
+  const jaxlib = process.env.PASSLINT_E2E_JAXLIB === '1';
+  await step('open model.mlirbc: its MLIR text in an mlir editor', async () => {
+    await runCommand('View: Close All Editors');
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'model.mlirbc' }).first().click();
+    await page.locator('.tab.active', { hasText: 'model.mlirbc' }).first().waitFor({ timeout: 60_000 });
+    const expected = jaxlib ? 'module @identity' : "jaxlib's MLIR bindings (jaxlib is not installed)";
+    await page.locator('.monaco-editor .view-lines', { hasText: expected }).first().waitFor({ timeout: 60_000 });
+    await page.locator('.statusbar-item', { hasText: /^MLIR$/ }).first().waitFor({ timeout: 15_000 });
+    await screenshot('bytecode-text');
+  });
+
+  if (jaxlib) {
+    await step('see its TL001 in the Problems panel', async () => {
+      await runCommand('View: Focus Problems');
+      await page.locator('.markers-panel .monaco-list-row', { hasText: 'returns input `%arg0`' }).first()
+        .waitFor({ timeout: 90_000 });
+      await screenshot('bytecode-problems');
+    });
+  }
 });

@@ -5,7 +5,9 @@
 # Problems panel, the quick fix and the suppression action applied from the editor, the files
 # checked on disk, the legalized module as a diff, completion of SSA values; and a 60 MB
 # module (bench/generate.py), which VS Code does not hand to extensions, read from disk by the
-# server: TL001 in the Problems panel, the status bar saying so, a change on disk seen.
+# server: TL001 in the Problems panel, the status bar saying so, a change on disk seen; and a
+# .mlirbc file opened as its MLIR text (the server converts it with jaxlib): TL001 again (or,
+# without jaxlib, the text saying which extra to install).
 #
 # Usage: scripts/e2e-code-server.sh [VSIX]   (default: passlint.vsix, from `npm run package`)
 # Installs what it needs: Debian packages (as root, when missing), Node 24 (npm package
@@ -69,8 +71,18 @@ printf 'module {\n  func.func @main(%%arg0: tensor<4xf32>) -> tensor<4xf32> {\n 
   > "$run/workspace/main.mlir"
 cp "$run/workspace/main.mlir" "$run/workspace/suppress.mlir"
 python3 "$ext_root/../bench/generate.py" mlir --size 60 > "$run/workspace/large.mlir"
-cat > "$run/user-data/User/settings.json" <<'EOF'
+# MLIR bytecode (tests/data/bytecode): opened as its text, which the server converts with jaxlib
+# when the Python it runs on has it, else says the `bytecode` extra is missing. That Python is
+# named in the settings (passlint.interpreter): the extension host takes its PATH from a login
+# shell, which need not find the python3 found here.
+cp "$ext_root/../tests/data/bytecode/identity.mlirbc" "$run/workspace/model.mlirbc"
+server_python="$(command -v python3)"
+if "$server_python" -c 'import jaxlib.mlir.ir' 2>/dev/null; then
+  export PASSLINT_E2E_JAXLIB=1
+fi
+cat > "$run/user-data/User/settings.json" <<EOF
 {
+  "passlint.interpreter": "$server_python",
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
   "workbench.enableExperiments": false,

@@ -5,6 +5,7 @@
 import type * as vscode from 'vscode';
 import type { ConfigurationParams, LanguageClientOptions } from 'vscode-languageclient/node';
 
+import { BYTECODE_SCHEME } from './bytecode';
 import { explainActions } from './explain';
 import type { ServerSection } from './settings';
 
@@ -16,6 +17,8 @@ export const DOCUMENT_SELECTOR = [
   // XLA HLO text (.hlo, .hlo.txt); an XLA dump's .txt file is plain text, checked by `passlint check`
   { scheme: 'file', language: 'hlo' },
   { scheme: 'file', pattern: '**/*.hlo' },
+  // the MLIR text of a .mlirbc file (bytecode.ts): the server analyses it as MLIR
+  { scheme: BYTECODE_SCHEME, language: 'mlir' },
   // pl kernel sources are Python files; the server ignores Python that does not import pypto.language
   { scheme: 'file', language: 'python' },
   { scheme: 'untitled', language: 'python' },

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClientOptions } from 'vscode-languageclient/node';
 
+import { CONVERT_FROM_BYTECODE } from './bytecode';
 import { buildClientOptions } from './clientOptions';
 import {
   defaultPathCandidates,
@@ -236,6 +237,18 @@ export class Controller implements vscode.Disposable {
       throw new Error('the server returned no explanation');
     }
     return text;
+  }
+
+  /** The MLIR text of the bytecode file at ``uri`` (`mlir/convertFromBytecode`, as
+   * mlir-lsp-server answers it: `{uri}` in, `{output}` out; see bytecode.ts). */
+  async convertFromBytecode(uri: vscode.Uri): Promise<string> {
+    await this.starting;
+    const answer = await this.runningClient().sendRequest<unknown>(CONVERT_FROM_BYTECODE, { uri: uri.toString() });
+    const output = answer !== null && typeof answer === 'object' ? (answer as { output?: unknown }).output : undefined;
+    if (typeof output !== 'string') {
+      throw new Error('the server returned no text');
+    }
+    return output;
   }
 
   /** The diagnostics (LSP JSON) of the file at ``uri`` read from disk by the server (a file

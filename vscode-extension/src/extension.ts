@@ -1,9 +1,10 @@
-// Entry point: wires the output channel, status bar, controller, commands and the legalized
-// module view, then starts the server.
+// Entry point: wires the output channel, status bar, controller, commands, the legalized
+// module view and the .mlirbc editor, then starts the server.
 
 import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 
+import { registerBytecode } from './bytecode';
 import { COMMANDS, registerCommands } from './commands';
 import { Controller, type ClientLike } from './controller';
 import { RULE_SCHEME, RuleExplanationProvider } from './explain';
@@ -48,6 +49,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       new RuleExplanationProvider((code) => running.explain(code)),
     ),
     ...registerCommands(controller, provider, output),
+    // .mlirbc files open as their MLIR text, which the server converts and analyses.
+    ...registerBytecode((file) => running.convertFromBytecode(file)),
   );
   const pythonChanged = await onDidChangePythonInterpreter(() => {
     if (vscode.workspace.getConfiguration('passlint').get<string[]>('interpreter', []).length === 0) {

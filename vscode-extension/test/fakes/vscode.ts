@@ -132,6 +132,7 @@ export const fake = {
   output: [] as string[],
   statusItems: [] as any[],
   providers: new Map<string, any>(),
+  customEditors: new Map<string, { provider: any; options: unknown }>(),
   shown: [] as { document: FakeDocument; options: any }[],
   applied: [] as unknown[],
   extensions: new Map<string, any>(),
@@ -161,6 +162,7 @@ export const fake = {
     this.output = [];
     this.statusItems = [];
     this.providers.clear();
+    this.customEditors.clear();
     this.shown = [];
     this.applied = [];
     this.extensions.clear();
@@ -234,6 +236,10 @@ export const window = {
     },
     onDidChangeTabs: (listener: Listener<any>) => fake.onDidChangeTabs.event(listener),
     onDidChangeTabGroups: (listener: Listener<any>) => new EventEmitter<any>().event(listener),
+  },
+  registerCustomEditorProvider(viewType: string, provider: unknown, options: unknown) {
+    fake.customEditors.set(viewType, { provider, options });
+    return new Disposable(() => fake.customEditors.delete(viewType));
   },
   showErrorMessage: message('error'),
   showWarningMessage: message('warning'),
