@@ -152,9 +152,10 @@ class GitIgnore:
                 continue
             relative = path[len(folder) + 1 :].replace(os.sep, "/")
             if dir_only and not is_dir:
-                # A folder rule covers the files below the folder it names.
-                parts = relative.split("/")[:-1]
-                hit = any(regex.fullmatch("/".join(parts[:n])) for n in range(1, len(parts) + 1))
+                # A folder rule covers the files below the folder it names: the file's
+                # folder matches (a rule's regex takes whatever is below what it names).
+                below = relative.rpartition("/")[0]
+                hit = bool(below) and regex.fullmatch(below) is not None
             else:
                 hit = regex.fullmatch(relative) is not None
             if hit:
@@ -360,6 +361,8 @@ class _Walk:
                 is_dir = entry.is_dir()  # follows symbolic links
             except OSError:
                 is_dir = False  # a link loop, or gone since the folder was listed
+            if not is_dir and not entry.name.endswith(SUFFIXES):
+                continue  # (first: asking the ignore rules costs more)
             is_link = entry.is_symlink()
             if self.matcher.matches(entry_path):
                 continue
@@ -375,7 +378,7 @@ class _Walk:
                     )
                     continue
                 subfolders.append(entry_path)
-            elif entry.name.endswith(SUFFIXES):
+            else:
                 self._file(entry, entry_path, is_link)
         for sub in subfolders:
             self._visit(sub, (*ancestors, key))

@@ -29,6 +29,7 @@ def rule_by_rule(ignore: GitIgnore, path: str, is_dir: bool) -> bool:
 def test_runs_answer_as_the_rules_one_by_one(tmp_path: Path) -> None:
     (tmp_path / ".gitignore").write_text(
         "*.log\nbuild/\n!keep.log\n!build/keep/\ngen_*.py\n/top.py\nkeep.log\n!again.log\n"
+        "deep/**/y/\n**/cache/\na?c/d*/\n"
     )
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / ".gitignore").write_text("*.py\n!main.py\n")
@@ -38,6 +39,8 @@ def test_runs_answer_as_the_rules_one_by_one(tmp_path: Path) -> None:
     names = [
         "a.log", "keep.log", "again.log", "build/x.py", "build/keep/y.py", "gen_a.py",
         "top.py", "sub/top.py", "sub/main.py", "sub/other.py", "sub/build/z.py", "x.py",
+        "a/b/build/c/d.py", "deep/x/y/z.py", "deep/y/z/w.py", "deep/x/yy/z.py", "q/cache/r/s.py",
+        "cache.py", "abc/dd/e.py", "abc/e/dd.py", "sub/build/keep/v.py",
     ]  # fmt: skip
     for name in names:
         for is_dir in (False, True):
