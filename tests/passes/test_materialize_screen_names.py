@@ -13,17 +13,31 @@ from linear_time import assert_doubling_linear
 from passlint.passes.materialize_valid_shape_symbols.screen_names import SureNames
 
 IMPORT = "import pypto.language as pl\n"
+ASKED = ("M", "N", "rows")  # the names the kernels' headers read
 
 
 def sure(text: str) -> set[str]:
-    names = SureNames(text, lambda offset: True)
+    names = SureNames(text, lambda offset: True, ASKED)
     return {name for name in ("M", "N") if names.before(name, len(text))}
 
 
 def test_module_level_symbols_and_ints_are_sure() -> None:
     text = IMPORT + 'M = pl.dynamic("M")  # rows\nN = 64\n'
     assert sure(text) == {"M", "N"}  # (module level: any single assignment)
-    assert not SureNames(text, lambda offset: True).before("M", len(IMPORT))  # not yet bound
+    assert not SureNames(text, lambda offset: True, ASKED).before("M", len(IMPORT))  # not yet bound
+
+
+def test_only_the_names_asked_are_looked_up_as_globals() -> None:
+    text = IMPORT + 'M = pl.dynamic("M")\nN = 64\n'
+    names = SureNames(text, lambda offset: True, ["N"])
+    assert names.before("N", len(text)) and not names.before("M", len(text))
+
+
+def test_a_name_right_after_a_non_ascii_letter_may_end_another() -> None:
+    # ``éM`` is a name of its own; in ``_éM`` the M is looked at as a name too (the screen
+    # finds names by their spelling), which only makes M unsure: the file is analysed.
+    assert sure(IMPORT + 'M = pl.dynamic("M")\néM = 3\n') == {"M"}
+    assert sure(IMPORT + 'M = pl.dynamic("M")\n_éM = 3\n') == set()
 
 
 def test_reads_keep_a_name_sure() -> None:
@@ -83,7 +97,7 @@ def test_any_other_binding_makes_a_name_unsure(binding: str) -> None:
     ],
 )
 def test_any_single_assignment_at_module_level_binds_a_global(definition: str) -> None:
-    names = SureNames(IMPORT + definition + "\n", lambda offset: True)
+    names = SureNames(IMPORT + definition + "\n", lambda offset: True, ASKED)
     end = len(IMPORT + definition) + 1
     assert names.before("M", end)
     assert names.before("N", end) is ("N" in definition)
@@ -106,7 +120,7 @@ def test_other_definitions_are_not_sure(text: str) -> None:
 def test_a_definition_in_a_string_is_not_sure() -> None:
     text = IMPORT + '"""\nM = pl.dynamic("M")\n"""\n'
     start = text.index("M =")
-    names = SureNames(text, lambda offset: not start - 4 <= offset <= start + 30)
+    names = SureNames(text, lambda offset: not start - 4 <= offset <= start + 30, ASKED)
     assert not names.before("M", len(text))
 
 
@@ -152,7 +166,7 @@ def test_the_function_around_a_kernel_binds_its_parameters_and_plain_assignments
     name: str, is_sure: bool
 ) -> None:
     kernel = BUILDER.index("        def k(")
-    assert SureNames(BUILDER, lambda offset: True).before(name, kernel) is is_sure
+    assert SureNames(BUILDER, lambda offset: True, [name]).before(name, kernel) is is_sure
 
 
 def _builder_of(kernels: int) -> str:
@@ -170,7 +184,7 @@ def _builder_of(kernels: int) -> str:
 
 def test_sure_names_cost_linear_time() -> None:
     def run(text: str) -> None:
-        names = SureNames(text, lambda offset: True)
+        names = SureNames(text, lambda offset: True, ASKED)
         for match in re.finditer(r"    def k\d+", text):
             assert names.before("rows", match.start()) and names.before("M", match.start())
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 _NAME = r"[A-Za-z_]\w*"
 # A target of an assignment statement: a name, an attribute or an item, in brackets or not.
@@ -46,22 +46,25 @@ _STAR_IMPORT = re.compile(r"import[ \t]*\*")
 _DEF_HEADER = re.compile(r"def[ \t]+\w+[ \t]*\(")
 _TOP_LINE = re.compile(r"^(?=[A-Za-z_(\[])", re.MULTILINE)
 _ANNOTATED_VALUE = re.compile(rf"[ \t]*({_NAME})[ \t]*:[^=\n]*=(?!=)")
+_CODE_LINE = re.compile(r"^([ \t]*)[^ \t\n#]", re.MULTILINE)  # not blank, not a comment
 _OPEN_LINE_END = re.compile(r"[(\[{,\\][ \t]*(?:#[^\n]*)?\Z")
 
 
 class SureNames:
-    """The sure names of one text (``before``)."""
+    """The sure names of one text among ``asked`` (``before``: any other name is sure only
+    when the function around the kernel binds it)."""
 
-    def __init__(self, text: str, in_code: Callable[[int], bool]) -> None:
+    def __init__(self, text: str, in_code: Callable[[int], bool], asked: Collection[str]) -> None:
         self.where: dict[str, int] = {}
-        self.frames: _Frames | None = None
-        if _STAR_IMPORT.search(text):
+        self.text, self.in_code = text, in_code
+        self.star = _STAR_IMPORT.search(text) is not None
+        self._frames: _Frames | None = None  # made when first asked
+        if self.star or not asked:
             return
-        self.frames = _Frames(text, in_code)
         candidates: dict[str, tuple[int, int]] = {}  # name -> its offset, its line's
         for top in _TOP_LINE.finditer(text):
             at = top.start()
-            targets = _assigned_names(text, at)
+            targets = [t for t in _assigned_names(text, at) if t[0] in asked]
             if not targets or not in_code(at) or _continues(text, at):
                 continue
             for name, where in targets:
@@ -77,7 +80,11 @@ class SureNames:
         at = self.where.get(name)
         if at is not None and at < offset:
             return True
-        return self.frames is not None and self.frames.binds(name, offset)
+        if self.star:
+            return False
+        if self._frames is None:
+            self._frames = _Frames(self.text, self.in_code)
+        return self._frames.binds(name, offset)
 
 
 class _Frames:
@@ -95,20 +102,15 @@ class _Frames:
         self.parents: list[int] = []  # the line each is in the block of (-1: none)
         self.children: dict[int, list[int]] = {}
         stack: list[tuple[int, int]] = []  # (indentation, line)
-        at = 0
-        for line in text.split("\n"):
-            body = line.lstrip(" \t")
-            if body and not body.startswith("#"):
-                width = len(line[: len(line) - len(body)].expandtabs(8))
-                while stack and stack[-1][0] >= width:
-                    stack.pop()
-                number = len(self.starts)
-                parent = stack[-1][1] if stack else -1
-                self.starts.append(at)
-                self.parents.append(parent)
-                self.children.setdefault(parent, []).append(number)
-                stack.append((width, number))
-            at += len(line) + 1
+        for number, line in enumerate(_CODE_LINE.finditer(text)):
+            width = len(line.group(1).expandtabs(8))
+            while stack and stack[-1][0] >= width:
+                stack.pop()
+            parent = stack[-1][1] if stack else -1
+            self.starts.append(line.start())
+            self.parents.append(parent)
+            self.children.setdefault(parent, []).append(number)
+            stack.append((width, number))
         self._bound: dict[int, dict[str, int]] = {}  # function line -> name -> first line
 
     def binds(self, name: str, offset: int) -> bool:
@@ -180,13 +182,12 @@ class _Lines:
         text = self.text
         bound: set[str] = set()
         depths: dict[int, _Depth] = {}
-        for match in _IDENTIFIER.finditer(text):
+        for match in _spellings(definitions).finditer(text):
             name = match.group()
-            definition = definitions.get(name)
-            if definition is None or name in bound:
+            if name in bound:
                 continue
             start, end = match.span()
-            if start == definition or (start and text[start - 1] in _WORD_OR_DOT):
+            if start == definitions[name]:
                 continue
             opening = self._list_around(start)
             if opening >= 0:  # a parameter list (or an import group): nothing else binds
@@ -250,8 +251,14 @@ def _parameter_like(text: str, start: int, end: int) -> bool:
     return text[start - 1 : start] in ("(", ",", "*") and text[end : end + 1] in _AFTER
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
-_WORD_OR_DOT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
+def _spellings(names: Collection[str]) -> re.Pattern[str]:
+    """Where ``names`` are written as names of their own: after no ASCII word character or
+    dot, before no word character. (A name right after a non-ASCII letter may be the end of
+    a longer one: a binding found there only makes the name unsure.)"""
+    words = "|".join(re.escape(name) for name in sorted(names))
+    return re.compile(rf"(?<![A-Za-z0-9_.])(?:{words})(?!\w)")
+
+
 _BLANKS = frozenset(" \t\r\n\\")
 _AFTER = frozenset((":", "=", ",", ")", ""))
 
