@@ -15,8 +15,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from passlint import pipeline
 from passlint.analysis import collector
@@ -36,6 +37,11 @@ from passlint.config import Settings
 from passlint.filesystem import Boundary, Refused, TooLarge, read_regular
 from passlint.lifetime import serve_until_gone
 from passlint.memo import Memo
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from passlint.passes.materialize_valid_shape_symbols.screen import Screen
 
 # Below this many files (and this many bytes) starting worker processes costs more than it
 # saves: a small mlir file analyses in well under a millisecond.
@@ -291,6 +297,13 @@ def _work(paths: Sequence[str]) -> list[FileResult]:
     return [check_path(path, _worker_job, _worker_workspace, _worker_memo) for path in paths]
 
 
+def _screen_work(paths: list[str]) -> list[tuple[str, Screen | None]]:
+    from passlint.passes.materialize_valid_shape_symbols.dry_run import screen_files
+
+    assert _worker_workspace is not None
+    return screen_files(_worker_workspace, paths)
+
+
 def worker_count(paths: Sequence[str], limit: int = 0) -> int:
     """How many worker processes to use for ``paths`` (1: stay in this process), at most
     ``limit`` when it is not 0 (``--jobs``)."""
@@ -337,10 +350,14 @@ def check_files(
     if sum(path.endswith(".py") for path in paths) >= SCREEN_MIN_FILES:
         job = replace(job, screen=True)
     workspace = make_workspace(job)
+    # fork starts workers in milliseconds and shares the imported passes and the workspace
+    # read here; elsewhere the platform default (spawn) is the safe choice.
+    fork = sys.platform.startswith("linux")
     if job.screen:
         from passlint.passes.materialize_valid_shape_symbols.dry_run import prepare
 
-        prepare(workspace)  # once, shared by the workers
+        # Once, shared by the workers; with several, forked processes screen the files.
+        prepare(workspace, _screened(workspace, job, workers) if fork and workers > 1 else None)
     if workers <= 1:
         memo = Memo()  # the run's
         helper = _cpus() > 1  # (a large file's reading may use a second core)
@@ -349,34 +366,52 @@ def check_files(
             if on_result:
                 on_result(results[-1])
         return results
+    chunk = max(1, min(64, len(paths) // (workers * 8)))
+    with _pool(workers, job, workspace if fork else None) as pool:
+        # Chunks are submitted one by one (not by ``map``, which cancels what is left when
+        # it is interrupted, and the pool's own thread then fails on the cancelled futures).
+        chunks = [pool.submit(_work, paths[at : at + chunk]) for at in range(0, len(paths), chunk)]
+        for done in chunks:
+            for result in done.result():
+                results.append(result)
+                if on_result:
+                    on_result(result)
+    return results
+
+
+def _screened(workspace: Workspace, job: Job, workers: int) -> dict[str, Screen | None]:
+    """The pl pass's screens of the workspace's files (``prepare``), made by ``workers``
+    forked processes."""
+    from passlint.passes.materialize_valid_shape_symbols.dry_run import files_to_screen
+
+    paths = files_to_screen(workspace)  # (read here: the workers share what was read)
+    chunk = max(1, len(paths) // (workers * 4))
+    with _pool(workers, job, workspace) as pool:
+        shares = [
+            pool.submit(_screen_work, paths[at : at + chunk]) for at in range(0, len(paths), chunk)
+        ]
+        return {path: item for share in shares for path, item in share.result()}
+
+
+@contextlib.contextmanager
+def _pool(workers: int, job: Job, shared: Workspace | None) -> Iterator[ProcessPoolExecutor]:
+    """Worker processes (forked with ``shared``, this process's workspace, else started by
+    the platform's default method), none of which outlives the block."""
     import multiprocessing  # here: a check of one file need not pay for importing them
     from concurrent.futures import ProcessPoolExecutor
 
-    # fork starts workers in milliseconds and shares the imported passes and the workspace
-    # read above; elsewhere the platform default (spawn) is the safe choice.
-    method = "fork" if sys.platform.startswith("linux") else None
-    context = multiprocessing.get_context(method)
-    chunk = max(1, min(64, len(paths) // (workers * 8)))
-    shared = workspace if method == "fork" else None
+    context = multiprocessing.get_context("fork" if shared is not None else None)
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
         initializer=_init_worker,
         initargs=(os.getpid(), job, shared),
     )
-    # Chunks are submitted one by one (not by ``map``, which cancels what is left when it
-    # is interrupted, and the pool's own thread then fails on the cancelled futures).
-    chunks = [pool.submit(_work, paths[at : at + chunk]) for at in range(0, len(paths), chunk)]
     try:
-        for done in chunks:
-            for result in done.result():
-                results.append(result)
-                if on_result:
-                    on_result(result)
+        yield pool
     except BaseException:  # interrupted (Ctrl-C, SIGTERM) or failed: no worker outlives it
         for child in multiprocessing.active_children():
             child.terminate()
         pool.shutdown(wait=False)
         raise
     pool.shutdown()
-    return results

@@ -13,9 +13,13 @@ from passlint.analysis.findings import Finding
 from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.workspace import Workspace
 from passlint.config import Settings
-from passlint.passes.materialize_valid_shape_symbols.dry_run import check_text
+from passlint.passes.materialize_valid_shape_symbols.dry_run import (
+    check_text,
+    files_to_screen,
+    screen_files,
+)
 from passlint.passes.materialize_valid_shape_symbols.screen import parses, screen
-from passlint.runner import Job, check_files
+from passlint.runner import Job, _screened, check_files, make_workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from generate import pl_workspace
@@ -58,6 +62,15 @@ def test_a_batch_run_screens_and_finds_the_same(tmp_path: Path) -> None:
     one_by_one = [check_files([p], job, workers=1)[0].findings for p in paths]
     assert batch == one_by_one == parallel
     assert any(batch)
+
+
+def test_screens_made_by_forked_workers_are_those_made_here(tmp_path: Path) -> None:
+    pl_workspace(tmp_path, files=70, size=4_000)
+    job = Job(Settings(), (str(tmp_path),), screen=True)
+    workspace = make_workspace(job)
+    here = dict(screen_files(workspace, files_to_screen(workspace)))
+    assert _screened(workspace, job, workers=2) == here
+    assert any(item is not None and item.own for item in here.values())
 
 
 SLIPPERY = {

@@ -11,7 +11,10 @@ analysed from scratch.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from passlint.analysis.findings import Finding
+from passlint.analysis.pl.index import workspace_index
 from passlint.analysis.pl.memo import PlMemo
 from passlint.analysis.pl.model import SyntaxProblem
 from passlint.analysis.pl.resolve import load_module
@@ -20,6 +23,7 @@ from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols import cases, screen
 from passlint.passes.materialize_valid_shape_symbols.model import ModuleAnalysis
 from passlint.passes.materialize_valid_shape_symbols.rules import PYTHON_SYNTAX_ERROR
+from passlint.passes.materialize_valid_shape_symbols.screen import Screen
 
 _TOO_DEEP = "nesting too deep to analyse (more than Python's recursion limit)"
 
@@ -64,10 +68,23 @@ def _check_text(
         return [Finding(PYTHON_SYNTAX_ERROR.code, PYTHON_SYNTAX_ERROR.severity, path, rng, message)]
 
 
-def prepare(workspace: Workspace) -> None:
+def prepare(workspace: Workspace, screened: Mapping[str, Screen | None] | None = None) -> None:
     """Read and screen the workspace's pl files now (a batch run does so once, before it
-    starts worker processes, which then share what was read)."""
-    screen.workspace_screens(workspace)
+    starts worker processes, which then share what was read). ``screened``: the screens of
+    every file ``files_to_screen`` lists, made by ``screen_files`` in worker processes
+    (else they are made here)."""
+    screen.workspace_screens(workspace, screened)
+
+
+def files_to_screen(workspace: Workspace) -> list[str]:
+    """The files ``prepare`` screens (reading the workspace's pl files now)."""
+    return workspace_index(workspace).paths()
+
+
+def screen_files(workspace: Workspace, paths: list[str]) -> list[tuple[str, Screen | None]]:
+    """A share of ``prepare``'s screening, for a worker process: the screens of ``paths``
+    (some of ``files_to_screen``'s)."""
+    return screen.screen_files(workspace, paths)
 
 
 def analyze_module(

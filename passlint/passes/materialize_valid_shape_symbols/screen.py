@@ -39,7 +39,7 @@ import re
 import symtable
 import sys
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import FrameType
 from typing import Final
@@ -139,16 +139,16 @@ class Screens:
     """The screen of every pl file of a workspace (through its index), and the files that
     may call the kernels they pick out (whose calls may have findings)."""
 
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(
+        self, workspace: Workspace, screened: Mapping[str, Screen | None] | None = None
+    ) -> None:
+        """``screened``: what ``screen_files`` gives for every file of the workspace's
+        index (made elsewhere: by worker processes); else they are screened here."""
         self._index = workspace_index(workspace)
-        self._screens: dict[str, Screen | None] = {}
+        if screened is None:
+            screened = dict(screen_files(workspace, self._index.paths()))
+        self._screens: dict[str, Screen | None] = dict(screened)
         self._callers: frozenset[str] | None = None
-        for path in self._index.paths():
-            data = self._index.searched(path)
-            if data is not None and _KERNEL_BYTES.search(data) is None:
-                self._screens[path] = _NOTHING  # no kernel type, no FunctionType at all
-            else:
-                self.file_changed(path, self._index.text(path))
 
     def file_changed(self, path: str, text: str | None) -> None:
         self._screens.pop(path, None)
@@ -177,8 +177,28 @@ class Screens:
         return path in self._callers
 
 
-def workspace_screens(workspace: Workspace) -> Screens:
-    return workspace.derived("vs.screens", lambda: Screens(workspace))
+def screen_files(workspace: Workspace, paths: list[str]) -> list[tuple[str, Screen | None]]:
+    """The screens of those of ``paths`` (files of the workspace's index) that mention
+    pypto, each with its path."""
+    index = workspace_index(workspace)
+    found: list[tuple[str, Screen | None]] = []
+    for path in paths:
+        data = index.searched(path)
+        if data is not None and _KERNEL_BYTES.search(data) is None:
+            found.append((path, _NOTHING))  # no kernel type, no FunctionType at all
+            continue
+        text = index.text(path)
+        if text is not None and "pypto" in text:
+            found.append((path, screen(text, scopes=False)))
+    return found
+
+
+def workspace_screens(
+    workspace: Workspace, screened: Mapping[str, Screen | None] | None = None
+) -> Screens:
+    """The workspace's ``Screens`` (made once: ``screened``, when given, is what
+    ``screen_files`` gave for every file of its index)."""
+    return workspace.derived("vs.screens", lambda: Screens(workspace, screened))
 
 
 # -- syntax -----------------------------------------------------------------------------------
@@ -270,8 +290,8 @@ def screen(text: str, scopes: bool = True) -> Screen | None:
     kernels: set[str] = set()
     top: _TopLines | None = None
     triggered = False
-    sure = _LazySureNames(text, quotes)
     heads = {line: _header_text(text, line) for line in examined}
+    sure = _LazySureNames(text, quotes, heads.values())
     heads = {
         line: head for line, head in heads.items() if head is None or _may_read(head, sure, line)
     }
@@ -466,16 +486,18 @@ _NAME = re.compile(r"(?<![\w.])[^\W\d]\w*")
 
 
 class _LazySureNames:
-    """The text's ``SureNames``, made when a header first asks."""
+    """The text's ``SureNames`` of the names its kernels' headers (``heads``) read, made
+    when a header first asks."""
 
-    def __init__(self, text: str, quotes: _Quotes) -> None:
-        self.text, self.quotes = text, quotes
+    def __init__(self, text: str, quotes: _Quotes, heads: Iterable[str | None]) -> None:
+        self.text, self.quotes, self.heads = text, quotes, heads
         self.made: SureNames | None = None
 
     def get(self) -> SureNames:
         if self.made is None:
             quotes = self.quotes
-            self.made = SureNames(self.text, lambda at: quotes.parity(at) == (0, 0))
+            asked = {name for head in self.heads if head for name in _NAME.findall(head)}
+            self.made = SureNames(self.text, lambda at: quotes.parity(at) == (0, 0), asked)
         return self.made
 
 
