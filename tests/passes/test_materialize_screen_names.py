@@ -169,6 +169,31 @@ def test_the_function_around_a_kernel_binds_its_parameters_and_plain_assignments
     assert SureNames(BUILDER, lambda offset: True, [name]).before(name, kernel) is is_sure
 
 
+def test_a_header_closed_on_a_line_of_its_own_opens_the_body_of_its_def() -> None:
+    # The style black writes a long signature in: ``) -> T:`` is no statement, so it does
+    # not stand for the block the body's lines are in.
+    text = IMPORT + (
+        "def build(\n"
+        "    shape: tuple[int, int] = (32, 32),\n"
+        ") -> object:\n"
+        "    rows, cols = shape\n"
+        "    table = [\n"
+        "        1,\n"
+        "    ]\n"
+        "    depth = 2\n"
+        "\n"
+        "    @pl.program\n"
+        "    class P:\n"
+        "        @pl.function(type=pl.FunctionType.InCore)\n"
+        "        def k(self, x: pl.Tensor[[rows, cols, depth], pl.FP32]):\n"
+        "            return x\n"
+        "    return P\n"
+    )
+    kernel = text.index("        def k(")
+    names = SureNames(text, lambda offset: True, ["rows", "cols", "depth", "table"])
+    assert all(names.before(name, kernel) for name in ("rows", "cols", "depth", "table"))
+
+
 def _builder_of(kernels: int) -> str:
     """A module-level symbol read everywhere, and one builder holding ``kernels`` kernels
     whose shapes read its parameters and locals."""

@@ -14,7 +14,8 @@ A name is sure for a kernel when
 * the function around the kernel (``_Frames``: the frame pypto's parser reads) binds it
   above the kernel, as a parameter or by a plain assignment statement of its own body.
 
-A text with ``import *`` has no sure name.
+A text with ``import *`` has no sure name. Only the names the screen asks about (those its
+kernels' headers read) are looked for as globals.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ _STAR_IMPORT = re.compile(r"import[ \t]*\*")
 _DEF_HEADER = re.compile(r"def[ \t]+\w+[ \t]*\(")
 _TOP_LINE = re.compile(r"^(?=[A-Za-z_(\[])", re.MULTILINE)
 _ANNOTATED_VALUE = re.compile(rf"[ \t]*({_NAME})[ \t]*:[^=\n]*=(?!=)")
-_CODE_LINE = re.compile(r"^([ \t]*)[^ \t\n#]", re.MULTILINE)  # not blank, not a comment
+# A line of code that may be a statement: not blank, not a comment, no closing bracket first.
+_CODE_LINE = re.compile(r"^([ \t]*)[^ \t\n#)\]}]", re.MULTILINE)
 _OPEN_LINE_END = re.compile(r"[(\[{,\\][ \t]*(?:#[^\n]*)?\Z")
 
 
@@ -91,9 +93,10 @@ class _Frames:
     """The function around a ``def`` (the nearest line above with less indentation that is
     a ``def`` in code, past blocks and classes) and the names it surely holds when the
     ``def`` runs: its parameters, and the names its own body (not a nested block) assigns
-    by plain assignment statements above, unless that body deletes them. Lines inside
-    strings or brackets may look like less indented code: they only cut blocks short, which
-    makes fewer names sure."""
+    by plain assignment statements above, unless that body deletes them. A line that starts
+    with a closing bracket (``) -> T:`` ending a signature) is no statement and opens no
+    block. Other lines inside strings or brackets may look like less indented code: they
+    only cut blocks short, which makes fewer names sure."""
 
     def __init__(self, text: str, in_code: Callable[[int], bool]) -> None:
         self.text = text
