@@ -8,6 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from linear_time import assert_doubling_linear
 
 from passlint.analysis.findings import Finding
 from passlint.analysis.workspace import Workspace
@@ -135,7 +136,39 @@ def test_a_jit_function_is_not_looked_at() -> None:
 def test_the_screen_test_lets_through_every_call_that_may_be_positional(
     text: str, may: bool
 ) -> None:
-    assert may_find(text) is may
+    header = f"def k(\n    x: pl.Tensor[[16, 128], pl.FP32, {text}],\n):\n    return x\n"
+    assert may_find(header) is may
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "view = pl.TensorView([16, 1], pl.TensorLayout.ND)\n",  # a variable: built by Python
+        "def k(x):\n    return pl.TensorView([16, 1], pl.TensorLayout.ND)\n",  # a body
+        "def k(x) -> pl.Tensor[[16], pl.FP32]:\n    v = ir.TensorView([], DN)\n",
+        'def k(x, s=":"):\n    pass\nv = pl.TensorView([1], ND)\n',
+    ],
+)
+def test_the_screen_test_leaves_calls_no_header_holds(text: str) -> None:
+    assert not may_find(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The brackets counted up to a ``:`` in a string balance: that cut does not parse.
+        'def k(s=")", x: T[[1], F, pl.TensorView([1], ND)]):\n    pass\n',
+        'def k(s="):", x: T[[1], F, pl.TensorView([1], ND)]):\n    pass\n',
+        "def k(a,  # :)\n      x: T[[1], F, pl.TensorView([1], ND)]):\n    pass\n",
+        # A def line in a string of the header: the def in code above holds the call.
+        'def k(a="""\ndef g(): pass\n""", x: T[[1], F, pl.TensorView([1], ND)]):\n    pass\n',
+        # A line join before a def: lines may not mean what they seem.
+        "s = 'a\\\ndef g(): pass'\ndef k(x: T[[1], F, pl.TensorView([1], ND)]):\n    pass\n",
+        "async def k(\n    x: T[[1], F, pl.TensorView([1], ND)],\n):\n    pass\n",
+    ],
+)
+def test_the_screen_test_lets_through_calls_a_header_may_hold(text: str) -> None:
+    assert may_find(text)
 
 
 def test_a_batch_screen_lets_the_file_through(tmp_path: Path) -> None:
@@ -149,3 +182,17 @@ def test_the_rule_is_in_the_catalog_with_no_fix() -> None:
     rule = RULES[TENSOR_VIEW_POSITIONAL_ARGUMENTS.code]
     assert rule is TENSOR_VIEW_POSITIONAL_ARGUMENTS
     assert "Fix: none; name each argument" in rule.explain()
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "def k{n}(x: T[[1], F]):\n    v = pl.TensorView([1], ND)\n",  # a header per call
+        "    v{n} = pl.TensorView([1], ND)\n",  # one header far above every call
+    ],
+)
+def test_the_screen_test_costs_linear_time(unit: str) -> None:
+    def build(n: int) -> str:
+        return "def top(x):\n    pass\n" + "".join(unit.format(n=i) for i in range(n))
+
+    assert_doubling_linear(build, may_find, 200)

@@ -52,15 +52,22 @@ from passlint.analysis.pl.python_text import (
 )
 from passlint.analysis.pl.walk import nodes_below
 from passlint.analysis.rules import Rule
-from passlint.analysis.source import has_lone_cr
 from passlint.analysis.workspace import Workspace
 from passlint.passes.materialize_valid_shape_symbols.checks import CHECKS
+from passlint.passes.materialize_valid_shape_symbols.def_headers import (
+    DEF,
+    Def,
+    Quotes,
+    def_at,
+    def_lines,
+    header_text,
+    unusual_lines,
+)
 from passlint.passes.materialize_valid_shape_symbols.preconditions import Precondition
 from passlint.passes.materialize_valid_shape_symbols.rules import PYTHON_SYNTAX_ERROR, VS_RULES
 from passlint.passes.materialize_valid_shape_symbols.screen_names import SureNames
 
 _DEVICE = re.compile(r"InCore|AIC|AIV|Spmd")
-_DEF = re.compile(r"def[ \t]+(\w+)")
 _ALIASED_TYPES = re.compile(r"FunctionType[\s\\]*(?:import\b|\.[\s\\]*\w+[\s\\]+as\b)")
 _EXTENT_WORDS = re.compile(r"valid_shape|set_validshape|TensorView")
 _SLICE = re.compile(r"\bslice[ \t]*\(")
@@ -235,27 +242,6 @@ def _parses_at(frames: int, path: str, text: str) -> bool:
 # -- the text ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Def:
-    """A ``def`` at the start of a line: the line's offset, its indentation, the name."""
-
-    line: int
-    indent: int
-    name: str
-
-
-class _Quotes:
-    """Where a text's triple quotes are: two offsets with as many of each before them, mod
-    2, are both in code or both in strings."""
-
-    def __init__(self, text: str) -> None:
-        self._at = [[m.start() for m in re.finditer(q, text)] for q in ('"""', "'''")]
-
-    def parity(self, offset: int) -> tuple[int, int]:
-        double, single = self._at
-        return bisect.bisect_left(double, offset) % 2, bisect.bisect_left(single, offset) % 2
-
-
 def screen(text: str, scopes: bool = True) -> Screen | None:
     """What the text shows of the findings its file may have (see the module docstring);
     ``scopes``: count its ``pl.at`` scopes in ``own`` (else ``scopes_may_gain`` tells).
@@ -264,20 +250,20 @@ def screen(text: str, scopes: bool = True) -> Screen | None:
     one whose names CPython reads otherwise than they are written (``InCore`` in fullwidth
     letters is ``InCore``)."""
     text = parser_text(text)
-    if _ALIASED_TYPES.search(text) or _unusual_lines(text) or not spells_names_alike(text):
+    if _ALIASED_TYPES.search(text) or unusual_lines(text) or not spells_names_alike(text):
         return None
     devices = [m for m in _DEVICE.finditer(text) if _whole_word(text, *m.span())]
     has_scope = "CORE_GROUP" in text
     if not devices and not has_scope:
         return _NOTHING
-    quotes = _Quotes(text)
-    examined: dict[int, _Def] = {}  # the defs after a kernel type, by line
+    quotes = Quotes(text)
+    examined: dict[int, Def] = {}  # the defs after a kernel type, by line
     listed: _DefsAfter | None = None  # every def, once a short search did not do
     seen: set[tuple[int, tuple[int, int]]] = set()  # (the next def's line, parity) done
     for match in devices:
         # the first def after the type, and the first with as many triple quotes before it
         # (mod 2): the first in code, when the type is
-        nearest = _DEF.search(text, match.end())  # (types before the same one: one search)
+        nearest = DEF.search(text, match.end())  # (types before the same one: one search)
         key = (nearest.start() if nearest else -1, quotes.parity(match.end()))
         if key in seen:
             continue  # another type before the same def, as much in a string or not
@@ -290,7 +276,7 @@ def screen(text: str, scopes: bool = True) -> Screen | None:
     kernels: set[str] = set()
     top: _TopLines | None = None
     triggered = False
-    heads = {line: _header_text(text, line) for line in examined}
+    heads = {line: header_text(text, line) for line in examined}
     sure = _LazySureNames(text, quotes, heads.values())
     heads = {
         line: head for line, head in heads.items() if head is None or _may_read(head, sure, line)
@@ -311,16 +297,16 @@ def screen(text: str, scopes: bool = True) -> Screen | None:
 _SHORT_SEARCH = 16  # defs looked at after a kernel type before listing them all
 
 
-def _defs_after(text: str, at: int, quotes: _Quotes) -> list[_Def] | None:
+def _defs_after(text: str, at: int, quotes: Quotes) -> list[Def] | None:
     """The first ``def`` after offset ``at``; when ``at`` is in code (no triple quote open
     before it, by their count), also the first ``def`` in code after it (one in a string may
     come between). None when that takes a long search."""
     in_code = quotes.parity(at) == (0, 0)
-    found: list[_Def] = []
-    for count, match in enumerate(_DEF.finditer(text, at)):
+    found: list[Def] = []
+    for count, match in enumerate(DEF.finditer(text, at)):
         if count == _SHORT_SEARCH:
             return None
-        item = _def_at(text, match)
+        item = def_at(text, match)
         if item is None:
             continue
         if not found:
@@ -336,15 +322,15 @@ class _DefsAfter:
     """Every ``def`` of a text by triple-quote parity, for ``_defs_after``'s long searches
     (the same answers)."""
 
-    def __init__(self, text: str, quotes: _Quotes) -> None:
+    def __init__(self, text: str, quotes: Quotes) -> None:
         self.quotes = quotes
-        self.defs = _def_lines(text)
+        self.defs = def_lines(text)
         self.starts = [item.line for item in self.defs]
         self.by_parity: dict[tuple[int, int], list[int]] = {}
         for index, item in enumerate(self.defs):
             self.by_parity.setdefault(quotes.parity(item.line), []).append(index)
 
-    def after(self, at: int) -> list[_Def]:
+    def after(self, at: int) -> list[Def]:
         first = bisect.bisect_left(self.starts, at)
         if first == len(self.defs):
             return []
@@ -362,62 +348,19 @@ def scopes_may_gain(text: str) -> bool:
     if "CORE_GROUP" not in text:
         return False
     text = parser_text(text)
-    defs = _def_lines(text)
+    defs = def_lines(text)
     return _outlined_extents(text, defs, [d.line for d in defs])
-
-
-def _unusual_lines(text: str) -> bool:
-    """Form feeds, lone carriage returns, a ``def`` or a decorator split by an explicit
-    line join: lines and indentation that may not mean what they seem."""
-    if "\f" in text or has_lone_cr(text):
-        return True
-    for join in _JOIN.finditer(text):  # (a pattern that starts with a backslash: fast)
-        at = join.start()
-        if _DEF_BEFORE_JOIN.search(text, max(0, at - 32), at) or _AT_AFTER_JOIN.match(
-            text, join.end()
-        ):
-            return True
-    return False
-
-
-_JOIN = re.compile(r"\\\r?\n")
-_DEF_BEFORE_JOIN = re.compile(r"\b(?:def|async)[ \t]*\Z")
-_AT_AFTER_JOIN = re.compile(r"[ \t]*@")
 
 
 def _whole_word(text: str, start: int, end: int) -> bool:
     return not (start and _WORD_CHAR.match(text, start - 1)) and not _WORD_CHAR.match(text, end)
 
 
-def _def_lines(text: str) -> list[_Def]:
-    return [item for match in _DEF.finditer(text) if (item := _def_at(text, match)) is not None]
-
-
-def _def_at(text: str, match: re.Match[str]) -> _Def | None:
-    """The ``def`` of ``match`` when it starts its line (else a word, or in a string)."""
-    start = match.start()
-    code = start  # where the statement starts: ``def``, or ``async`` before it
-    at = _blanks_before(text, start)
-    if start > at >= 5 and text.startswith("async", at - 5):
-        code = at - 5
-        at = _blanks_before(text, code)
-    if at and text[at - 1] != "\n":
-        return None  # (found from ``def`` back: a line of many words costs no more)
-    return _Def(at, code - at, match.group(1))
-
-
-def _blanks_before(text: str, offset: int) -> int:
-    """Where the run of blanks and tabs that ends at ``offset`` starts."""
-    while offset and text[offset - 1] in " \t":
-        offset -= 1
-    return offset
-
-
 class _TopLines:
     """The lines of a text with code at column 0, with whether each starts a definition,
     and the triple quotes before them (mod 2)."""
 
-    def __init__(self, text: str, quotes: _Quotes) -> None:
+    def __init__(self, text: str, quotes: Quotes) -> None:
         self.starts: list[int] = []
         self.facts: list[tuple[bool, tuple[int, int]]] = []
         for match in _TOP_LINE.finditer(text):
@@ -425,7 +368,7 @@ class _TopLines:
             self.starts.append(at)
             self.facts.append((_DEFINITION.match(text, at) is not None, quotes.parity(at)))
 
-    def importable(self, item: _Def, parity: tuple[int, int]) -> bool:
+    def importable(self, item: Def, parity: tuple[int, int]) -> bool:
         """May the ``def`` be a module-level function (one other files can import)? Yes
         unless the nearest line above it with code at column 0 (and the same triple quotes
         before it, mod 2: not in a string) starts a def, a class or a decorator."""
@@ -440,24 +383,6 @@ class _TopLines:
 
 _TOP_LINE = re.compile(r"^(?=[^ \t\r\f\n#)\]}])", re.MULTILINE)
 _DEFINITION = re.compile(r"(?:async[ \t]+)?def\b|class\b|@")
-
-
-def _header_text(text: str, start: int) -> str | None:
-    """The ``def`` header whose line starts at ``start``, to the ``:`` where its brackets
-    balance, as a statement of its own (None: no such ``:``)."""
-    at, depth = start, [0, 0, 0]  # open ( [ { so far (counted once: a header may have
-    while True:  # thousands of parameters, each with its colon)
-        colon = text.find(":", at)
-        if colon < 0:
-            return None
-        for index, (opener, closer) in enumerate(_BRACKETS):
-            depth[index] += text.count(opener, at, colon) - text.count(closer, at, colon)
-        if depth == [0, 0, 0]:
-            return text[start:colon].lstrip() + ":\n pass\n"
-        at = colon + 1
-
-
-_BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"))
 
 
 _Header = ast.FunctionDef | ast.AsyncFunctionDef
@@ -489,7 +414,7 @@ class _LazySureNames:
     """The text's ``SureNames`` of the names its kernels' headers (``heads``) read, made
     when a header first asks."""
 
-    def __init__(self, text: str, quotes: _Quotes, heads: Iterable[str | None]) -> None:
+    def __init__(self, text: str, quotes: Quotes, heads: Iterable[str | None]) -> None:
         self.text, self.quotes, self.heads = text, quotes, heads
         self.made: SureNames | None = None
 
@@ -533,7 +458,7 @@ def _parse(source: str) -> list[ast.stmt] | None:
 
 
 def _header(text: str, start: int) -> _Header | None:
-    head = _header_text(text, start)
+    head = header_text(text, start)
     return _parsed([head])[0] if head is not None else None
 
 
@@ -593,11 +518,11 @@ def _unsure_shape(node: ast.Subscript, sure: SureNames, line: int) -> bool:
     )
 
 
-def _outlined_extents(text: str, defs: list[_Def], starts: list[int]) -> bool:
+def _outlined_extents(text: str, defs: list[Def], starts: list[int]) -> bool:
     """Is a ``CORE_GROUP`` scope in a function that declares a valid extent before it? (The
     tensors a scope captures are the function's parameters and what it assigns before the
     scope, so their extents come from there.)"""
-    if "\t" in text or "\\\n" in text or "\\\r" in text or _unusual_lines(text):
+    if "\t" in text or "\\\n" in text or "\\\r" in text or unusual_lines(text):
         return True  # indentation and lines may not mean what they seem
     last: dict[int, int] = {}  # function start -> the last scope's offset in it
     functions = _Functions(text, defs)
@@ -621,12 +546,12 @@ class _Functions:
     the defs: each def's block is measured once, and the defs open at the sweep point are
     kept as a stack (each inside the one below it)."""
 
-    def __init__(self, text: str, defs: list[_Def]) -> None:
+    def __init__(self, text: str, defs: list[Def]) -> None:
         self.text = text
         self.defs = defs
         self._lines = [0, *(m.end() for m in re.finditer("\n", text))]
         self._next = 0  # the first def not yet pushed
-        self._open: list[tuple[_Def, int, bool]] = []  # (def, block end, balanced)
+        self._open: list[tuple[Def, int, bool]] = []  # (def, block end, balanced)
 
     def around(self, at: int) -> tuple[int, int] | None:
         """The span of the innermost function around offset ``at`` ((0, 0) when none holds
@@ -647,7 +572,7 @@ class _Functions:
                 return (item.line, stop) if balanced else None
         return 0, 0
 
-    def _block(self, item: _Def) -> tuple[int, bool]:
+    def _block(self, item: Def) -> tuple[int, bool]:
         end = _block_end(item.indent).search(self.text, item.line)
         stop = end.start() if end is not None else len(self.text)
         region = self.text[item.line : stop]

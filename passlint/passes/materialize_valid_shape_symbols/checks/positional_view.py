@@ -26,6 +26,7 @@ from passlint.passes.materialize_valid_shape_symbols.checks.missing_layout impor
     RAISED as LAYOUT_REQUIRED,
 )
 from passlint.passes.materialize_valid_shape_symbols.checks.missing_layout import is_none
+from passlint.passes.materialize_valid_shape_symbols.def_headers import may_hold
 
 if TYPE_CHECKING:
     from passlint.analysis.pl.model import Function, Module, Param, TensorView
@@ -111,8 +112,10 @@ _POSITIONAL = re.compile(r"TensorView\s*\(\s*(?![)*\s]|[^\W\d]\w*\s*=(?!=))")
 
 
 def may_find(text: str) -> bool:
-    """Does the text call ``TensorView`` with what may be a positional argument?"""
-    return _POSITIONAL.search(text) is not None
+    """Does the text call ``TensorView`` with what may be a positional argument, where a
+    ``def`` header may hold the call?"""
+    calls = [match.start() for match in _POSITIONAL.finditer(text)]
+    return bool(calls) and may_hold(text, calls)
 
 
 CHECK = Check(TENSOR_VIEW_POSITIONAL_ARGUMENTS, findings, may_find)
