@@ -10,6 +10,7 @@ import re
 import pytest
 from linear_time import assert_doubling_linear
 
+from passlint.passes.materialize_valid_shape_symbols.screen import screen
 from passlint.passes.materialize_valid_shape_symbols.screen_names import SureNames
 
 IMPORT = "import pypto.language as pl\n"
@@ -214,3 +215,21 @@ def test_sure_names_cost_linear_time() -> None:
             assert names.before("rows", match.start()) and names.before("M", match.start())
 
     assert_doubling_linear(_builder_of, run, 200)
+
+
+def test_a_header_reading_many_names_costs_linear_time() -> None:
+    """The screen asks about every name a kernel's header reads: one pattern of them all
+    would cost their number times the text."""
+
+    def build(n: int) -> str:
+        names = [f"{chr(65 + i % 26)}{chr(97 + i // 26 % 26)}{i}" for i in range(n)]
+        globals_ = "".join(f"{name} = {i}\n" for i, name in enumerate(names))
+        shape = ", ".join(names)
+        return (
+            IMPORT
+            + globals_
+            + "@pl.function(type=pl.FunctionType.InCore)\n"
+            + f"def k(x: pl.Tensor[[{shape}], pl.FP32]):\n    return x\n"
+        )
+
+    assert_doubling_linear(build, screen, 400)

@@ -187,10 +187,11 @@ class _Lines:
         depths: dict[int, _Depth] = {}
         for match in _spellings(definitions).finditer(text):
             name = match.group()
-            if name in bound:
+            definition = definitions.get(name)
+            if definition is None or name in bound:
                 continue
             start, end = match.span()
-            if start == definitions[name]:
+            if start == definition:
                 continue
             opening = self._list_around(start)
             if opening >= 0:  # a parameter list (or an import group): nothing else binds
@@ -255,13 +256,19 @@ def _parameter_like(text: str, start: int, end: int) -> bool:
 
 
 def _spellings(names: Collection[str]) -> re.Pattern[str]:
-    """Where ``names`` are written as names of their own: after no ASCII word character or
-    dot, before no word character. (A name right after a non-ASCII letter may be the end of
-    a longer one: a binding found there only makes the name unsure.)"""
+    """Where ``names`` may be written as names of their own: after no ASCII word character
+    or dot, before no word character. A few names are looked for by themselves (the
+    pattern tries each at every word: more would cost their number times the text), more by
+    every name written so. (A name right after a non-ASCII letter may end a longer one: a
+    binding found there only makes the name unsure.)"""
+    if len(names) > _FEW_NAMES:
+        return _ANY_NAME
     words = "|".join(re.escape(name) for name in sorted(names))
     return re.compile(rf"(?<![A-Za-z0-9_.])(?:{words})(?!\w)")
 
 
+_FEW_NAMES = 16
+_ANY_NAME = re.compile(r"(?<![A-Za-z0-9_.])[A-Za-z_]\w*")
 _BLANKS = frozenset(" \t\r\n\\")
 _AFTER = frozenset((":", "=", ",", ")", ""))
 
