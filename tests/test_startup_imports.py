@@ -32,6 +32,7 @@ PL_RULES = (
     "passlint.passes.materialize_valid_shape_symbols.preconditions",
     "passlint.passes.materialize_valid_shape_symbols.check",
     "passlint.passes.materialize_valid_shape_symbols.checks",
+    "passlint.passes.materialize_valid_shape_symbols.def_headers",  # (VS010's text test)
     *(
         f"passlint.passes.materialize_valid_shape_symbols.checks.{check.name}"
         for check in pkgutil.iter_modules(checks.__path__)
