@@ -70,7 +70,46 @@ def header_text(text: str, start: int) -> str | None:
     """The ``def`` header whose line starts at ``start``, to the ``:`` where its brackets
     balance, as a statement of its own (None: no such ``:``)."""
     end = header_end(text, start)
-    return None if end is None else text[start:end].lstrip() + ":\n pass\n"
+    return None if end is None else _statement(text, start, end)
+
+
+def _statement(text: str, start: int, end: int) -> str:
+    """The header from ``start`` to its ``:`` at ``end``, as a statement of its own."""
+    return text[start:end].lstrip() + ":\n pass\n"
+
+
+Header = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def parsed_headers(heads: list[str]) -> list[Header | None]:
+    """Header statements parsed (None: one does not parse alone); together when they all
+    parse, else one by one."""
+    if not heads:
+        return []
+    body = _parse("".join(heads))
+    if body is not None and len(body) == len(heads):
+        return [node if isinstance(node, Header) else None for node in body]
+    out: list[Header | None] = []
+    for head in heads:
+        body = _parse(head)
+        node = body[0] if body is not None and len(body) == 1 else None
+        out.append(node if isinstance(node, Header) else None)
+    return out
+
+
+def parsed_header(text: str, start: int) -> Header | None:
+    """The ``def`` header whose line starts at ``start``, parsed (None: it does not parse)."""
+    head = header_text(text, start)
+    return parsed_headers([head])[0] if head is not None else None
+
+
+def _parse(source: str) -> list[ast.stmt] | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source).body
+    except Exception:
+        return None
 
 
 def header_end(text: str, start: int, stop: int | None = None) -> int | None:
@@ -132,19 +171,9 @@ def may_hold(text: str, offsets: Sequence[int]) -> bool:
             line = lines[index]
             if line not in ends:
                 end = header_end(text, line, at)
-                if end is None or not _reads_alone(text[line:end].lstrip() + ":\n pass\n"):
+                if end is None or parsed_headers([_statement(text, line, end)])[0] is None:
                     return True
                 ends[line] = end
             if ends[line] > at:
                 return True
     return False
-
-
-def _reads_alone(header: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            body = ast.parse(header).body
-    except Exception:
-        return False
-    return len(body) == 1 and isinstance(body[0], ast.FunctionDef | ast.AsyncFunctionDef)

@@ -57,10 +57,13 @@ from passlint.passes.materialize_valid_shape_symbols.checks import CHECKS
 from passlint.passes.materialize_valid_shape_symbols.def_headers import (
     DEF,
     Def,
+    Header,
     Quotes,
     def_at,
     def_lines,
     header_text,
+    parsed_header,
+    parsed_headers,
     unusual_lines,
 )
 from passlint.passes.materialize_valid_shape_symbols.preconditions import Precondition
@@ -281,7 +284,7 @@ def screen(text: str, scopes: bool = True) -> Screen | None:
     heads = {
         line: head for line, head in heads.items() if head is None or _may_read(head, sure, line)
     }
-    headers = _parsed([head for head in heads.values() if head is not None])
+    headers = parsed_headers([head for head in heads.values() if head is not None])
     for line, head in heads.items():
         header = headers.pop(0) if head is not None else None
         if header is None or _reads_symbols(header, sure.get(), line):
@@ -385,9 +388,6 @@ _TOP_LINE = re.compile(r"^(?=[^ \t\r\f\n#)\]}])", re.MULTILINE)
 _DEFINITION = re.compile(r"(?:async[ \t]+)?def\b|class\b|@")
 
 
-_Header = ast.FunctionDef | ast.AsyncFunctionDef
-
-
 def _may_read(head: str, sure: _LazySureNames, line: int) -> bool:
     """Can the header text (of the ``def`` whose line starts at ``line``) read a symbol at
     all: does it name ``TensorView`` or ``INDEX``, has it a tensor type other than
@@ -432,37 +432,7 @@ _PLAIN_TENSOR = re.compile(
 )
 
 
-def _parsed(heads: list[str]) -> list[_Header | None]:
-    """Header statements parsed (None: one does not parse alone); together when they all
-    parse, else one by one."""
-    if not heads:
-        return []
-    body = _parse("".join(heads))
-    if body is not None and len(body) == len(heads):
-        return [node if isinstance(node, _Header) else None for node in body]
-    out: list[_Header | None] = []
-    for head in heads:
-        body = _parse(head)
-        node = body[0] if body is not None and len(body) == 1 else None
-        out.append(node if isinstance(node, _Header) else None)
-    return out
-
-
-def _parse(source: str) -> list[ast.stmt] | None:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(source).body
-    except Exception:
-        return None
-
-
-def _header(text: str, start: int) -> _Header | None:
-    head = header_text(text, start)
-    return _parsed([head])[0] if head is not None else None
-
-
-def _reads_symbols(node: _Header, sure: SureNames, line: int) -> bool:
+def _reads_symbols(node: Header, sure: SureNames, line: int) -> bool:
     """May the kernel with this header (its line at offset ``line``) read a valid_shape
     symbol, declare a late ``INDEX`` scalar or read a name in a physical shape that is not
     ``sure`` before it (``SureNames``)?"""
@@ -619,7 +589,7 @@ def _block_end(indent: int) -> re.Pattern[str]:
 def _has_view_name(region: str) -> bool:
     """Does the header of the function ``region`` starts with have a tensor whose third
     item is a name (a view variable, maybe)?"""
-    node = _header(region, 0)
+    node = parsed_header(region, 0)
     if node is None:
         return True
     args = node.args
