@@ -8,6 +8,8 @@
 
 import * as vscode from 'vscode';
 
+import { failureText } from './legalized';
+
 export const BYTECODE_SCHEME = 'passlint-mlirbc';
 /** The custom editor package.json contributes for `*.mlirbc`. */
 export const BYTECODE_EDITOR = 'passlint.mlirbc';
@@ -26,11 +28,6 @@ export function bytecodeFileOf(view: vscode.Uri): vscode.Uri {
   return vscode.Uri.from({ scheme: 'file', path: view.path });
 }
 
-/** Comment lines saying why the file could not be read. */
-export function unreadableText(file: vscode.Uri, message: string): string {
-  return `// passlint could not read ${file.fsPath || file.toString()} as MLIR bytecode:\n// ${message.replace(/\n/g, '\n// ')}\n`;
-}
-
 export class BytecodeTextProvider implements vscode.TextDocumentContentProvider {
   constructor(private readonly convert: Convert) {}
 
@@ -41,7 +38,7 @@ export class BytecodeTextProvider implements vscode.TextDocumentContentProvider 
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       void vscode.window.showErrorMessage(`passlint: ${message}`);
-      return unreadableText(file, message);
+      return failureText(`read ${file.fsPath || file.toString()} as MLIR bytecode`, message);
     }
   }
 }

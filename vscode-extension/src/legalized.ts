@@ -14,6 +14,12 @@ export function legalizedUri(source: vscode.Uri): vscode.Uri {
   return vscode.Uri.from({ scheme: LEGALIZED_SCHEME, path: `${base}.legalized.mlir`, query: source.toString() });
 }
 
+/** The text of an mlir view passlint could not fill: comment lines saying it could not
+ * ``what`` (an action and a file) and the error's message. */
+export function failureText(what: string, message: string): string {
+  return `// passlint could not ${what}:\n// ${message.replace(/\n/g, '\n// ')}\n`;
+}
+
 export function sourceOf(legalized: vscode.Uri): vscode.Uri {
   return vscode.Uri.parse(legalized.query);
 }
@@ -43,7 +49,7 @@ export class LegalizedModuleProvider implements vscode.TextDocumentContentProvid
       return await this.legalize(source);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return `// passlint could not legalize ${source.fsPath || source.toString()}:\n// ${message.replace(/\n/g, '\n// ')}\n`;
+      return failureText(`legalize ${source.fsPath || source.toString()}`, message);
     }
   }
 
