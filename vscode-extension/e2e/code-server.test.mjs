@@ -82,9 +82,20 @@ async function goToLine(where) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(`:${where}`);
-  await page.keyboard.press('Enter');
-  // Back in the editor, the cursor there: the status bar says so.
-  await input.waitFor({ state: 'hidden', timeout: 15_000 });
+  // Enter acts on the picker's row for the typed line; an Enter pressed before that row
+  // shows is dropped (it happened once in CI: the picker stayed open with its row active).
+  // So wait for the row, and press Enter again, up to three times, while the picker stays.
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Enter');
+    try {
+      // Back in the editor, the cursor there: the status bar says so.
+      await input.waitFor({ state: 'hidden', timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
   const [line, column] = where.split(':');
   const position = column === undefined ? `Ln ${line},` : `Ln ${line}, Col ${column}`;
   await page.locator('.statusbar-item', { hasText: position }).first().waitFor({ timeout: 15_000 });
