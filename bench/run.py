@@ -535,12 +535,13 @@ def _merge(peaks: dict[str, float], more: dict[str, float]) -> None:
 
 def memory_row(name: str, megabytes: float, peaks: dict[str, float]) -> None:
     """P9 for a server row: the peak RSS of the server process and of its analysis worker
-    (each at most 3x the input + 100 MB)."""
-    if not peaks:
+    (each at most 3x the input + 100 MB; what they held together, which the client also
+    samples for P11, is not this row's)."""
+    roles = [role for role in ("server", "worker") if role in peaks]
+    if not roles:
         print(row(f"P9 {name} peak RSS: not measured here (no /proc)", "", "", "", None))
         return
     goal = 3 * megabytes + 100
-    roles = [role for role in ("server", "worker") if role in peaks]
     shown = " / ".join(f"{peaks[role]:.0f}" for role in roles)
     print(
         row(
@@ -548,7 +549,7 @@ def memory_row(name: str, megabytes: float, peaks: dict[str, float]) -> None:
             f"{goal:.0f} MB",
             f"{shown} MB",
             "",
-            max(peaks.values()) <= goal,
+            max(peaks[role] for role in roles) <= goal,
         )
     )
 
