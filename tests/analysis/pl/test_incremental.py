@@ -296,3 +296,66 @@ def test_callers_in_another_file_like_from_scratch(tmp_path: Path) -> None:
             warm = check_text(path, texts[path], workspace, MEMO)
             MEMO.clear()
             assert warm == check_text(path, texts[path], workspace, MEMO), path
+
+
+_SHARED_SLICE = """\
+import pypto.language as pl
+from consts import ROWS
+
+VALID = pl.dynamic("VALID")
+
+
+@pl.program
+class Shared:
+{kernels}
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(
+        self,
+        x: pl.Tensor[[ROWS, 128], pl.FP32],
+        n: pl.Scalar[pl.INDEX],
+        out: pl.Out[pl.Tensor[[16, 128], pl.FP32]],
+    ) -> pl.Tensor[[16, 128], pl.FP32]:
+        part = pl.slice(x, [16, 128], [0, 0], valid_shape=[16, n])
+{calls}
+        return out
+"""
+
+_SHARED_KERNEL = """\
+    @pl.function(type=pl.FunctionType.InCore)
+    def {name}(
+        self,
+        a: pl.Tensor[[16, 128], pl.FP32, pl.TensorView(valid_shape=[16, VALID], layout=pl.TensorLayout.ND)],
+        out: pl.Out[pl.Tensor[[16, 128], pl.FP32]],
+    ) -> pl.Tensor[[16, 128], pl.FP32]:
+        t = pl.load(a, [0, 0], [16, 128], target_memory=pl.MemorySpace.Vec)
+        return pl.store(t, [0, 0], out)
+"""
+
+
+def test_kernels_fed_one_slice_follow_the_file_its_parent_s_shape_comes_from(
+    tmp_path: Path,
+) -> None:
+    # Every kernel fed `part` asks for its parent's shape, found once per run; the shape
+    # comes from consts.py, so each kernel's findings depend on that file, the later ones
+    # too (they are kept only while no other file was read).
+    from passlint.analysis.workspace import Workspace
+
+    names = ["head", "mid", "tail"]
+    text = _SHARED_SLICE.format(
+        kernels="\n".join(_SHARED_KERNEL.format(name=name) for name in names),
+        calls="\n".join(f"        out = self.{name}(part, out)" for name in names),
+    )
+    path = str(tmp_path / "shared.py")
+    (tmp_path / "shared.py").write_text(text)
+    (tmp_path / "consts.py").write_text("ROWS = 64\n")
+    messages = []
+    for consts in ("ROWS = 64\n", 'import pypto.language as pl\n\nROWS = pl.dynamic("ROWS")\n'):
+        workspace = Workspace([tmp_path])
+        workspace.set_overlay(str(tmp_path / "consts.py"), consts)
+        warm = check_text(path, text, workspace, MEMO)
+        MEMO.clear()
+        assert warm == check_text(path, text, workspace, MEMO)
+        assert [f.code for f in warm] == ["VS001"] * len(names)
+        messages.append([f.message for f in warm])
+    static, dynamic = messages
+    assert all(a != b for a, b in zip(static, dynamic, strict=True))
