@@ -82,9 +82,10 @@ async function goToLine(where) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(`:${where}`);
-  // Enter acts on the picker's row for the typed line; an Enter pressed before that row
-  // shows is dropped (it happened once in CI: the picker stayed open with its row active).
-  // So wait for the row, and press Enter again, up to three times, while the picker stays.
+  // Enter acts on the picker's row for the typed line. CI once saw the picker stay open
+  // after Enter, its row active: the keystroke was dropped (pressed, most likely, before the
+  // row showed). So wait for the row, and press Enter again, up to three times, while the
+  // picker stays open.
   await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('Enter');
