@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from passlint.analysis.pl.frontend import build_module, parse_text, tensor_view
 from passlint.analysis.pl.memo import MODULE_CHARACTERS, MODULE_COUNT, PlMemo
@@ -37,6 +38,9 @@ from passlint.analysis.pl.pieces import parse_pieces
 from passlint.analysis.pl.provenance import UNKNOWN, Held, Made, Provenance, ProvenanceMemo, Value
 from passlint.analysis.pl.walk import names_below
 from passlint.analysis.workspace import Workspace
+
+K = TypeVar("K")
+T = TypeVar("T")
 
 _BUILTINS = frozenset(dir(builtins))
 _MAX_DEPTH = 8
@@ -136,6 +140,19 @@ class Resolver:
         self.provenance.allow(len(module.text))
         self._class_names: dict[int, dict[str, Where]] = {}
         self._reads: dict[int, frozenset[str]] = {}
+
+    def remembered(self, table: dict[K, tuple[T, bool]], key: K, compute: Callable[[], T]) -> T:
+        """``compute()``, kept in ``table`` (one run's) under ``key``: asking again counts
+        as reading the other files the first computation read (``foreign``), so what is
+        computed from the answer is kept by the caches as it would be without the table."""
+        found = table.get(key)
+        if found is None:
+            before = self.foreign
+            value = compute()
+            found = table[key] = value, self.foreign != before
+        elif found[1]:
+            self.foreign += 1
+        return found[0]
 
     # -- modules ---------------------------------------------------------------------------
 

@@ -84,7 +84,7 @@ class Pipeline:
         self.reader = reader
         self._latest: dict[int, dict[str, list[Assignment]]] = {}
         self._alone: dict[int, set[int]] = {}  # per function: its calls that are statements
-        # per expression and function: the parent, and whether finding it read other files
+        # per expression and function (``Resolver.remembered``)
         self._parents: dict[tuple[int, int], tuple[_Parent | None, bool]] = {}
 
     def outlined_input(
@@ -129,18 +129,11 @@ class Pipeline:
             if assignment is None or assignment.value is None:
                 return None
             node = assignment.value
-        # Every call passing one slice asks about it: it is found once, and asking again
-        # counts as reading the other files the first time read (``Resolver.foreign``, which
-        # the caches of findings are keyed by).
+        # (every call passing one slice asks about it: found once)
         key = (id(node), id(function))
-        found = self._parents.get(key)
-        if found is None:
-            before = self.resolver.foreign
-            parent = self._parent_of(node, function, module)
-            found = self._parents[key] = parent, self.resolver.foreign != before
-        elif found[1]:
-            self.resolver.foreign += 1
-        return found[0]
+        return self.resolver.remembered(
+            self._parents, key, lambda: self._parent_of(node, function, module)
+        )
 
     def _parent_of(self, node: ast.expr, function: Function, module: Module) -> _Parent | None:
         """As ``_slice_parent``, of the expression itself."""

@@ -92,15 +92,10 @@ class Run:
 
     def analysis(self, kernel: Function, module: Module) -> KernelAnalysis:
         """The kernel's analysis (once per run; asking again counts as reading the other
-        files the first computation read, as ``resolver.foreign`` tells the caches)."""
-        found = self._analyses.get(id(kernel))
-        if found is None:
-            before = self.resolver.foreign
-            analysis = analyze_kernel(kernel, module, self.resolver)
-            found = self._analyses[id(kernel)] = analysis, self.resolver.foreign != before
-        elif found[1]:
-            self.resolver.foreign += 1
-        return found[0]
+        files the first computation read: ``Resolver.remembered``)."""
+        return self.resolver.remembered(
+            self._analyses, id(kernel), lambda: analyze_kernel(kernel, module, self.resolver)
+        )
 
     def sites_of(self, analysis: KernelAnalysis) -> list[SiteResult]:
         found = self._sites.get(id(analysis.kernel))

@@ -111,23 +111,16 @@ class CallSites:
         self.resolver = resolver
         self.workspace = workspace
         self.reader = ExtentReader(resolver)
-        self._callees: dict[int, RFunction | None] = {}
-        self._foreign_callees: set[int] = set()
+        self._callees: dict[int, tuple[RFunction | None, bool]] = {}  # (``remembered``)
         self._indexes = {id(module): index if index is not None else SiteIndex(module)}
         self._importing: dict[int, list[tuple[Module, set[str]]]] = {}  # per kernel
         self._grouped: dict[tuple[int, str, int], tuple[dict[int, list[CallSite]], bool]] = {}
 
     def callee(self, site: CallSite, module: Module) -> RFunction | None:
         """The function ``site`` launches (memoised per site)."""
-        key = id(site)
-        if key not in self._callees:
-            before = self.resolver.foreign
-            self._callees[key] = self.resolver.callee(site, module)
-            if self.resolver.foreign != before:
-                self._foreign_callees.add(key)
-        elif key in self._foreign_callees:
-            self.resolver.foreign += 1  # what depends on this answer depends on other files
-        return self._callees[key]
+        return self.resolver.remembered(
+            self._callees, id(site), lambda: self.resolver.callee(site, module)
+        )
 
     def index(self, module: Module) -> SiteIndex:
         found = self._indexes.get(id(module))
@@ -199,21 +192,18 @@ class CallSites:
             and (kernel.owner is not None or kernel.parent is not None)
         )
         key = (id(module), name, id(kernel.owner or kernel.outermost()) if nested else 0)
-        found = self._grouped.get(key)
-        if found is not None:
-            if found[1]:
-                self.resolver.foreign += 1  # the grouping depends on other files
-            return found[0]
-        before = self.resolver.foreign
-        groups: dict[int, list[CallSite]] = {}
-        index = self.index(module)
-        candidates = index.calling(kernel) if nested else index.named().get(name, ())
-        for site in candidates:
-            callee = self.callee(site, module)
-            if callee is not None:
-                groups.setdefault(id(callee.function), []).append(site)
-        self._grouped[key] = (groups, self.resolver.foreign != before)
-        return groups
+
+        def group() -> dict[int, list[CallSite]]:
+            groups: dict[int, list[CallSite]] = {}
+            index = self.index(module)
+            candidates = index.calling(kernel) if nested else index.named().get(name, ())
+            for site in candidates:
+                callee = self.callee(site, module)
+                if callee is not None:
+                    groups.setdefault(id(callee.function), []).append(site)
+            return groups
+
+        return self.resolver.remembered(self._grouped, key, group)
 
     def _importers(self, kernel: Function, module: Module) -> list[tuple[Module, set[str]]]:
         """The workspace modules that may reach ``kernel`` by import, with the local names
